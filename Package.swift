@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+// OpenCoreNFC: Apple's Core NFC API re-implemented in Swift for Linux and macOS.
+// Layering (see docs/ARCHITECTURE.md): Bytes → NDEF → RF → {Tags | Simulation | PCSC} → System → OpenCoreNFC.
+// The simulation never imports the reader procedures (OpenNFCTags): the two are independent readings of the specs.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "OpenCoreNFC",
+    products: [
+        .executable(name: "opennfc", targets: ["opennfc"])
+    ],
+    targets: [
+        .target(name: "OpenNFCBytes", swiftSettings: strict),
+        .target(name: "OpenNFCRF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
+        .executableTarget(name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
+        .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,15 @@
+import Foundation
+
+/// The `opennfc` command tree. Each subcommand lives in its own file under Commands/ as a thin layer over
+/// library calls.
+let root = Command(
+    name: "opennfc",
+    abstract: "Read, write, inspect and simulate NFC tags; Core NFC for Linux and macOS.",
+    subcommands: [
+        Commands.demo
+    ]
+)
+
+var io = StandardIO()
+let status = CLI.main(root: root, arguments: Array(CommandLine.arguments.dropFirst()), io: &io)
+exit(status)
