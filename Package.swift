@@ -12,13 +12,18 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "OpenCoreNFC",
     products: [
-        .executable(name: "opennfc", targets: ["opennfc"])
+        .library(name: "OpenCoreNFC", targets: ["OpenCoreNFC"]),
+        .executable(name: "opennfc", targets: ["opennfc"]),
     ],
     targets: [
         .target(name: "OpenNFCBytes", swiftSettings: strict),
         .target(name: "OpenNFCRF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
+        .target(name: "OpenNFCSimulation", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .target(name: "OpenCoreNFC", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .executableTarget(name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
+        // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
+        .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,56 @@
+public import OpenNFCRF
+
+/// What a virtual tag reports when a reader activates it (ISO 14443-3 anticollision, ISO 14443-4 RATS).
+public struct VirtualActivation: Sendable, Hashable {
+    public var technology: RFTechnology
+    /// UID as printed (7 bytes for NXP Type 2 chips, 4 or 7 for ISO-DEP cards).
+    public var uid: [UInt8]
+    /// SENS_RES (ATQA) value, e.g. 0x0044.
+    public var sensRes: UInt16
+    /// SEL_RES (SAK) of the last cascade level.
+    public var selRes: UInt8
+    /// ATS including its TL byte, for ISO-DEP cards; nil for level-3 tags.
+    public var ats: [UInt8]?
+
+    public init(technology: RFTechnology = .nfcA, uid: [UInt8], sensRes: UInt16, selRes: UInt8, ats: [UInt8]? = nil) {
+        self.technology = technology
+        self.uid = uid
+        self.sensRes = sensRes
+        self.selRes = selRes
+        self.ats = ats
+    }
+}
+
+/// A tag's reaction to one frame, as the card side of the air interface sees it.
+public enum VirtualAnswer: Sendable, Hashable {
+    /// Data frame (CRC added by the field, not by the tag).
+    case data([UInt8])
+    /// 4-bit ACK (`0xA`).
+    case ack
+    /// 4-bit NAK with its code; NXP chips then fall silent until re-activated.
+    case nak(UInt8)
+    /// No answer at all (an unknown command, or a muted tag): the reader times out.
+    case silence
+}
+
+/// A virtual chip, written from the card's side of its datasheet. It never sees CRCs or anticollision: the
+/// ``VirtualField`` does those, and calls ``receive(_:tearAfter:)`` with each frame addressed to the selected tag.
+///
+/// Level-3 chips (Type 2) get raw frames; ISO-DEP chips get the INF payload of each I-block (an APDU or a DESFire
+/// native command), block framing and chaining being the field's job.
+public protocol VirtualTag: AnyObject {
+    /// The chip name used by tag files and the CLI (`ntag215`, `type4`, `desfire-ev1`, …).
+    var chip: String { get }
+    var activation: VirtualActivation { get }
+
+    /// Power-on or re-activation: volatile state (mute after NAK, authentication, selected application/file,
+    /// a pending two-part command) is cleared; memory is kept.
+    func reset()
+
+    /// Answers one frame.
+    ///
+    /// - Parameter tearAfter: when non-nil, the tag leaves the field while executing this frame after committing at
+    ///   most this many bytes of any memory write it performs, with the granularity the chip really has (a Type 2
+    ///   page is written whole or not at all; an UPDATE BINARY may stop part way). Its answer is then lost.
+    func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer
+}
