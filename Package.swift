@@ -22,7 +22,8 @@ let package = Package(
         // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
         .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .target(name: "OpenCoreNFC", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
-        .executableTarget(name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .executableTarget(
+            name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCPCSC"], swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
         .testTarget(
