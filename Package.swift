@@ -23,6 +23,9 @@ let package = Package(
         .executableTarget(name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCSimulationTests", dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"],
+            swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
         .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc"], swiftSettings: strict),
     ]
