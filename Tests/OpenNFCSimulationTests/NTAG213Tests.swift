@@ -16,7 +16,7 @@ import Testing
             60 -> 0004040201000F03                         # GET_VERSION
             3A 00 01 -> 0401028F 03040506                  # FAST_READ 0-1
             3A 2C 2C -> 00000000                           # FAST_READ of PACK reads 0
-            3C 00 -> \(zeros(32))                          # READ_SIG (default all zero)
+            3C 00 -> \(type2Zeros(32))                          # READ_SIG (default all zero)
             """)
     }
 

@@ -44,11 +44,11 @@ extension StringProtocol {
     var trimmed: String { trimmingCharacters(in: .whitespaces) }
 }
 
-let testUID: [UInt8] = [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06]
+let type2UID: [UInt8] = [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06]
 
 func factoryTag(_ profile: Type2ChipProfile, formatted: Bool = true) -> Type2Tag {
-    try! Type2Tag.factory(profile, uid: testUID, ndefFormatted: formatted)
+    try! Type2Tag.factory(profile, uid: type2UID, ndefFormatted: formatted)
 }
 
 /// Hex of `n` zero bytes.
-func zeros(_ n: Int) -> String { String(repeating: "00", count: n) }
+func type2Zeros(_ n: Int) -> String { String(repeating: "00", count: n) }
