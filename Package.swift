@@ -22,6 +22,10 @@ let package = Package(
         .target(name: "OpenNFCSimulation", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
         .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        // vpcd card server: presents virtual tags to any PC/SC application through vsmartcard's virtual reader.
+        .target(
+            name: "OpenNFCVPCD", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCSimulation"], swiftSettings: strict
+        ),
         .target(name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .target(
             name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
@@ -40,6 +44,14 @@ let package = Package(
         .testTarget(name: "OpenNFCSystemTests", dependencies: ["OpenNFCSystem", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(
             name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCVPCDTests", dependencies: ["OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCBytes"],
+            swiftSettings: strict),
+        // Real pcscd + vpcd + our card server; skipped (visibly) unless OPENNFC_E2E_PCSCD=1 (scripts/test sets it).
+        .testTarget(
+            name: "OpenNFCPCSCEndToEndTests",
+            dependencies: ["OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
         .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc"], swiftSettings: strict),
