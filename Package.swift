@@ -19,9 +19,12 @@ let package = Package(
         .target(name: "OpenNFCBytes", swiftSettings: strict),
         .target(name: "OpenNFCRF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .target(name: "OpenNFCSimulation", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .target(name: "OpenNFCTags", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .target(name: "OpenCoreNFC", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .executableTarget(name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
         .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc"], swiftSettings: strict),
