@@ -54,7 +54,10 @@ let package = Package(
         // Real pcscd + vpcd + our card server; skipped (visibly) unless OPENNFC_E2E_PCSCD=1 (scripts/test sets it).
         .testTarget(
             name: "OpenNFCPCSCEndToEndTests",
-            dependencies: ["OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"],
+            dependencies: [
+                "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCNDEF", "OpenNFCRF",
+                "OpenNFCBytes",
+            ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
         .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc"], swiftSettings: strict),

@@ -74,8 +74,9 @@ func h(_ s: String) -> [UInt8] { try! Hex.decode(s) }
         #expect(card.respond(to: h("FF00000004D4423004")) == h("D543019000"))  // silence: PN532 timeout
         // InListPassiveTarget re-activates the tag.
         #expect(card.respond(to: h("FF00000004D44A0100")) == h("D54B0101004400 07 04A1B2C3D4E580 9000"))
-        #expect(card.respond(to: h("FF00000004D4403001")).map { Array($0.suffix(2)) } == [0x90, 0x00])
-        #expect(card.respond(to: h("FF00000005D440013004")).map { Array($0.prefix(3)) } == h("D54100"))  // InDataExchange
+        // InDataExchange with target 1; a malformed one is "not acceptable" (PN532 status 27).
+        #expect(card.respond(to: h("FF00000005D440013004")).map { Array($0.prefix(3)) } == h("D54100"))
+        #expect(card.respond(to: h("FF00000004D4403001")) == h("D541279000"))
     }
 
     @Test func resetAndPowerOnWakeAMuteTag() throws {
