@@ -35,7 +35,8 @@ extension NFCISO7816Tag {
                 resultHandler(.failure(error))
             } else {
                 resultHandler(
-                    .success(NFCISO7816ResponseAPDU(statusWord1: sw1, statusWord2: sw2, payload: data.isEmpty ? nil : data)))
+                    .success(
+                        NFCISO7816ResponseAPDU(statusWord1: sw1, statusWord2: sw2, payload: data.isEmpty ? nil : data)))
             }
         }
     }

@@ -34,7 +34,9 @@ extension NFCMiFareTag {
     }
 
     /// The iOS 14 overlay's `Result` form.
-    public func sendMiFareCommand(commandPacket command: Data, resultHandler: @escaping (Result<Data, any Error>) -> Void) {
+    public func sendMiFareCommand(
+        commandPacket command: Data, resultHandler: @escaping (Result<Data, any Error>) -> Void
+    ) {
         sendMiFareCommand(commandPacket: command) { data, error in
             resultHandler(error.map { .failure($0) } ?? .success(data))
         }
@@ -49,7 +51,8 @@ extension NFCMiFareTag {
                 resultHandler(.failure(error))
             } else {
                 resultHandler(
-                    .success(NFCISO7816ResponseAPDU(statusWord1: sw1, statusWord2: sw2, payload: data.isEmpty ? nil : data)))
+                    .success(
+                        NFCISO7816ResponseAPDU(statusWord1: sw1, statusWord2: sw2, payload: data.isEmpty ? nil : data)))
             }
         }
     }

@@ -25,7 +25,8 @@ extension NFCNDEFTag {
     }
 
     public func readNDEF() async throws -> NFCNDEFMessage {
-        let box = try await withCheckedThrowingContinuation { (c: CheckedContinuation<Unchecked<NFCNDEFMessage>, any Error>) in
+        let box = try await withCheckedThrowingContinuation {
+            (c: CheckedContinuation<Unchecked<NFCNDEFMessage>, any Error>) in
             readNDEF { message, error in
                 if let message, error == nil {
                     c.resume(returning: Unchecked(message))

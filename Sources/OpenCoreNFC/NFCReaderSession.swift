@@ -76,7 +76,8 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
 
     /// Runs a completion on the session queue, after the system's work for it.
     func run<T>(
-        _ work: @escaping @Sendable () throws(SystemError) -> T, then completion: @escaping (Result<T, any Error>) -> Void
+        _ work: @escaping @Sendable () throws(SystemError) -> T,
+        then completion: @escaping (Result<T, any Error>) -> Void
     ) {
         let system = self.system
         let queue = self.queue

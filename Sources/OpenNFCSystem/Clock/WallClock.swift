@@ -1,5 +1,5 @@
-public import OpenNFCRF
 internal import Dispatch
+public import OpenNFCRF
 internal import Synchronization
 
 /// Real time, for hardware readers: `now` is the monotonic uptime and timers fire on a private serial queue.

@@ -167,7 +167,11 @@ extension NFCSystem {
             }
             inFlight += 1
             defer { inFlight -= 1 }
-            return try body(s, entry, frontend)
+            do throws(SystemError) {
+                return try body(s, entry, frontend)
+            } catch {
+                throw lost(s, ref, error)
+            }
         }
     }
 

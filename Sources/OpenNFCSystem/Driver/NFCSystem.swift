@@ -196,7 +196,9 @@ public final class NFCSystem: @unchecked Sendable {
         let text: String
         switch e {
         case .activated(let t): text = "activated \(t)"
-        case .sent(let b): text = "→ \(b.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined(separator: " "))"
+        case .sent(let b):
+            text =
+                "→ \(b.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined(separator: " "))"
         case .received(let r): text = "← \(r)"
         case .failed(let err): text = "✕ \(err)"
         case .deactivated: text = "deactivated"
