@@ -23,18 +23,17 @@ extension NDEFMessage {
         }
     }
 
-    /// The decoder proper. `depth` is the nesting level (0 for the outermost message); `baseOffset` is the offset of
+    /// The decoder proper. `options.depth` is the nesting level (0 for the outermost message); `baseOffset` is the offset of
     /// `bytes.startIndex` in the outermost message, so every error and repair counts from there.
     init(
-        decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions, depth: Int, baseOffset: Int,
-        repairs: inout RepairLog
+        decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions, baseOffset: Int, repairs: inout RepairLog
     ) throws(NDEFError) {
         let start = bytes.startIndex
         let end = bytes.endIndex
         @inline(__always) func off(_ i: Int) -> Int { baseOffset + (i - start) }
         let lenient = options.isLenient
 
-        guard depth <= options.maxNestingDepth else { throw NDEFError(.nestingTooDeep, at: baseOffset) }
+        guard options.depth <= options.maxNestingDepth else { throw NDEFError(.nestingTooDeep, at: baseOffset) }
         guard start < end else { throw NDEFError(.emptyMessage, at: baseOffset) }
         guard bytes.count <= options.maxMessageSize else {
             throw NDEFError(.messageTooLarge, at: baseOffset + options.maxMessageSize)
@@ -201,5 +200,20 @@ extension NDEFMessage {
             repairs.add(.trailingBytes, at: off(i), "ignored \(end - i) byte(s) after the message")
         }
         self.records = records
+    }
+}
+
+extension NDEFMessage {
+    /// Decodes a message nested in a record payload (Smart Poster, Handover) one level deeper, with offsets counted
+    /// from the outermost message.
+    init(
+        nestedIn payload: ArraySlice<UInt8>, at baseOffset: Int, options: NDEFDecodingOptions,
+        repairs: inout [NDEFRepair]
+    ) throws(NDEFError) {
+        var nested = options
+        nested.depth += 1
+        var log = RepairLog(recording: true)
+        try self.init(decoding: payload, options: nested, baseOffset: baseOffset, repairs: &log)
+        repairs.append(contentsOf: log.repairs)
     }
 }
