@@ -25,7 +25,7 @@ let package = Package(
         // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
         .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .target(
-            name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCSimulation"],
+            name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation"],
             swiftSettings: strict),
         .target(
             name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
@@ -55,6 +55,10 @@ let package = Package(
             dependencies: [
                 "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF", "OpenNFCSimulation",
             ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "OpenCoreNFCTestingTests",
+            dependencies: ["OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem"],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
         .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc"], swiftSettings: strict),

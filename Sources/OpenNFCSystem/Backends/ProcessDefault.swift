@@ -16,7 +16,7 @@ internal import Synchronization
 /// what to set and ends it with `readerErrorUnsupportedFeature`.
 extension NFCSystem {
     private static let defaultSystem = Mutex<NFCSystem?>(nil)
-    private static let platformStorage = Mutex<any TagPlatform>(NoProcedures())
+    private static let platformStorage = Mutex<any TagPlatform>(StandardTagPlatform())
     /// The reader procedures systems use unless told otherwise.
     public static var standardPlatform: any TagPlatform {
         get { platformStorage.withLock { $0 } }

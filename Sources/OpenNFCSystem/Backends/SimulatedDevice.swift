@@ -11,9 +11,13 @@ public import OpenNFCSimulation
 ///
 /// The virtual clock moves only through the idle detector (environment mode) or the test (testing product).
 public enum SimulatedDevice {
-    /// Loads one tag file into a virtual tag (installed by the tag-file reader; until then files are refused).
-    nonisolated(unsafe) public static var loadTagFile: (String) throws -> any VirtualTag = { path in
-        throw DeviceError("\(path): tag files are not supported by this build")
+    /// Loads one tag file (`.json`, Flipper `.nfc`, or a bare `.ndef` message on a factory NTAG215).
+    public static func loadTagFile(_ path: String) throws(DeviceError) -> any VirtualTag {
+        do {
+            return try TagFile.read(path: path)
+        } catch {
+            throw DeviceError("\(error)")
+        }
     }
 
     /// The registered scheme.
@@ -26,15 +30,7 @@ public enum SimulatedDevice {
             guard !paths.isEmpty else {
                 throw DeviceError("sim: needs tag files (sim:<tagfile>[,<tagfile>…]) or \"empty\"")
             }
-            for path in paths {
-                do {
-                    tags.append(try loadTagFile(path))
-                } catch let e as DeviceError {
-                    throw e
-                } catch {
-                    throw DeviceError("\(path): \(error)")
-                }
-            }
+            for path in paths { tags.append(try loadTagFile(path)) }
         }
         return open(tags: tags)
     }
