@@ -88,6 +88,10 @@ public final class VirtualPhone: @unchecked Sendable {
     @discardableResult
     public func put(_ tag: any VirtualTag, at position: Int = 0) -> Int {
         settle()
+        system.note(
+            .user,
+            "puts a \(tag.chip) (UID \(tag.activation.uid.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined())) near the phone"
+        )
         let handle = system.synchronized { field.place(tag, at: position) }
         settle()
         return handle
@@ -115,6 +119,7 @@ public final class VirtualPhone: @unchecked Sendable {
     /// Takes a tag out of the field.
     public func remove(_ handle: Int) {
         settle()
+        system.note(.user, "takes tag \(handle) away")
         system.synchronized { _ = field.remove(handle) }
         settle()
     }
@@ -122,6 +127,7 @@ public final class VirtualPhone: @unchecked Sendable {
     /// Takes every tag out of the field.
     public func removeAllTags() {
         settle()
+        if !field.tags.isEmpty { system.note(.user, "takes every tag away") }
         system.synchronized { field.removeAll() }
         settle()
     }
@@ -201,6 +207,9 @@ public final class VirtualPhone: @unchecked Sendable {
     public func transcriptText(_ kinds: Set<TranscriptEntry.Kind> = Set(TranscriptEntry.Kind.allCases)) -> String {
         transcript.filter { kinds.contains($0.kind) }.map(\.description).joined(separator: "\n")
     }
+
+    /// Adds a line of what the app received to the transcript (demos print it next to the sheet).
+    public func note(_ text: String) { system.note(.app, text) }
 
     /// Set when the app was terminated (iPhone profile: a session begun without `NFCReaderUsageDescription`).
     public var terminationReason: String? { termination.get() }

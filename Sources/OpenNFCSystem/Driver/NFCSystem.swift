@@ -186,6 +186,9 @@ public final class NFCSystem: @unchecked Sendable {
 
     public func clearTranscript() { perform { entries.removeAll() } }
 
+    /// Adds a line to the transcript (what the app received, for demos and tests).
+    public func note(_ kind: TranscriptEntry.Kind, _ text: String) { perform { log(kind, text) } }
+
     func log(_ kind: TranscriptEntry.Kind, _ text: @autoclosure () -> String) {
         guard recordsTranscript else { return }
         entries.append(TranscriptEntry(time: now(), kind: kind, text: text()))
