@@ -22,7 +22,7 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
     /// when the delegate lacks `didDetect tags`.
     open func restartPolling() {
         let (system, id) = (self.system, self.id)
-        system.submit { system.restartPolling(id) }
+        system.submit(via: submissionQueue) { system.restartPolling(id) }
     }
 
     /// Connects to (activates) a tag; another connected tag is released first.
@@ -60,7 +60,7 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
                 reachedDefaultDidDetect = false
                 delegate.readerSession(self, didDetect: objects)
                 if reachedDefaultDidDetect {
-                    system.submit { system.fallBackToReading(id, tags: tags) }
+                    system.submit(via: submissionQueue) { system.fallBackToReading(id, tags: tags) }
                 } else {
                     system.confirmReadWrite(id)
                 }

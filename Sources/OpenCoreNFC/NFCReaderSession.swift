@@ -15,9 +15,20 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     /// A running session keeps itself alive until its invalidation has been delivered, as iOS keeps it.
     private let keepAlive = Mutex<NFCReaderSession?>(nil)
 
+    /// The queue app calls are submitted through: the private session queue (which targets the system's executor
+    /// queue, so calls and callbacks share one thread), or nil for the system's own queue.
+    let submissionQueue: DispatchQueue?
+
     init(system: NFCSystem, delegate: AnyObject, queue: DispatchQueue?) {
         self.system = system
-        self.queue = queue ?? DispatchQueue(label: "OpenCoreNFC.sessionQueue")
+        if let queue {
+            self.queue = queue
+            self.submissionQueue = nil
+        } else {
+            let own = DispatchQueue(label: "OpenCoreNFC.sessionQueue", target: system.executorQueue)
+            self.queue = own
+            self.submissionQueue = own
+        }
         self.weakDelegate = delegate
         super.init()
     }
@@ -56,19 +67,19 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     open func begin() {
         keepAlive.withLock { $0 = self }
         let (system, id) = (self.system, self.id)
-        system.submit { system.begin(id) }
+        system.submit(via: submissionQueue) { system.begin(id) }
     }
 
     /// Ends the session; the delegate hears 200.
     open func invalidate() {
         let (system, id) = (self.system, self.id)
-        system.submit { system.invalidate(id) }
+        system.submit(via: submissionQueue) { system.invalidate(id) }
     }
 
     /// Ends the session showing `errorMessage` with the error glyph.
     open func invalidate(errorMessage: String) {
         let (system, id) = (self.system, self.id)
-        system.submit { system.invalidate(id, errorMessage: errorMessage) }
+        system.submit(via: submissionQueue) { system.invalidate(id, errorMessage: errorMessage) }
     }
 
     /// Handles one system event on the session queue (subclasses override).
@@ -82,7 +93,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
         let system = self.system
         let queue = self.queue
         let done = Unchecked(completion)
-        system.submit {
+        system.submit(via: submissionQueue) {
             let result: Result<T, any Error>
             do throws(SystemError) {
                 result = .success(try work())

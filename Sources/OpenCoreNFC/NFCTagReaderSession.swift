@@ -62,7 +62,7 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     /// Starts a new polling round; earlier tags become invalid and `connectedTag` becomes nil.
     open func restartPolling() {
         let (system, id) = (self.system, self.id)
-        system.submit { system.restartPolling(id) }
+        system.submit(via: submissionQueue) { system.restartPolling(id) }
     }
 
     override func handle(_ event: SessionEvent) {

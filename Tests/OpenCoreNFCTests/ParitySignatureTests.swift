@@ -41,8 +41,9 @@ func bindSessions(
     let _: () -> Void = ndef.restartPolling
     let _: (any NFCNDEFTag, @escaping ((any Error)?) -> Void) -> Void = ndef.connect(to:completionHandler:)
     let _: (any NFCNDEFTag) async throws -> Void = ndef.connect(to:)
-    let _: (NFCTagReaderSession.PollingOption, any NFCTagReaderSessionDelegate, DispatchQueue?) -> NFCTagReaderSession? =
-        NFCTagReaderSession.init(pollingOption:delegate:queue:)
+    let _:
+        (NFCTagReaderSession.PollingOption, any NFCTagReaderSessionDelegate, DispatchQueue?) -> NFCTagReaderSession? =
+            NFCTagReaderSession.init(pollingOption:delegate:queue:)
     let _: NFCTagReaderSession? = NFCTagReaderSession(pollingOption: .iso14443, delegate: Never.delegate())
     let _: NFCTag? = tagSession.connectedTag
     let _: (NFCTag, @escaping ((any Error)?) -> Void) -> Void = tagSession.connect(to:completionHandler:)
@@ -93,9 +94,11 @@ func bindTags<B: __NFCTag, N: NFCNDEFTag, I: NFCISO7816Tag, M: NFCMiFareTag>(_ b
     let _: NFCMiFareFamily = m.mifareFamily
     let _: Data = m.identifier
     let _: Data? = m.historicalBytes
-    let _: (Data, @escaping (Data, (any Error)?) -> Void) -> Void = m.sendMiFareCommand(commandPacket:completionHandler:)
+    let _: (Data, @escaping (Data, (any Error)?) -> Void) -> Void = m.sendMiFareCommand(
+        commandPacket:completionHandler:)
     let _: (Data) async throws -> Data = m.sendMiFareCommand(commandPacket:)
-    let _: (Data, @escaping (Result<Data, any Error>) -> Void) -> Void = m.sendMiFareCommand(commandPacket:resultHandler:)
+    let _: (Data, @escaping (Result<Data, any Error>) -> Void) -> Void = m.sendMiFareCommand(
+        commandPacket:resultHandler:)
     let _: (NFCISO7816APDU, @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) -> Void =
         m.sendMiFareISO7816Command(_:completionHandler:)
     let _: (NFCISO7816APDU) async throws -> (Data, UInt8, UInt8) = m.sendMiFareISO7816Command(_:)

@@ -91,6 +91,8 @@ extension NFCSystem {
                 presence: opened.presence)
         }
         system.pollInterval = opened.pollInterval
+        // A long-running program must not accumulate a transcript; OPENCORENFC_TRACE could turn it on later.
+        system.recordsTranscript = false
         opened.connect?(system)
         return system
     }

@@ -161,10 +161,7 @@ extension NFCSystem {
         s.ended = true
         log(.system, "\(id) invalidated (\(reason))")
         post(s, .invalidated(reason))
-        // Release the session once its invalidation is delivered.
-        if !repeated {
-            let release = s
-            s.queue.async { [weak self] in self?.event { release.client = nil } }
-        }
+        // The posted delivery holds the client until it has run; the system lets go now.
+        if !repeated { s.client = nil }
     }
 }

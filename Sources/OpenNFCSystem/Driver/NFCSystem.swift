@@ -32,6 +32,8 @@ public final class NFCSystem: @unchecked Sendable {
 
     let lock = NSRecursiveLock()
     let workQueue = DispatchQueue(label: "OpenCoreNFC.system")
+    /// The serial queue system work runs on; sessions created with `queue: nil` get a private queue targeting it.
+    public var executorQueue: DispatchQueue { workQueue }
     var depth = 0
     var deferred: [() -> Void] = []
     var arbiter = SessionArbiter()
@@ -129,10 +131,13 @@ public final class NFCSystem: @unchecked Sendable {
 
     /// Runs `body` on the system's work queue (serial, in submission order), counting it until it has run: the
     /// public layer submits every app call here so the app's thread never waits for the radio.
-    public func submit(_ body: @escaping @Sendable () -> Void) {
+    ///
+    /// `via` names a queue that targets ``executorQueue`` (a session's private queue): work submitted through it runs
+    /// on the same thread as that session's callbacks, saving a thread hop per call.
+    public func submit(via queue: DispatchQueue? = nil, _ body: @escaping @Sendable () -> Void) {
         quiet.withLock { pendingCallbacks += 1 }
         let system = self
-        workQueue.async {
+        (queue ?? workQueue).async {
             NFCSystem.$current.withValue(system) { body() }
             system.callbackFinished()
         }
