@@ -20,16 +20,23 @@ let package = Package(
         .target(name: "OpenNFCNDEF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .target(name: "OpenNFCRF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .target(name: "OpenNFCSimulation", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
+        .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .target(name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .target(
             name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
             swiftSettings: strict),
         .executableTarget(
-            name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
+            name: "opennfc",
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
+            ],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCPCSCTests", dependencies: ["OpenNFCPCSC", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCSimulationTests", dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"],
             swiftSettings: strict),

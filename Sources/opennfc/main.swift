@@ -8,6 +8,7 @@ let root = Command(
     subcommands: [
         Commands.demo,
         Commands.doctor,
+        Commands.readers,
     ]
 )
 
