@@ -7,8 +7,17 @@ let root = Command(
     abstract: "Read, write, inspect and simulate NFC tags; Core NFC for Linux and macOS.",
     subcommands: [
         Commands.demo,
-        Commands.doctor,
         Commands.readers,
+        Commands.read,
+        Commands.write,
+        Commands.lock,
+        Commands.format,
+        Commands.dump,
+        Commands.restore,
+        Commands.send,
+        Commands.password,
+        Commands.batch,
+        Commands.doctor,
     ]
 )
 

@@ -33,6 +33,8 @@ public final class Type2MemoryReader {
     let target: RFTarget
     let chip: Type2Chip
     let password: [UInt8]?
+    /// The PACK the chip answered to the password, once ``read()`` has authenticated.
+    public private(set) var pack: [UInt8]?
 
     public init(target: RFTarget, chip: Type2Chip, frontend: any RFFrontend, password: [UInt8]? = nil) {
         self.link = Type2Link(frontend: frontend, target: target)
@@ -125,6 +127,6 @@ public final class Type2MemoryReader {
         guard let pw = try? NTAGPassword(target: target, chip: chip, frontend: frontend) else {
             throw TagError(.unsupported, "\(chip.name) has no password (PWD_AUTH)")
         }
-        try pw.authenticate(password: password)
+        pack = try pw.authenticate(password: password)
     }
 }

@@ -49,7 +49,7 @@ extension Commands {
 /// Where `write` gets its message: record options or `--ndef-file`, encoded and validated before any tag is touched.
 enum MessageInput {
     static func message(from inv: Invocation) throws -> [UInt8] {
-        let fromFlags = try NDEFRecordFlags.message(from: inv)
+        let fromFlags = NDEFRecordFlags.hasRecords(inv) ? try NDEFRecordFlags.message(from: inv) : nil
         if let path = inv.value("ndef-file") {
             if fromFlags != nil {
                 throw CLIError.usage("give either record options or --ndef-file, not both")

@@ -35,7 +35,11 @@ struct ConnectedTag {
 extension TagSession {
     /// Waits for a tag, activates and identifies it.
     func connectTag() throws -> ConnectedTag {
-        let target = try connect()
+        try identify(try connect())
+    }
+
+    /// Identifies an activated target (GET_VERSION or DESFire GetVersion where needed).
+    func identify(_ target: RFTarget) throws -> ConnectedTag {
         do {
             let id = try TagIdentifier.identify(target: target, frontend: frontend)
             return ConnectedTag(target: id.target, identified: id, frontend: frontend)

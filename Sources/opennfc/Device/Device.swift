@@ -27,6 +27,10 @@ protocol Device: AnyObject {
     /// loaded in and writes its file back (atomically) only when it differs, then takes the tag out of the field.
     func release() throws
 
+    /// Waits until the tag just released has left the field (a reader: the person takes it away), at most
+    /// `timeout`; false when it is still there. The simulated field has already taken it away.
+    func waitForRemoval(timeout: NFCDuration) throws -> Bool
+
     /// Ends the use of the device (closes the PC/SC context). Called once.
     func close()
 }

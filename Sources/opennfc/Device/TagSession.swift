@@ -55,6 +55,11 @@ final class TagSession {
         guard let target = try waitForTarget() else {
             throw CLIError.failure(noTagMessage)
         }
+        return try activate(target)
+    }
+
+    /// Activates a target found by ``waitForTarget()``.
+    func activate(_ target: RFTarget) throws -> RFTarget {
         do {
             return try frontend.activate(target)
         } catch {
