@@ -214,7 +214,7 @@ struct BatchRun {
             let tag = try session.identify(try session.activate(target))
             uid = tag.uid
             let procedure = try tag.ndef()
-            let detection = try procedure.detect()
+            let detection = try tagStep("detect NDEF") { () throws(TagError) in try procedure.detect() }
             if detection.status != .notSupported, (try? procedure.readMessage()) == item.message {
                 if lock && detection.status == .readWrite {
                     try lockTag(tag)
@@ -230,21 +230,18 @@ struct BatchRun {
             return (uid, .written, "")
         } catch CLIError.failure(let m) {
             return (uid, .failed, m)
-        } catch let e as TagError {
-            return (uid, .failed, TagErrorText.describe(e, doing: "program the tag"))
         } catch {
             return (uid, .failed, "\(error)")
         }
     }
 
     private func lockTag(_ tag: ConnectedTag) throws {
-        do {
-            try tag.ndef().makeReadOnly()
-            guard try tag.ndef().detect().status == .readOnly else {
-                throw CLIError.failure("the tag does not read as read-only after locking")
-            }
-        } catch let e as TagError {
-            throw CLIError.failure(TagErrorText.describe(e, doing: "lock the tag"))
+        let procedure = try tag.ndef()
+        try tagStep("lock the tag") { () throws(TagError) in try procedure.makeReadOnly() }
+        let fresh = try tag.ndef()
+        let after = try tagStep("check the lock") { () throws(TagError) in try fresh.detect() }
+        guard after.status == .readOnly else {
+            throw CLIError.failure("the tag does not read as read-only after locking")
         }
     }
 

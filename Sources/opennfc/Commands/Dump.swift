@@ -37,20 +37,16 @@ extension Commands {
                     throw CLIError.failure(
                         "dump reads Type 2 tags (NTAG, Ultralight); this tag is \(tag.chip), UID \(tag.uid)")
                 }
-                let image: Type2MemoryImage
                 let reader = Type2MemoryReader(
                     target: tag.target, chip: chip, frontend: tag.frontend, password: password)
-                do {
-                    image = try reader.read()
-                } catch let e as TagError {
-                    throw CLIError.failure(TagErrorText.describe(e, doing: "read its memory"))
-                }
+                let image = try tagStep("read its memory") { () throws(TagError) in try reader.read() }
                 let pack = reader.pack
                 let signature = readSignature(chip, tag.frontend)
                 try session.release()
                 let map = MemoryMap(chip: chip, image: image, profile: TagFileBridge.profile(for: tag, pages: image.pages.count))
                 var notes = map.notes
-                if let pack, let password, let p = map.profile, p.configPage != nil {
+                let saving = output != nil || inv.flag("json")
+                if saving, let pack, let password, let p = map.profile, p.configPage != nil {
                     notes.removeAll { $0.hasPrefix("PWD and PACK") }
                     notes.append("PWD and PACK saved as given (\(password.hexString) / \(pack.hexString))")
                 }

@@ -17,13 +17,10 @@ extension Commands {
         run: { inv in
             try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
-                let after: NDEFDetection
-                do {
-                    try tag.ndef().format()
-                    after = try tag.ndef().detect()
-                } catch let e as TagError {
-                    throw CLIError.failure(TagErrorText.describe(e, doing: "format the tag"))
-                }
+                let procedure = try tag.ndef()
+                try tagStep("format the tag") { () throws(TagError) in try procedure.format() }
+                let fresh = try tag.ndef()
+                let after = try tagStep("check the format") { () throws(TagError) in try fresh.detect() }
                 try session.release()
                 if inv.flag("json") {
                     Console.out(

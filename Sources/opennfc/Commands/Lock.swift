@@ -26,23 +26,15 @@ extension Commands {
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
                 let procedure = try tag.ndef()
-                do {
-                    let before = try procedure.detect()
-                    if before.status == .notSupported {
-                        throw CLIError.failure(
-                            "the tag (\(tag.chip), UID \(tag.uid)) is not NDEF formatted: "
-                                + "\(before.reason ?? "no NDEF data"); format and write it before locking")
-                    }
-                    try procedure.makeReadOnly()
-                } catch let e as TagError {
-                    throw CLIError.failure(TagErrorText.describe(e, doing: "make the tag read-only"))
+                let before = try tagStep("detect NDEF") { () throws(TagError) in try procedure.detect() }
+                if before.status == .notSupported {
+                    throw CLIError.failure(
+                        "the tag (\(tag.chip), UID \(tag.uid)) is not NDEF formatted: "
+                            + "\(before.reason ?? "no NDEF data"); format and write it before locking")
                 }
-                let after: NDEFDetection
-                do {
-                    after = try tag.ndef().detect()
-                } catch let e as TagError {
-                    throw CLIError.failure(TagErrorText.describe(e, doing: "check the lock"))
-                }
+                try tagStep("make the tag read-only") { () throws(TagError) in try procedure.makeReadOnly() }
+                let fresh = try tag.ndef()
+                let after = try tagStep("check the lock") { () throws(TagError) in try fresh.detect() }
                 try session.release()
                 guard after.status == .readOnly else {
                     throw CLIError.failure("the tag still reads as \(after.status.rawValue) after locking")

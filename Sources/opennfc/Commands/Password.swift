@@ -47,7 +47,7 @@ extension Commands {
                 let tag = try session.connectTag()
                 let pw = try ntagPassword(tag)
                 let config: NTAGConfiguration
-                do {
+                do throws(TagError) {
                     config = try pw.set(
                         password: pwd, pack: pack, auth0: auth0, protectReads: inv.flag("protect-reads"),
                         authenticationLimit: limit, currentPassword: current)
@@ -97,7 +97,7 @@ extension Commands {
                 let tag = try session.connectTag()
                 let pw = try ntagPassword(tag)
                 let pack: [UInt8]
-                do {
+                do throws(TagError) {
                     pack = try pw.authenticate(password: pwd)
                 } catch {
                     throw CLIError.failure(TagErrorText.describe(error, doing: "accept the password"))
@@ -137,7 +137,7 @@ extension Commands {
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
                 let pw = try ntagPassword(tag)
-                do {
+                do throws(TagError) {
                     try pw.remove(password: pwd)
                 } catch {
                     throw CLIError.failure(TagErrorText.describe(error, doing: "remove the password"))

@@ -1,5 +1,6 @@
 import OpenNFCBytes
 import OpenNFCNDEF
+import OpenNFCRF
 import OpenNFCTags
 
 extension Commands {
@@ -48,19 +49,13 @@ struct NDEFReading {
     /// Detects and reads; throws a one-line failure for a tag without a valid message.
     static func read(_ tag: ConnectedTag) throws -> NDEFReading {
         let procedure = try tag.ndef()
-        let detection: NDEFDetection
-        let bytes: [UInt8]
-        do {
-            detection = try procedure.detect()
-            if detection.status == .notSupported {
-                throw CLIError.failure(
-                    "the tag (\(tag.chip), UID \(tag.uid)) is not NDEF formatted: \(detection.reason ?? "no NDEF data")"
-                        + "; 'opennfc format' prepares it")
-            }
-            bytes = try procedure.readMessage()
-        } catch let e as TagError {
-            throw CLIError.failure(TagErrorText.describe(e, doing: "read the NDEF message"))
+        let detection = try tagStep("detect NDEF") { () throws(TagError) in try procedure.detect() }
+        if detection.status == .notSupported {
+            throw CLIError.failure(
+                "the tag (\(tag.chip), UID \(tag.uid)) is not NDEF formatted: \(detection.reason ?? "no NDEF data")"
+                    + "; 'opennfc format' prepares it")
         }
+        let bytes = try tagStep("read the NDEF message") { () throws(TagError) in try procedure.readMessage() }
         if bytes.isEmpty {
             throw CLIError.failure(
                 "the tag (\(tag.chip), UID \(tag.uid)) holds no NDEF message: it is formatted but empty")

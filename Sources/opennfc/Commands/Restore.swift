@@ -43,19 +43,16 @@ extension Commands {
                             + "\(tag.uid)); restore writes only to the same chip")
                 }
                 let wanted = stride(from: 0, to: source.memory.count, by: 4).map { Array(source.memory[$0..<($0 + 4)]) }
-                let written: Int
-                do {
-                    let image = try Type2MemoryReader(
-                        target: tag.target, chip: chip, frontend: tag.frontend, password: password
-                    ).read()
-                    if let p = image.firstProtectedPage, p <= profile.lastUserPage {
-                        throw CLIError.failure(
-                            "pages from \(p) on are password-protected on the tag; give --password to restore them")
-                    }
-                    written = try Type2MemoryWriter(target: tag.target, frontend: tag.frontend).restore(
-                        current: image.pages, wanted: wanted, userPages: 4...profile.lastUserPage)
-                } catch let e as TagError {
-                    throw CLIError.failure(TagErrorText.describe(e, doing: "take the restored memory"))
+                let reader = Type2MemoryReader(
+                    target: tag.target, chip: chip, frontend: tag.frontend, password: password)
+                let image = try tagStep("read its memory") { () throws(TagError) in try reader.read() }
+                if let p = image.firstProtectedPage, p <= profile.lastUserPage {
+                    throw CLIError.failure(
+                        "pages from \(p) on are password-protected on the tag; give --password to restore them")
+                }
+                let writer = Type2MemoryWriter(target: tag.target, frontend: tag.frontend)
+                let written = try tagStep("take the restored memory") { () throws(TagError) in
+                    try writer.restore(current: image.pages, wanted: wanted, userPages: 4...profile.lastUserPage)
                 }
                 try session.release()
                 if inv.flag("json") {

@@ -36,7 +36,7 @@ extension Commands {
                     var o: [(String, JSONValue)] = [("command", .string(f.hexString))]
                     let line: String
                     let meaning: String?
-                    do {
+                    do throws(RFError) {
                         let r = try session.frontend.exchange(f)
                         meaning = FrameDecoder.describe(response: r, to: f, isoDEP: target.isISODEP)
                         switch r {

@@ -87,12 +87,7 @@ enum NDEFWriting {
     /// Checks status and capacity, writes tear-safely, then reads back with a fresh procedure and compares.
     static func write(_ message: [UInt8], to tag: ConnectedTag) throws -> Outcome {
         let procedure = try tag.ndef()
-        let detection: NDEFDetection
-        do {
-            detection = try procedure.detect()
-        } catch let e as TagError {
-            throw CLIError.failure(TagErrorText.describe(e, doing: "detect NDEF"))
-        }
+        let detection = try tagStep("detect NDEF") { () throws(TagError) in try procedure.detect() }
         switch detection.status {
         case .notSupported:
             throw CLIError.failure(
@@ -108,17 +103,9 @@ enum NDEFWriting {
                 "the message of \(message.count) bytes does not fit: the tag (\(tag.chip)) holds at most "
                     + "\(detection.capacity) bytes")
         }
-        do {
-            try procedure.writeMessage(message)
-        } catch let e as TagError {
-            throw CLIError.failure(TagErrorText.describe(e, doing: "write the message"))
-        }
-        let back: [UInt8]
-        do {
-            back = try tag.ndef().readMessage()
-        } catch let e as TagError {
-            throw CLIError.failure(TagErrorText.describe(e, doing: "read the message back"))
-        }
+        try tagStep("write the message") { () throws(TagError) in try procedure.writeMessage(message) }
+        let fresh = try tag.ndef()
+        let back = try tagStep("read the message back") { () throws(TagError) in try fresh.readMessage() }
         guard back == message else {
             throw CLIError.failure(
                 "verification failed: the tag reads back \(back.count) bytes that differ from the \(message.count) "

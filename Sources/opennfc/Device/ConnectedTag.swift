@@ -63,7 +63,7 @@ enum TagErrorText {
             }
         case .commandRejected:
             var s = "the tag refused to \(operation): \(e.reason)"
-            if let n = e.nak { s += " (NAK \(n): \(nakHint(n)))" }
+            if let n = e.nak { s += e.reason.contains("PWD_AUTH") ? " (NAK \(n))" : " (NAK \(n): \(nakHint(n)))" }
             if let sw = e.statusWord {
                 s += " (SW \(Hex.encode([UInt8(sw >> 8), UInt8(sw & 0xFF)])): "
                     + FrameDecoder.statusWord(UInt8(sw >> 8), UInt8(sw & 0xFF)) + ")"
@@ -71,8 +71,8 @@ enum TagErrorText {
             return s
         case .invalidResponse: return "the tag answered unexpectedly while trying to \(operation): \(e.reason)"
         case .notFormatted: return "the tag is not NDEF formatted (\(e.reason)); 'opennfc format' prepares it"
-        case .readOnly: return "the tag is read-only: \(e.reason)"
-        case .capacityExceeded: return "the message does not fit on the tag: \(e.reason)"
+        case .readOnly: return "cannot \(operation): \(e.reason)"
+        case .capacityExceeded: return "cannot \(operation): \(e.reason)"
         case .emptyMessage: return "an empty message cannot be written: \(e.reason)"
         case .tornStateDetected:
             return "the tag's NDEF data is torn (\(e.reason)); 'opennfc write' or 'opennfc format' repairs it"
@@ -89,5 +89,14 @@ enum TagErrorText {
         case 5: return "EEPROM write error"
         default: return "unknown NAK"
         }
+    }
+}
+
+/// Runs one reader-procedure step, turning its ``TagError`` into a one-line failure that says what was being done.
+func tagStep<T>(_ doing: String, _ body: () throws(TagError) -> T) throws(CLIError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw CLIError.failure(TagErrorText.describe(error, doing: doing))
     }
 }
