@@ -20,6 +20,7 @@ let package = Package(
         .target(name: "OpenNFCNDEF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .target(name: "OpenNFCRF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .target(name: "OpenNFCSimulation", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .target(name: "OpenNFCTags", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
         .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .target(name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
@@ -30,10 +31,13 @@ let package = Package(
             name: "opennfc",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
+                "OpenNFCTags",
             ],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCPCSCTests", dependencies: ["OpenNFCPCSC", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),

@@ -106,6 +106,14 @@ public struct NDEFError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// `"<rule> at byte <offset>"`.
     public var description: String { "\(code.rawValue) at byte \(offset)" }
+
+    /// Errors are equal when rule and offset are; the detail is commentary.
+    public static func == (a: NDEFError, b: NDEFError) -> Bool { a.code == b.code && a.offset == b.offset }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(code)
+        h.combine(offset)
+    }
 }
 
 /// A deviation the lenient decoder accepted, and what it did about it.

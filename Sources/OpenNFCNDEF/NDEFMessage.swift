@@ -19,7 +19,7 @@ public struct NDEFMessage: Hashable, Sendable {
     /// Decodes one message from `bytes` (strict by default). Offsets in errors count from `bytes.startIndex`.
     public init(decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
         var sink = RepairLog(recording: false)
-        try self.init(decoding: bytes, options: options, depth: 0, baseOffset: 0, repairs: &sink)
+        try self.init(decoding: bytes, options: options, baseOffset: 0, repairs: &sink)
     }
 
     /// Decodes one message from `bytes` (strict by default).
@@ -37,7 +37,7 @@ public struct NDEFMessage: Hashable, Sendable {
         decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         var log = RepairLog(recording: true)
-        try self.init(decoding: bytes, options: options, depth: 0, baseOffset: 0, repairs: &log)
+        try self.init(decoding: bytes, options: options, baseOffset: 0, repairs: &log)
         repairs.append(contentsOf: log.repairs)
     }
 

@@ -109,3 +109,8 @@ extension NDEFRecord {
         return NDEFRecord(unchecked: .wellKnown, type: type[...], id: id, payload: payload[...])
     }
 }
+
+extension NDEFRecord {
+    /// Offset of the type field in the outermost message (approximate for records built in code).
+    var typeOffset: Int { max(0, payloadOffset - id.count - type.count) }
+}
