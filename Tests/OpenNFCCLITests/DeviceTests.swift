@@ -45,7 +45,9 @@ import Testing
         #expect(r.stdout.hasPrefix("NAK 0  # NAK: "))
         #expect(r.stdout.hasSuffix("\nTIMEOUT\n"))
         let lines = r.stderr.split(separator: "\n")
-        #expect(lines.contains("< NAK 0  # NAK: invalid argument or not allowed (page out of range, locked, or not authenticated)"))
+        #expect(
+            lines.contains(
+                "< NAK 0  # NAK: invalid argument or not allowed (page out of range, locked, or not authenticated)"))
         #expect(lines.contains("< TIMEOUT"))
         #expect(lines.last == "frames: 2")
     }
@@ -66,9 +68,13 @@ import Testing
         let b = try ws.run(["batch", "write", "--uris", "u.txt", "--device", "sim:a.json+b.json"])
         #expect(b.status == 0)
         let first = try ws.run(["read", "--raw", "--device", "sim:a.json+b.json"])
-        #expect(first.stdout == Data(TagFixture.uriMessage("one.example")).map { String(format: "%02X", $0) }.joined() + "\n")
+        #expect(
+            first.stdout == Data(TagFixture.uriMessage("one.example")).map { String(format: "%02X", $0) }.joined()
+                + "\n")
         let second = try ws.run(["read", "--raw", "--device", "sim:b.json"])
-        #expect(second.stdout == Data(TagFixture.uriMessage("two.example")).map { String(format: "%02X", $0) }.joined() + "\n")
+        #expect(
+            second.stdout == Data(TagFixture.uriMessage("two.example")).map { String(format: "%02X", $0) }.joined()
+                + "\n")
     }
 
     @Test func waitingForATagThatNeverComesTimesOutOnTheVirtualClock() throws {
@@ -102,7 +108,8 @@ import Testing
         let ext = try ws.run(["read", "--device", "sim:tag.txt"])
         #expect(ext.status == 1)
         #expect(ext.stderr == "Error: tag file 'tag.txt': unknown extension; use .json, .nfc or .ndef\n")
-        try "{ \"format\": 1 ".write(to: ws.dir.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
+        try "{ \"format\": 1 ".write(
+            to: ws.dir.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
         let broken = try ws.run(["read", "--device", "sim:broken.json"])
         #expect(broken.status == 1)
         #expect(broken.stderr.hasPrefix("Error: "))

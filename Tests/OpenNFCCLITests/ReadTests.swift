@@ -59,7 +59,8 @@ import Testing
         #expect(r1.status == 1)
         #expect(r1.stdout == "")
         #expect(
-            r1.stderr == "Error: the tag (ntag213, UID 04A1B2C3D4E5F6) holds no NDEF message: it is formatted but empty\n")
+            r1.stderr
+                == "Error: the tag (ntag213, UID 04A1B2C3D4E5F6) holds no NDEF message: it is formatted but empty\n")
 
         let blank = try ws.tag("blank.json", TagFixture.ntag215, formatted: false)
         let r2 = try ws.run(["read", "--device", "sim:\(blank)"])

@@ -97,7 +97,8 @@ struct Workspace {
     }
 
     @discardableResult
-    func tag(_ name: String, _ chip: TagFixture.Chip, message: [UInt8]? = nil, formatted: Bool = true) throws -> String {
+    func tag(_ name: String, _ chip: TagFixture.Chip, message: [UInt8]? = nil, formatted: Bool = true) throws -> String
+    {
         try TagFixture.write(TagFixture.json(chip, message: message, formatted: formatted), to: dir, name: name)
         return name
     }

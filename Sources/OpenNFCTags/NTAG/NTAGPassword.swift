@@ -23,7 +23,8 @@ public final class NTAGPassword {
     public init(target: RFTarget?, chip: Type2Chip, frontend: any RFFrontend) throws(TagError) {
         guard chip.family == .ntag21x || chip.family == .ultralightEV1, let pages = chip.totalPages else {
             throw TagError(
-                .unsupported, "\(chip.name) has no NTAG/Ultralight EV1 password (PWD_AUTH); only NTAG21x and "
+                .unsupported,
+                "\(chip.name) has no NTAG/Ultralight EV1 password (PWD_AUTH); only NTAG21x and "
                     + "Ultralight EV1 do")
         }
         self.link = Type2Link(frontend: frontend, target: target)
@@ -52,7 +53,8 @@ public final class NTAGPassword {
             answer = try link.frontend.exchange([0x1B] + password)
         } catch {
             if error.code == .timeout {
-                throw TagError(.commandRejected, "PWD_AUTH got no answer: the chip does not have PWD_AUTH", rfError: error)
+                throw TagError(
+                    .commandRejected, "PWD_AUTH got no answer: the chip does not have PWD_AUTH", rfError: error)
             }
             throw .rf(error, during: "PWD_AUTH")
         }

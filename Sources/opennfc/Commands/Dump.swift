@@ -43,7 +43,8 @@ extension Commands {
                 let pack = reader.pack
                 let signature = readSignature(chip, tag.frontend)
                 try session.release()
-                let map = MemoryMap(chip: chip, image: image, profile: TagFileBridge.profile(for: tag, pages: image.pages.count))
+                let map = MemoryMap(
+                    chip: chip, image: image, profile: TagFileBridge.profile(for: tag, pages: image.pages.count))
                 var notes = map.notes
                 let saving = output != nil || inv.flag("json")
                 if saving, let pack, let password, let p = map.profile, p.configPage != nil {
@@ -66,7 +67,8 @@ extension Commands {
                     memory.replaceSubrange(((cfg + 2) * 4)..<((cfg + 3) * 4), with: password)
                     memory.replaceSubrange(((cfg + 3) * 4)..<((cfg + 3) * 4 + 2), with: pack)
                 }
-                let virtual = Type2Tag(profile: profile, memory: memory, signature: signature ?? Array(repeating: 0, count: 32))
+                let virtual = Type2Tag(
+                    profile: profile, memory: memory, signature: signature ?? Array(repeating: 0, count: 32))
                 do {
                     if let output {
                         try TagFile.write(virtual, path: output)
@@ -133,7 +135,9 @@ struct MemoryMap {
         case 3: return "capability container"
         default: break
         }
-        if let cfg = profile?.configPage ?? ((chip.family == .ntag21x || chip.family == .ultralightEV1) ? total - 4 : nil) {
+        if let cfg = profile?.configPage
+            ?? ((chip.family == .ntag21x || chip.family == .ultralightEV1) ? total - 4 : nil)
+        {
             switch page - cfg {
             case 0: return "CFG0 (AUTH0 = \(image.pages[page].map { Hex.encode([$0[3]]) } ?? "?"))"
             case 1: return "CFG1 (ACCESS)"
@@ -153,7 +157,8 @@ struct MemoryMap {
             let num = String(i)
             let pad = String(repeating: " ", count: max(0, 4 - num.count)) + num
             let bytes = p.map { Hex.encode($0, separator: " ") } ?? "-- -- -- --"
-            let ascii = p.map { String($0.map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "." }) } ?? "    "
+            let ascii =
+                p.map { String($0.map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "." }) } ?? "    "
             var meaning = meaning(i)
             if p == nil { meaning = meaning.isEmpty ? "protected (password)" : meaning + ", protected (password)" }
             s += "\(pad)  \(bytes)  \(ascii)   \(meaning)".trimmingTrailingSpaces() + "\n"

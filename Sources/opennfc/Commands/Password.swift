@@ -30,10 +30,15 @@ extension Commands {
             """,
         options: TagSession.options + [
             passwordOption,
-            .init(name: "pack", value: "<hex>", help: "The PACK the tag answers: 2 bytes as 4 hex digits (default: 0000)."),
-            .init(name: "from-page", value: "<page>", help: "First protected page, AUTH0 (default: 4, all user memory)."),
+            .init(
+                name: "pack", value: "<hex>", help: "The PACK the tag answers: 2 bytes as 4 hex digits (default: 0000)."
+            ),
+            .init(
+                name: "from-page", value: "<page>", help: "First protected page, AUTH0 (default: 4, all user memory)."),
             .init(name: "protect-reads", help: "Reads need the password too (PROT)."),
-            .init(name: "auth-limit", value: "<n>", help: "Wrong attempts allowed, 1-7, before the tag seals (default: unlimited)."),
+            .init(
+                name: "auth-limit", value: "<n>",
+                help: "Wrong attempts allowed, 1-7, before the tag seals (default: unlimited)."),
             .init(name: "current", value: "<hex>", help: "The password the tag has now, if it is protected."),
             .init(name: "json", help: "Print the result as JSON."),
         ],

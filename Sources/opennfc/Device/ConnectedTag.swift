@@ -65,7 +65,8 @@ enum TagErrorText {
             var s = "the tag refused to \(operation): \(e.reason)"
             if let n = e.nak { s += e.reason.contains("PWD_AUTH") ? " (NAK \(n))" : " (NAK \(n): \(nakHint(n)))" }
             if let sw = e.statusWord {
-                s += " (SW \(Hex.encode([UInt8(sw >> 8), UInt8(sw & 0xFF)])): "
+                s +=
+                    " (SW \(Hex.encode([UInt8(sw >> 8), UInt8(sw & 0xFF)])): "
                     + FrameDecoder.statusWord(UInt8(sw >> 8), UInt8(sw & 0xFF)) + ")"
             }
             return s
