@@ -9,6 +9,7 @@ let root = Command(
         Commands.demo,
         Commands.doctor,
         Commands.readers,
+        Commands.tag,
     ]
 )
 
