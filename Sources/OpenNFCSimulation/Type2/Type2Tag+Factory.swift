@@ -52,7 +52,11 @@ extension Type2Tag {
     ) throws(FactoryError) -> Type2Tag {
         var memory = try factoryMemory(profile, uid: uid, ndefFormatted: true)
         // Keep the factory TLVs that precede the NDEF TLV (NTAG213's Lock Control TLV).
-        let prefix = Array(profile.ndefData.prefix { $0 != 0x03 })
+        var end = 0
+        while end < profile.ndefData.count, profile.ndefData[end] != 0x03 {
+            end += profile.ndefData[end] == 0x00 ? 1 : 2 + Int(profile.ndefData[end + 1])
+        }
+        let prefix = Array(profile.ndefData[0..<end])
         var tlv = prefix + [0x03]
         if message.count < 0xFF {
             tlv.append(UInt8(message.count))
