@@ -9,6 +9,7 @@ let root = Command(
         Commands.demo,
         Commands.ndef,
         Commands.readers,
+        Commands.tag,
         Commands.read,
         Commands.write,
         Commands.lock,
