@@ -7,6 +7,7 @@ let root = Command(
     abstract: "Read, write, inspect and simulate NFC tags; Core NFC for Linux and macOS.",
     subcommands: [
         Commands.demo,
+        Commands.ndef,
         Commands.doctor,
         Commands.readers,
     ]
