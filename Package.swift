@@ -17,12 +17,33 @@ let package = Package(
     ],
     targets: [
         .target(name: "OpenNFCBytes", swiftSettings: strict),
+        .target(name: "OpenNFCNDEF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .target(name: "OpenNFCRF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .target(name: "OpenNFCSimulation", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
-        .target(name: "OpenCoreNFC", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
-        .executableTarget(name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .target(name: "OpenNFCTags", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
+        .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .target(name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .target(
+            name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC"],
+            swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
+        .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCPCSCTests", dependencies: ["OpenNFCPCSC", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCSimulationTests", dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"],
+            swiftSettings: strict),
+        .testTarget(name: "OpenNFCSystemTests", dependencies: ["OpenNFCSystem", "OpenNFCRF"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF"],
+            swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
         .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc"], swiftSettings: strict),
     ]

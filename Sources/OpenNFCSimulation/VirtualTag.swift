@@ -53,4 +53,18 @@ public protocol VirtualTag: AnyObject {
     ///   most this many bytes of any memory write it performs, with the granularity the chip really has (a Type 2
     ///   page is written whole or not at all; an UPDATE BINARY may stop part way). Its answer is then lost.
     func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer
+
+    /// Power-up: the tag entered the field (or the field was switched on). Clears everything ``reset()`` clears and
+    /// any per-power-cycle state (the NTAG21x NFC counter increments once per power cycle, for instance).
+    /// The default implementation calls ``reset()``.
+    func powerOn()
+
+    /// Time the chip spends executing `frame` before it answers (EEPROM programming, crypto). The field adds it to
+    /// the virtual clock. The default is zero.
+    func processingTime(for frame: [UInt8]) -> NFCDuration
+}
+
+extension VirtualTag {
+    public func powerOn() { reset() }
+    public func processingTime(for frame: [UInt8]) -> NFCDuration { .zero }
 }

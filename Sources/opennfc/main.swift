@@ -6,7 +6,10 @@ let root = Command(
     name: "opennfc",
     abstract: "Read, write, inspect and simulate NFC tags; Core NFC for Linux and macOS.",
     subcommands: [
-        Commands.demo
+        Commands.demo,
+        Commands.ndef,
+        Commands.doctor,
+        Commands.readers,
     ]
 )
 

@@ -1,0 +1,244 @@
+/// The record-level decoder: NFC Forum NDEF 1.0 §3.2 (record layout, TNF rules), §3.3 (MB/ME), §2.3.3 (chunking).
+extension NDEFMessage {
+    /// Header flag bits (NDEF 1.0 §3.2.1–§3.2.5).
+    enum Flag {
+        static let mb: UInt8 = 0x80
+        static let me: UInt8 = 0x40
+        static let cf: UInt8 = 0x20
+        static let sr: UInt8 = 0x10
+        static let il: UInt8 = 0x08
+        static let tnfMask: UInt8 = 0x07
+    }
+
+    /// A chunked record being reassembled.
+    private struct PendingChunk {
+        var tnf: NDEFRecord.TypeNameFormat
+        var type: ArraySlice<UInt8>
+        var id: ArraySlice<UInt8>
+        var payload: [UInt8]
+        var payloadOffset: Int
+
+        func record() -> NDEFRecord {
+            NDEFRecord(unchecked: tnf, type: type, id: id, payload: payload[...], payloadOffset: payloadOffset)
+        }
+    }
+
+    /// The decoder proper. `options.depth` is the nesting level (0 for the outermost message); `baseOffset` is the offset of
+    /// `bytes.startIndex` in the outermost message, so every error and repair counts from there.
+    init(
+        decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions, baseOffset: Int, repairs: inout RepairLog
+    ) throws(NDEFError) {
+        let start = bytes.startIndex
+        let end = bytes.endIndex
+        @inline(__always) func off(_ i: Int) -> Int { baseOffset + (i - start) }
+        let lenient = options.isLenient
+
+        guard options.depth <= options.maxNestingDepth else { throw NDEFError(.nestingTooDeep, at: baseOffset) }
+        guard start < end else { throw NDEFError(.emptyMessage, at: baseOffset) }
+        guard bytes.count <= options.maxMessageSize else {
+            throw NDEFError(.messageTooLarge, at: baseOffset + options.maxMessageSize)
+        }
+
+        var records: [NDEFRecord] = []
+        records.reserveCapacity(2)
+        var chunk: PendingChunk? = nil
+        var i = start
+        var first = true
+        var sawEnd = false
+        var lastHeader = start
+        var droppedTail = false
+
+        while i < end {
+            let recordStart = i
+            lastHeader = i
+            let flags = bytes[i]
+            // Fixed part of the header: flags, TYPE_LENGTH, PAYLOAD_LENGTH (1 or 4), ID_LENGTH if IL.
+            let short = flags & Flag.sr != 0
+            let hasID = flags & Flag.il != 0
+            let headerLength = 2 + (short ? 1 : 4) + (hasID ? 1 : 0)
+            // After a complete record, lenient mode drops an incomplete record at the end (padding, torn writes).
+            let canDropTail = lenient && !records.isEmpty && chunk == nil
+            guard end - i >= headerLength else {
+                guard canDropTail else { throw NDEFError(.truncatedHeader, at: off(i)) }
+                repairs.add(
+                    .truncatedHeader, at: off(i), "ignored \(end - i) byte(s) of an incomplete record at the end")
+                droppedTail = true
+                break
+            }
+            let typeLength = Int(bytes[i + 1])
+            var payloadLength: Int
+            let payloadLengthAt = i + 2
+            if short {
+                payloadLength = Int(bytes[i + 2])
+            } else {
+                payloadLength =
+                    Int(bytes[i + 2]) << 24 | Int(bytes[i + 3]) << 16 | Int(bytes[i + 4]) << 8 | Int(bytes[i + 5])
+            }
+            let idLength = hasID ? Int(bytes[i + headerLength - 1]) : 0
+            i += headerLength
+
+            guard end - i >= typeLength else {
+                guard canDropTail else { throw NDEFError(.typeBeyondEnd, at: off(recordStart + 1)) }
+                repairs.add(
+                    .typeBeyondEnd, at: off(recordStart + 1),
+                    "ignored \(end - recordStart) byte(s) of an incomplete record at the end")
+                droppedTail = true
+                break
+            }
+            var type = bytes[i..<i + typeLength]
+            i += typeLength
+            guard end - i >= idLength else {
+                guard canDropTail else { throw NDEFError(.idBeyondEnd, at: off(recordStart + headerLength - 1)) }
+                repairs.add(
+                    .idBeyondEnd, at: off(recordStart + headerLength - 1),
+                    "ignored \(end - recordStart) byte(s) of an incomplete record at the end")
+                droppedTail = true
+                break
+            }
+            var id = bytes[i..<i + idLength]
+            i += idLength
+            var me = flags & Flag.me != 0
+            var cf = flags & Flag.cf != 0
+            if end - i < payloadLength {
+                guard lenient else { throw NDEFError(.payloadBeyondEnd, at: off(payloadLengthAt)) }
+                repairs.add(
+                    .payloadBeyondEnd, at: off(payloadLengthAt),
+                    "truncated the payload to the \(end - i) byte(s) present and ended the message")
+                payloadLength = end - i
+                me = true
+                cf = false
+            }
+            let payloadStart = i
+            let payload = bytes[i..<i + payloadLength]
+            i += payloadLength
+
+            // MB on the first record only (§3.3).
+            let mb = flags & Flag.mb != 0
+            if first && !mb {
+                guard lenient else { throw NDEFError(.missingMessageBegin, at: off(recordStart)) }
+                repairs.add(.missingMessageBegin, at: off(recordStart), "treated the first record as the message begin")
+            } else if !first && mb {
+                guard lenient else { throw NDEFError(.unexpectedMessageBegin, at: off(recordStart)) }
+                repairs.add(.unexpectedMessageBegin, at: off(recordStart), "ignored the MB flag")
+            }
+            first = false
+
+            var tnf = NDEFRecord.TypeNameFormat(rawValue: flags & Flag.tnfMask)!
+
+            if var pending = chunk {
+                // A middle or last chunk: TNF 6, no type, no ID (§2.3.3).
+                if tnf != .unchanged {
+                    guard lenient else { throw NDEFError(.chunkWithoutUnchanged, at: off(recordStart)) }
+                    repairs.add(.chunkWithoutUnchanged, at: off(recordStart), "read the record as a continuation chunk")
+                }
+                if typeLength != 0 {
+                    guard lenient else { throw NDEFError(.unexpectedType, at: off(recordStart + 1)) }
+                    repairs.add(.unexpectedType, at: off(recordStart + 1), "ignored the type of a continuation chunk")
+                }
+                if hasID {
+                    guard lenient else { throw NDEFError(.idInChunk, at: off(recordStart)) }
+                    repairs.add(.idInChunk, at: off(recordStart), "ignored the ID of a continuation chunk")
+                }
+                if cf && me {
+                    guard lenient else { throw NDEFError(.messageEndInChunk, at: off(recordStart)) }
+                    repairs.add(.messageEndInChunk, at: off(recordStart), "ended the chunked record here")
+                    cf = false
+                }
+                pending.payload.append(contentsOf: payload)
+                if cf {
+                    chunk = pending
+                } else {
+                    records.append(pending.record())
+                    chunk = nil
+                }
+            } else {
+                // A whole record or the first chunk: the TNF rules of §3.2.6.
+                switch tnf {
+                case .empty:
+                    if typeLength != 0 || idLength != 0 || payloadLength != 0 {
+                        guard lenient else { throw NDEFError(.nonEmptyEmptyRecord, at: off(recordStart)) }
+                        repairs.add(.nonEmptyEmptyRecord, at: off(recordStart), "dropped its type, ID and payload")
+                        type = type[type.startIndex..<type.startIndex]
+                        id = id[id.startIndex..<id.startIndex]
+                    }
+                    if cf {
+                        guard lenient else { throw NDEFError(.chunkedEmptyRecord, at: off(recordStart)) }
+                        repairs.add(.chunkedEmptyRecord, at: off(recordStart), "ignored the CF flag")
+                        cf = false
+                    }
+                case .wellKnown, .media, .absoluteURI, .external:
+                    if typeLength == 0 {
+                        guard lenient else { throw NDEFError(.missingType, at: off(recordStart + 1)) }
+                        repairs.add(.missingType, at: off(recordStart + 1), "read the record as TNF 5 (unknown)")
+                        tnf = .unknown
+                    }
+                case .unknown:
+                    if typeLength != 0 {
+                        guard lenient else { throw NDEFError(.unexpectedType, at: off(recordStart + 1)) }
+                        repairs.add(.unexpectedType, at: off(recordStart + 1), "dropped the type")
+                        type = type[type.startIndex..<type.startIndex]
+                    }
+                case .unchanged:
+                    guard lenient else { throw NDEFError(.unchangedOutsideChunk, at: off(recordStart)) }
+                    repairs.add(.unchangedOutsideChunk, at: off(recordStart), "read the record as TNF 5 (unknown)")
+                    tnf = .unknown
+                    type = type[type.startIndex..<type.startIndex]
+                case .reserved:
+                    guard lenient else { throw NDEFError(.reservedTNF, at: off(recordStart)) }
+                    repairs.add(.reservedTNF, at: off(recordStart), "read the record as TNF 5 (unknown)")
+                    tnf = .unknown
+                    type = type[type.startIndex..<type.startIndex]
+                }
+                if cf && me {
+                    guard lenient else { throw NDEFError(.messageEndInChunk, at: off(recordStart)) }
+                    repairs.add(.messageEndInChunk, at: off(recordStart), "read the chunk as a whole record")
+                    cf = false
+                }
+                if tnf == .empty {
+                    records.append(.empty)
+                } else if cf {
+                    var p: [UInt8] = []
+                    p.reserveCapacity(payloadLength * 2)
+                    p.append(contentsOf: payload)
+                    chunk = PendingChunk(tnf: tnf, type: type, id: id, payload: p, payloadOffset: off(payloadStart))
+                } else {
+                    records.append(
+                        NDEFRecord(
+                            unchecked: tnf, type: type, id: id, payload: payload, payloadOffset: off(payloadStart)))
+                }
+            }
+
+            if me {
+                sawEnd = true
+                break
+            }
+        }
+
+        if droppedTail {
+            // Already reported; the records before the incomplete one form the message.
+        } else if !sawEnd {
+            guard lenient else { throw NDEFError(.missingMessageEnd, at: off(lastHeader)) }
+            repairs.add(.missingMessageEnd, at: off(lastHeader), "treated the last record as the message end")
+            if let pending = chunk { records.append(pending.record()) }
+        } else if i < end {
+            guard lenient else { throw NDEFError(.trailingBytes, at: off(i)) }
+            repairs.add(.trailingBytes, at: off(i), "ignored \(end - i) byte(s) after the message")
+        }
+        self.records = records
+    }
+}
+
+extension NDEFMessage {
+    /// Decodes a message nested in a record payload (Smart Poster, Handover) one level deeper, with offsets counted
+    /// from the outermost message.
+    init(
+        nestedIn payload: ArraySlice<UInt8>, at baseOffset: Int, options: NDEFDecodingOptions,
+        repairs: inout [NDEFRepair]
+    ) throws(NDEFError) {
+        var nested = options
+        nested.depth += 1
+        var log = RepairLog(recording: true)
+        try self.init(decoding: payload, options: nested, baseOffset: baseOffset, repairs: &log)
+        repairs.append(contentsOf: log.repairs)
+    }
+}

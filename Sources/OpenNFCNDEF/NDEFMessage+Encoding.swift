@@ -1,0 +1,104 @@
+/// The record-level encoder: NFC Forum NDEF 1.0 §3.2 (short records when the payload fits in one byte, IL only with
+/// an ID) and §2.3.3 (chunking: first chunk keeps TNF/type/ID, later chunks are TNF 6 without type or ID).
+extension NDEFMessage {
+    /// Bytes of the encoded message. `chunkSize` is the most payload bytes per record chunk: a record with a longer
+    /// payload is split into chunks of that size; 0 (the default) never chunks.
+    public func encodedLength(chunkSize: Int = 0) -> Int {
+        if records.isEmpty { return 3 }
+        var n = 0
+        for r in records {
+            n += NDEFRecord.encodedLength(
+                typeCount: r.type.count, idCount: r.id.count, payloadCount: r.payload.count, chunkSize: chunkSize)
+        }
+        return n
+    }
+
+    /// Convenience for ``encodedLength(chunkSize:)`` without chunking.
+    public var encodedLength: Int { encodedLength(chunkSize: 0) }
+
+    /// The message on the wire; see ``encodedLength(chunkSize:)`` for `chunkSize`.
+    public func encoded(chunkSize: Int = 0) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(encodedLength(chunkSize: chunkSize))
+        encode(into: &out, chunkSize: chunkSize)
+        return out
+    }
+
+    /// Appends the encoded message to `out`.
+    public func encode(into out: inout [UInt8], chunkSize: Int = 0) {
+        if records.isEmpty {
+            out.append(contentsOf: [0xD0, 0x00, 0x00] as [UInt8])
+            return
+        }
+        let last = records.count - 1
+        for (n, r) in records.enumerated() {
+            r.encode(into: &out, begin: n == 0, end: n == last, chunkSize: chunkSize)
+        }
+    }
+}
+
+extension NDEFRecord {
+    /// Bytes a record with fields of these sizes takes on the wire, chunked at `chunkSize` (0: never).
+    public static func encodedLength(typeCount: Int, idCount: Int, payloadCount: Int, chunkSize: Int = 0) -> Int {
+        func header(_ payload: Int, _ type: Int, _ id: Int) -> Int {
+            2 + (payload < 256 ? 1 : 4) + (id > 0 ? 1 : 0) + type + id + payload
+        }
+        guard chunkSize > 0, payloadCount > chunkSize else { return header(payloadCount, typeCount, idCount) }
+        let full = payloadCount / chunkSize
+        let rest = payloadCount % chunkSize
+        var n = header(chunkSize, typeCount, idCount) + (full - 1) * header(chunkSize, 0, 0)
+        if rest > 0 { n += header(rest, 0, 0) }
+        return n
+    }
+
+    /// Appends this record with the given MB/ME flags, chunked at `chunkSize` (0: never).
+    func encode(into out: inout [UInt8], begin: Bool, end: Bool, chunkSize: Int) {
+        if chunkSize <= 0 || payload.count <= chunkSize {
+            Self.writeRecord(
+                into: &out, flags: (begin ? 0x80 : 0) | (end ? 0x40 : 0), tnf: tnf.rawValue, type: type, id: id,
+                payload: payload)
+            return
+        }
+        var p = payload.startIndex
+        var firstChunk = true
+        while p < payload.endIndex {
+            let q = min(p + chunkSize, payload.endIndex)
+            let lastChunk = q == payload.endIndex
+            var flags: UInt8 = lastChunk ? 0 : 0x20
+            if firstChunk && begin { flags |= 0x80 }
+            if lastChunk && end { flags |= 0x40 }
+            let empty = type[type.startIndex..<type.startIndex]
+            Self.writeRecord(
+                into: &out, flags: flags, tnf: firstChunk ? tnf.rawValue : NDEFRecord.TypeNameFormat.unchanged.rawValue,
+                type: firstChunk ? type : empty, id: firstChunk ? id : empty, payload: payload[p..<q])
+            firstChunk = false
+            p = q
+        }
+    }
+
+    @inline(__always)
+    static func writeRecord(
+        into out: inout [UInt8], flags: UInt8, tnf: UInt8, type: ArraySlice<UInt8>, id: ArraySlice<UInt8>,
+        payload: ArraySlice<UInt8>
+    ) {
+        let short = payload.count < 256
+        var f = flags | tnf
+        if short { f |= 0x10 }
+        if !id.isEmpty { f |= 0x08 }
+        out.append(f)
+        out.append(UInt8(truncatingIfNeeded: type.count))
+        if short {
+            out.append(UInt8(truncatingIfNeeded: payload.count))
+        } else {
+            let n = UInt32(truncatingIfNeeded: payload.count)
+            out.append(UInt8(truncatingIfNeeded: n >> 24))
+            out.append(UInt8(truncatingIfNeeded: n >> 16))
+            out.append(UInt8(truncatingIfNeeded: n >> 8))
+            out.append(UInt8(truncatingIfNeeded: n))
+        }
+        if !id.isEmpty { out.append(UInt8(truncatingIfNeeded: id.count)) }
+        out.append(contentsOf: type)
+        out.append(contentsOf: id)
+        out.append(contentsOf: payload)
+    }
+}

@@ -1,0 +1,129 @@
+/// The Text record, well-known type `T` (NFC Forum RTD-Text 1.0 §3).
+///
+/// Payload: a status byte (bit 7: 0 UTF-8 / 1 UTF-16; bit 6 reserved, 0; bits 5–0 the length of the IANA language
+/// code, 1–63), the language code in US-ASCII, then the text.
+///
+/// | Aspect | Decoding | Encoding |
+/// |---|---|---|
+/// | UTF-8 | yes | yes (default) |
+/// | UTF-16 with BOM `FE FF` / `FF FE` | yes, either byte order | big-endian with BOM `FE FF` |
+/// | UTF-16 without BOM | read big-endian (RTD-Text §3.4) | — |
+/// | Reserved bit 6 set | strict: error; lenient: ignored | never set |
+/// | Empty language code | strict: error; lenient: `""` | rejected |
+public struct NDEFTextRecord: NDEFTypedRecord {
+    /// The text encoding named by bit 7 of the status byte; the raw value is the name used in JSON output.
+    public enum Encoding: String, Hashable, Sendable {
+        case utf8 = "utf-8"
+        case utf16 = "utf-16"
+    }
+
+    public var text: String
+    /// IANA language code (`en`, `de-CH`), 1–63 ASCII characters.
+    public var language: String
+    public var encoding: Encoding
+
+    public init(text: String, language: String = "en", encoding: Encoding = .utf8) {
+        self.text = text
+        self.language = language
+        self.encoding = encoding
+    }
+
+    public init(
+        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+    ) throws(NDEFError) {
+        try record.expectWellKnown("T")
+        var c = PayloadCursor(record, code: .invalidText)
+        let statusOffset = c.offset
+        let status = try c.byte()
+        if status & 0x40 != 0 {
+            try violate(
+                .invalidText, at: statusOffset, options, &repairs, detail: "reserved bit 6 of the status byte is set",
+                action: "ignored the reserved bit")
+        }
+        let languageLength = Int(status & 0x3F)
+        if languageLength == 0 {
+            try violate(
+                .invalidText, at: statusOffset, options, &repairs, detail: "empty language code",
+                action: "read an empty language code")
+        }
+        let languageOffset = c.offset
+        let languageBytes = try c.take(languageLength)
+        if !languageBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            try violate(
+                .invalidText, at: languageOffset, options, &repairs, detail: "language code is not ASCII",
+                action: "decoded the language code as UTF-8")
+        }
+        language = String(decoding: languageBytes, as: UTF8.self)
+        let textOffset = c.offset
+        let body = c.rest()
+        if status & 0x80 == 0 {
+            encoding = .utf8
+            text = try decodeUTF8(body, at: textOffset, code: .invalidText, options: options, repairs: &repairs)
+        } else {
+            encoding = .utf16
+            text = try Self.decodeUTF16(body, at: textOffset, options: options, repairs: &repairs)
+        }
+    }
+
+    /// UTF-16 with an optional BOM; big-endian without one (RTD-Text §3.4).
+    static func decodeUTF16(
+        _ body: ArraySlice<UInt8>, at offset: Int, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+    ) throws(NDEFError) -> String {
+        var bytes = body
+        if bytes.count % 2 != 0 {
+            try violate(
+                .invalidText, at: offset + bytes.count - 1, options, &repairs, detail: "odd number of UTF-16 bytes",
+                action: "dropped the last byte")
+            bytes = bytes.dropLast()
+        }
+        var bigEndian = true
+        if bytes.count >= 2 {
+            let b0 = bytes[bytes.startIndex]
+            let b1 = bytes[bytes.startIndex + 1]
+            if b0 == 0xFE && b1 == 0xFF {
+                bytes = bytes.dropFirst(2)
+            } else if b0 == 0xFF && b1 == 0xFE {
+                bigEndian = false
+                bytes = bytes.dropFirst(2)
+            }
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let hi = bigEndian ? bytes[i] : bytes[i + 1]
+            let lo = bigEndian ? bytes[i + 1] : bytes[i]
+            units.append(UInt16(hi) << 8 | UInt16(lo))
+            i += 2
+        }
+        if let s = String(validating: units, as: UTF16.self) { return s }
+        try violate(
+            .invalidText, at: offset, options, &repairs, detail: "invalid UTF-16",
+            action: "replaced invalid UTF-16 with U+FFFD")
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    public func record() throws(NDEFError) -> NDEFRecord {
+        let lang = Array(language.utf8)
+        guard (1...63).contains(lang.count), lang.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            throw NDEFError(.invalidText, at: 0, detail: "language code must be 1–63 ASCII characters")
+        }
+        var payload: [UInt8] = []
+        switch encoding {
+        case .utf8:
+            payload.reserveCapacity(1 + lang.count + text.utf8.count)
+            payload.append(UInt8(lang.count))
+            payload.append(contentsOf: lang)
+            payload.append(contentsOf: text.utf8)
+        case .utf16:
+            payload.append(0x80 | UInt8(lang.count))
+            payload.append(contentsOf: lang)
+            payload.append(contentsOf: [0xFE, 0xFF] as [UInt8])
+            for u in text.utf16 {
+                payload.append(UInt8(u >> 8))
+                payload.append(UInt8(u & 0xFF))
+            }
+        }
+        return .wellKnown("T", payload: payload)
+    }
+}

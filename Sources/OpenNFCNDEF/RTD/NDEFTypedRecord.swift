@@ -1,0 +1,116 @@
+/// A typed view of an NDEF record (an NFC Forum RTD, a media type, an external type): decoded from and encoded to
+/// an ``NDEFRecord``.
+///
+/// Decoding checks the RTD's rules. In strict mode every violation throws an ``NDEFError`` whose offset counts from
+/// the outermost message; in lenient mode the decoder repairs what it can and appends an ``NDEFRepair``.
+public protocol NDEFTypedRecord: Hashable, Sendable {
+    /// Decodes `record`, appending lenient repairs to `repairs`.
+    init(decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]) throws(NDEFError)
+    /// The record this value encodes to. Throws when a field cannot be encoded (e.g. a language code over 63 bytes).
+    func record() throws(NDEFError) -> NDEFRecord
+}
+
+extension NDEFTypedRecord {
+    /// Decodes `record` (strict by default), discarding lenient repairs.
+    public init(decoding record: NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
+        var repairs: [NDEFRepair] = []
+        try self.init(decoding: record, options: options, repairs: &repairs)
+    }
+}
+
+/// Helpers shared by the typed decoders: offsets in the outermost message, UTF-8 text with strict/lenient handling.
+struct PayloadCursor {
+    let bytes: ArraySlice<UInt8>
+    /// Offset of `bytes.startIndex` in the outermost message.
+    let base: Int
+    let code: NDEFError.Code
+    private(set) var index: Int
+
+    init(_ record: NDEFRecord, code: NDEFError.Code) {
+        self.bytes = record.payload
+        self.base = record.payloadOffset
+        self.code = code
+        self.index = record.payload.startIndex
+    }
+
+    init(_ bytes: ArraySlice<UInt8>, base: Int, code: NDEFError.Code) {
+        self.bytes = bytes
+        self.base = base
+        self.code = code
+        self.index = bytes.startIndex
+    }
+
+    /// Offset of the cursor in the outermost message.
+    var offset: Int { base + (index - bytes.startIndex) }
+    var remaining: Int { bytes.endIndex - index }
+    var isAtEnd: Bool { index >= bytes.endIndex }
+
+    func error(_ detail: String = "") -> NDEFError { NDEFError(code, at: offset, detail: detail) }
+
+    mutating func byte() throws(NDEFError) -> UInt8 {
+        guard index < bytes.endIndex else { throw error("unexpected end of payload") }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    mutating func uint16() throws(NDEFError) -> UInt16 {
+        let s = try take(2)
+        return UInt16(s[s.startIndex]) << 8 | UInt16(s[s.startIndex + 1])
+    }
+
+    mutating func uint32() throws(NDEFError) -> UInt32 {
+        let s = try take(4)
+        return s.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    mutating func take(_ n: Int) throws(NDEFError) -> ArraySlice<UInt8> {
+        guard n >= 0, n <= remaining else { throw error("needs \(n) byte(s), \(remaining) left") }
+        defer { index += n }
+        return bytes[index..<index + n]
+    }
+
+    mutating func rest() -> ArraySlice<UInt8> {
+        defer { index = bytes.endIndex }
+        return bytes[index...]
+    }
+}
+
+/// UTF-8 text of a field: strict mode rejects invalid UTF-8; lenient mode substitutes U+FFFD and reports it.
+func decodeUTF8(
+    _ bytes: ArraySlice<UInt8>, at offset: Int, code: NDEFError.Code, options: NDEFDecodingOptions,
+    repairs: inout [NDEFRepair]
+) throws(NDEFError) -> String {
+    if let s = String(validating: bytes, as: UTF8.self) { return s }
+    guard options.isLenient else { throw NDEFError(code, at: offset, detail: "not valid UTF-8") }
+    repairs.append(NDEFRepair(code, at: offset, action: "replaced invalid UTF-8 with U+FFFD"))
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Strict: throw; lenient: log the repair and carry on.
+func violate(
+    _ code: NDEFError.Code, at offset: Int, _ options: NDEFDecodingOptions, _ repairs: inout [NDEFRepair],
+    detail: String = "", action: String
+) throws(NDEFError) {
+    guard options.isLenient else { throw NDEFError(code, at: offset, detail: detail) }
+    repairs.append(NDEFRepair(code, at: offset, action: action))
+}
+
+extension NDEFRecord {
+    /// Throws ``NDEFError/Code/wrongRecordType`` unless this is a well-known record of type `name`.
+    func expectWellKnown(_ name: StaticString) throws(NDEFError) {
+        guard isWellKnown(name) else {
+            throw NDEFError(.wrongRecordType, at: payloadOffset, detail: "expected well-known type \(name)")
+        }
+    }
+
+    /// A record built from fields the typed encoder has checked.
+    static func wellKnown(_ name: StaticString, payload: [UInt8], id: ArraySlice<UInt8> = []) -> NDEFRecord {
+        let type = name.withUTF8Buffer { Array($0) }
+        return NDEFRecord(unchecked: .wellKnown, type: type[...], id: id, payload: payload[...])
+    }
+}
+
+extension NDEFRecord {
+    /// Offset of the type field in the outermost message (approximate for records built in code).
+    var typeOffset: Int { max(0, payloadOffset - id.count - type.count) }
+}

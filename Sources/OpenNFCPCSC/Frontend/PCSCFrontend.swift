@@ -1,0 +1,240 @@
+internal import Foundation
+internal import OpenNFCBytes
+public import OpenNFCRF
+
+/// The RF frontend over a PC/SC reader, so the reader procedures and Core NFC sessions run over pcscd unchanged.
+///
+/// | RFFrontend step | PC/SC |
+/// |---|---|
+/// | `poll` | `SCardGetStatusChange` (no wait) over the reader(s); each card present is connected shared for `FF CA 00 00 00` (UID), then released |
+/// | `activate` | `SCardConnect` **exclusive** (no other application touches the tag until `deactivate`); profile chosen by ``PCSCProfileSelection`` |
+/// | `exchange` | the profile: Part 3 `FF B0`/`FF D6`, ACR122U/ACR1252U pass-through, or APDUs for ISO-DEP |
+/// | `deactivate` | `SCardDisconnect(SCARD_RESET_CARD)`: the next activation finds the tag freshly selected |
+///
+/// What PC/SC does not report, and what the target carries instead:
+/// * SENS_RES/SEL_RES are not visible through PC/SC. Storage cards get the values their ATR card name implies
+///   (Ultralight/NTAG `0x0044`/`0x00`, Classic 1K `0x0004`/`0x08`, Classic 4K `0x0002`/`0x18`); ISO-DEP cards get SAK
+///   `0x20` and no SENS_RES.
+/// * The ATS is reconstructed from the ATR's historical bytes as `TL 08 <historical bytes>`.
+/// * ISO-DEP type A and B cards look the same through PC/SC; they are reported as NFC-A.
+///
+/// `capabilities` are exact once a target is active (they come from its profile); before that they are the
+/// reader's likely ones. A card that leaves mid-command (an empty successful `SCardTransmit`) throws
+/// `RFError.linkLost`; pcscd stopping or the reader being unplugged throws `RFError.frontendFailure` with advice.
+public final class PCSCFrontend: RFFrontend {
+    public let context: PCSCContext
+    /// The reader this frontend uses; nil = every reader pcscd knows (each card present is one target).
+    public let readerName: String?
+    /// Forces a profile for level-3 tags instead of ``PCSCProfileSelection``.
+    public let profileOverride: (any PCSCProfile)?
+
+    struct Entry {
+        var reader: String
+        var eventCount: UInt16
+        var atr: [UInt8]
+        var kind: ContactlessCard
+        var target: RFTarget
+    }
+
+    private var entries: [String: Entry] = [:]
+    private var nextHandle = 1
+    public private(set) var activeCard: PCSCCard?
+    public private(set) var activeProfile: (any PCSCProfile)?
+    public private(set) var activeTarget: RFTarget?
+    /// The GET_VERSION answer of the active tag, when the profile probe obtained one (tells NTAG from Ultralight).
+    public private(set) var activeVersion: NXPVersion?
+    /// Called with every APDU and response on the active connection (for `--trace`).
+    public var apduObserver: (@Sendable (_ command: [UInt8], _ response: [UInt8]?) -> Void)?
+
+    public init(context: PCSCContext, reader: String? = nil, profile: (any PCSCProfile)? = nil) {
+        self.context = context
+        self.readerName = reader
+        self.profileOverride = profile
+    }
+
+    /// A frontend on the system's PC/SC service.
+    public convenience init(reader: String? = nil) throws(PCSCError) {
+        self.init(context: try PCSCContext(), reader: reader)
+    }
+
+    deinit { activeCard?.disconnect(.leave) }
+
+    public var capabilities: RFCapabilities {
+        if let activeProfile { return activeProfile.capabilities }
+        var c = RFCapabilities(
+            maxCommandSize: 252, maxResponseSize: 252, rawFrames: false, technologies: [.nfcA, .nfcB])
+        if let r = readerName, PCSCProfileSelection.passThroughProfile(forReaderNamed: r) != nil { c.rawFrames = true }
+        return c
+    }
+
+    /// The reader, ATR and ATR decoding behind a target returned by ``poll(_:)``.
+    public func card(for target: RFTarget) -> (reader: String, atr: [UInt8], kind: ContactlessCard)? {
+        entries.values.first { $0.target.handle == target.handle }.map { ($0.reader, $0.atr, $0.kind) }
+    }
+
+    private func readerList() throws(RFError) -> [String] {
+        if let readerName { return [readerName] }
+        do { return try context.requireReaders() } catch { throw RFError(.frontendFailure, error.detail) }
+    }
+
+    public func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
+        let readers = try readerList()
+        let states: [PCSCReaderState]
+        do { states = try context.states(of: readers) } catch { throw RFError(.frontendFailure, error.detail) }
+        var found: [RFTarget] = []
+        for s in states {
+            if s.eventState.contains(.unknown) {
+                entries[s.reader] = nil
+                if readerName != nil {
+                    throw RFError(
+                        .frontendFailure,
+                        "no reader named '\(s.reader)'; `opennfc readers` lists the readers pcscd knows")
+                }
+                continue
+            }
+            guard s.hasCard, !s.eventState.contains(.mute), !s.atr.isEmpty else {
+                entries[s.reader] = nil
+                continue
+            }
+            if let e = entries[s.reader], e.eventCount == s.eventCount, e.atr == s.atr {
+                if technologies.contains(e.target.technology) { found.append(e.target) }
+                continue
+            }
+            // The active card keeps its entry while it stays on the reader.
+            if activeCard?.reader == s.reader, let e = entries[s.reader], e.atr == s.atr {
+                if technologies.contains(e.target.technology) { found.append(e.target) }
+                continue
+            }
+            let kind = ContactlessCard(atrBytes: s.atr)
+            guard let technology = kind.technology else { continue }
+            guard let uid = readUID(on: s.reader) else { continue }
+            let target = makeTarget(kind: kind, technology: technology, uid: uid, handle: nextHandle)
+            nextHandle += 1
+            entries[s.reader] = Entry(
+                reader: s.reader, eventCount: s.eventCount, atr: s.atr, kind: kind, target: target)
+            if technologies.contains(technology) { found.append(target) }
+        }
+        return found
+    }
+
+    /// Waits up to `timeoutMilliseconds` for a card on the reader(s), then polls. Returns [] on timeout.
+    public func waitForTargets(
+        _ technologies: Set<RFTechnology>, timeoutMilliseconds: UInt32
+    ) throws(RFError) -> [RFTarget] {
+        let readers = try readerList()
+        var states: [PCSCReaderState]
+        do { states = try context.states(of: readers) } catch { throw RFError(.frontendFailure, error.detail) }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMilliseconds) * 1_000_000
+        while true {
+            let targets = try poll(technologies)
+            if !targets.isEmpty { return targets }
+            for i in states.indices { states[i].acknowledge() }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return [] }
+            let left = UInt32(min(UInt64(UInt32.max - 1), (deadline - now + 999_999) / 1_000_000))
+            do {
+                if try !context.waitForChange(&states, timeoutMilliseconds: left) { return [] }
+            } catch {
+                throw RFError(.frontendFailure, error.detail)
+            }
+        }
+    }
+
+    private func readUID(on reader: String) -> [UInt8]? {
+        do {
+            let card = try context.connect(reader: reader, share: .shared)
+            defer { card.disconnect(.leave) }
+            let r = try card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
+            return r.isSuccess ? r.data : []
+        } catch {
+            return nil  // held exclusively by another application, or gone again: not a target now
+        }
+    }
+
+    private func makeTarget(kind: ContactlessCard, technology: RFTechnology, uid: [UInt8], handle: Int) -> RFTarget {
+        switch kind {
+        case .isoDEP(let hist):
+            let ats = [UInt8(hist.count + 2), 0x08] + hist
+            return RFTarget(technology: technology, identifier: uid, selRes: 0x20, ats: ats, handle: handle)
+        case .storage(_, let name) where technology == .nfcA:
+            let (atqa, sak): (UInt16?, UInt8?) =
+                switch name {
+                case 0x0001: (0x0004, 0x08)
+                case 0x0002: (0x0002, 0x18)
+                case 0x0003, 0x003A, 0x003D: (0x0044, 0x00)
+                default: (nil, nil)
+                }
+            return RFTarget(technology: technology, identifier: uid, sensRes: atqa, selRes: sak, handle: handle)
+        default:
+            return RFTarget(technology: technology, identifier: uid, handle: handle)
+        }
+    }
+
+    public func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
+        deactivate()
+        guard let entry = entries.values.first(where: { $0.target.handle == target.handle }) else {
+            throw RFError(.notActivated, "target \(target.handle) is no longer on any reader; poll again")
+        }
+        let card: PCSCCard
+        do {
+            card = try context.connect(reader: entry.reader, share: .exclusive)
+        } catch {
+            if error.code == .noCard || error.code == .cardRemoved { entries[entry.reader] = nil }
+            throw error.code == .noCard || error.code == .cardRemoved
+                ? RFError(.linkLost, error.detail) : RFError(.frontendFailure, error.detail)
+        }
+        guard card.atr == entry.atr else {
+            card.disconnect(.leave)
+            entries[entry.reader] = nil
+            throw RFError(.linkLost, "another tag took the place of target \(target.handle) on '\(entry.reader)'")
+        }
+        card.observer = apduObserver
+        var version: NXPVersion?
+        let profile: any PCSCProfile
+        if let profileOverride, !entry.target.isISODEP {
+            profile = profileOverride
+        } else {
+            let choice = PCSCProfileSelection.choose(for: entry.kind, card: card)
+            profile = choice.profile
+            version = choice.version
+            if choice.tagWentMute {
+                do { try card.reset() } catch {
+                    card.disconnect(.leave)
+                    throw error.rfError
+                }
+            }
+        }
+        activeCard = card
+        activeProfile = profile
+        activeTarget = entry.target
+        activeVersion = version
+        return entry.target
+    }
+
+    public func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
+        guard let card = activeCard, let profile = activeProfile else {
+            throw RFError(.notActivated, "no tag is activated on the PC/SC frontend")
+        }
+        do {
+            return try profile.exchange(command, on: card)
+        } catch {
+            if error.code == .linkLost {
+                card.disconnect(.leave)
+                activeCard = nil
+                activeProfile = nil
+                activeTarget = nil
+                entries[card.reader] = nil
+            }
+            throw error
+        }
+    }
+
+    public func deactivate() {
+        guard let card = activeCard else { return }
+        card.disconnect(.reset)
+        activeCard = nil
+        activeProfile = nil
+        activeTarget = nil
+        activeVersion = nil
+    }
+}

@@ -1,0 +1,48 @@
+public import OpenNFCRF
+
+/// How ``PCSCFrontend`` carries the tag protocol through one reader for one kind of card: the frontend's
+/// `exchange` delegates to the profile chosen when the target was activated.
+///
+/// | Profile | Cards | Raw NFC-A frames | Commands that reach the tag |
+/// |---|---|---|---|
+/// | ``StorageCardProfile`` | PC/SC Part 3 storage cards, any reader | no | READ, WRITE (as `FF B0` / `FF D6`) |
+/// | ``ISODEPProfile`` | ISO 14443-4 cards, any reader | n/a | every APDU; DESFire native commands |
+/// | ``ACR122UPassThroughProfile`` | level-3 tags on an ACR122U (PN532) | yes | every frame (`D4 42`) |
+/// | ``ACR1252UPassThroughProfile`` | level-3 tags on an ACR1252U/1255U | yes | every frame (`FF 00 00 00`) |
+public protocol PCSCProfile: Sendable {
+    /// A short name for logs and `opennfc readers`.
+    var name: String { get }
+    /// What the frontend advertises while a target is activated with this profile.
+    var capabilities: RFCapabilities { get }
+    /// Sends one frame (level-3 target) or ISO-DEP payload through `card`.
+    func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse
+}
+
+extension PCSCError {
+    /// The RF-level meaning of a PC/SC failure during an exchange: a tag that left is a lost link; a daemon or reader
+    /// that went away is a frontend failure whose detail says what to do.
+    public var rfError: RFError {
+        switch code {
+        case .cardRemoved, .noCard, .cardReset: return RFError(.linkLost, detail)
+        case .cardUnresponsive, .timeout: return RFError(.timeout, detail)
+        case .invalidData: return RFError(.frameTooLong, detail)
+        case .libraryUnavailable, .serviceUnavailable, .noReaders, .unknownReader, .readerUnavailable,
+            .readerHeldByKernelDriver, .sharingViolation, .cancelled, .failure:
+            return RFError(.frontendFailure, detail)
+        }
+    }
+}
+
+extension PCSCCard {
+    /// Transmits an APDU, mapping PC/SC failures to RF errors.
+    func transmitForRF(_ command: [UInt8]) throws(RFError) -> APDUResponse {
+        do { return try transmit(command) } catch { throw error.rfError }
+    }
+}
+
+/// Maps a 1-byte answer to the 4-bit ACK/NAK of Type 2 chips (ISO 14443-3 §6.4; NXP "ACK and NAK"): pass-through
+/// readers hand a 4-bit answer over as one byte. No Type 2 command answers a 1-byte data frame.
+func fourBitAnswer(_ data: [UInt8]) -> RFResponse {
+    guard data.count == 1 else { return .frame(data) }
+    return data[0] & 0x0F == 0x0A ? .ack : .nak(data[0] & 0x0F)
+}

@@ -1,0 +1,56 @@
+internal import OpenNFCBytes
+
+/// Chooses the profile for a card on a reader (the rules ``PCSCFrontend`` applies at activation).
+///
+/// 1. ISO 14443-4 ATR → ``ISODEPProfile``.
+/// 2. Storage-card ATR on a reader whose name says ACR122 → ``ACR122UPassThroughProfile``; ACR1251/1252/1255 →
+///    ``ACR1252UPassThroughProfile``.
+/// 3. Storage-card ATR on any other reader: probe the ACR122U pass-through with GET_VERSION (`FF 00 00 00 03 D4 42 60`).
+///    An answer `D5 43 …` means the reader carries native frames (a renamed ACR122U, `opennfc emulate`); anything
+///    else means Part 3 only → ``StorageCardProfile``. The probe's GET_VERSION answer also names the chip.
+public enum PCSCProfileSelection {
+    /// The result of choosing: the profile, and the GET_VERSION answer when a probe or lookup obtained one.
+    public struct Choice: Sendable {
+        public var profile: any PCSCProfile
+        public var version: NXPVersion?
+        /// True when the tag stayed silent on GET_VERSION (a plain Ultralight or Ultralight C): it is mute now and
+        /// must be reset before use.
+        public var tagWentMute: Bool
+    }
+
+    /// The profile a reader name implies for level-3 tags, if the name is known.
+    public static func passThroughProfile(forReaderNamed name: String) -> (any PCSCProfile)? {
+        let n = name.uppercased()
+        if n.contains("ACR122") { return ACR122UPassThroughProfile() }
+        if n.contains("ACR1252") || n.contains("ACR1255") || n.contains("ACR1251") {
+            return ACR1252UPassThroughProfile()
+        }
+        return nil
+    }
+
+    /// Chooses the profile for the card behind `card`, sending at most one probe command.
+    public static func choose(for kind: ContactlessCard, card: PCSCCard) -> Choice {
+        if case .isoDEP = kind { return Choice(profile: ISODEPProfile(), version: nil, tagWentMute: false) }
+        guard case .storage(0x03, _) = kind else {
+            return Choice(profile: StorageCardProfile(), version: nil, tagWentMute: false)
+        }
+        let known = passThroughProfile(forReaderNamed: card.reader)
+        let probeProfile = known ?? ACR122UPassThroughProfile()
+        do {
+            let answer = try probeProfile.exchange([0x60], on: card)
+            guard case .frame(let bytes) = answer else {
+                // NAK: an NTAG203 (tag-protocols §2.1); pass-through works.
+                return Choice(profile: probeProfile, version: nil, tagWentMute: true)
+            }
+            return Choice(profile: probeProfile, version: NXPVersion(bytes), tagWentMute: false)
+        } catch {
+            switch error.code {
+            case .timeout, .transmission:
+                // Pass-through works; the tag has no GET_VERSION (plain Ultralight / Ultralight C) and is mute now.
+                return Choice(profile: probeProfile, version: nil, tagWentMute: true)
+            default:
+                return Choice(profile: known ?? StorageCardProfile(), version: nil, tagWentMute: known != nil)
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+internal import OpenNFCBytes
+public import OpenNFCRF
+
+/// One virtual tag in its own field, driven one text line at a time: the engine behind `opennfc tag send`, and a
+/// compact way to write exact transcripts in tests.
+///
+/// Input lines are a frame in hex (spaces allowed; level-3 frame without CRC, or an ISO-DEP payload),
+/// `ACTIVATE` (WUPA + select, RATS for ISO-DEP tags; puts the tag back if it was removed) or `REMOVE` (takes the
+/// tag out of the field). Each input line gets exactly one answer line:
+///
+/// | Input | Answer |
+/// |---|---|
+/// | frame | the answer in hex, `ACK`, `NAK <n>`, or `TIMEOUT` (no answer, or no tag to answer) |
+/// | `ACTIVATE` | `UID <hex> ATQA <hex> SAK <hex>` (plus ` ATS <hex>` for ISO-DEP), or `TIMEOUT` |
+/// | `REMOVE` | `REMOVED` |
+/// | anything else | `ERROR <reason>` |
+public final class TagLineSession {
+    public let tag: any VirtualTag
+    public let field: VirtualField
+    public let frontend: VirtualFieldFrontend
+    private var handle: Int?
+
+    public init(tag: any VirtualTag, clock: VirtualClock = VirtualClock(), recording: Bool = false) {
+        self.tag = tag
+        self.field = VirtualField(clock: clock, recording: recording)
+        self.frontend = VirtualFieldFrontend(field: field)
+    }
+
+    /// Places the tag (if needed) and activates it; returns the `UID … ATQA … SAK …` line or `TIMEOUT`.
+    @discardableResult
+    public func activate() -> String {
+        if handle == nil || field.tag(handle!) == nil { handle = field.place(tag) }
+        guard let targets = try? frontend.poll([tag.activation.technology]),
+            let target = targets.first(where: { $0.handle == handle }),
+            let active = try? frontend.activate(target)
+        else { return "TIMEOUT" }
+        let sensRes = [UInt8(active.sensRes.map { $0 >> 8 } ?? 0), UInt8((active.sensRes ?? 0) & 0xFF)]
+        var line = "UID \(active.identifier.hexString) ATQA \(sensRes.hexString) SAK \([active.selRes ?? 0].hexString)"
+        if let ats = active.ats { line += " ATS \(ats.hexString)" }
+        return line
+    }
+
+    /// Answers one input line (see the type's table).
+    public func answer(_ line: String) -> String {
+        let text = line.trimmingCharacters(in: [" ", "\t", "\r"])
+        switch text.uppercased() {
+        case "ACTIVATE":
+            return activate()
+        case "REMOVE":
+            if let h = handle { field.remove(h) }
+            handle = nil
+            return "REMOVED"
+        case "":
+            return "ERROR empty line"
+        default:
+            let frame: [UInt8]
+            do {
+                frame = try Hex.decode(text)
+            } catch {
+                return "ERROR \(error)"
+            }
+            return Self.describe(send(frame))
+        }
+    }
+
+    /// Sends one frame and returns the answer, or the RF error.
+    public func send(_ frame: [UInt8]) -> Result<RFResponse, RFError> {
+        do {
+            return .success(try frontend.exchange(frame))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// `hex`, `ACK`, `NAK <n>` or `TIMEOUT`: every failure means the reader got no usable answer.
+    public static func describe(_ result: Result<RFResponse, RFError>) -> String {
+        switch result {
+        case .success(.frame(let bytes)): return bytes.isEmpty ? "TIMEOUT" : bytes.hexString
+        case .success(.ack): return "ACK"
+        case .success(.nak(let n)): return "NAK \(n)"
+        case .failure: return "TIMEOUT"
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,92 @@
+public import OpenNFCRF
+
+/// An ``RFFrontend`` over a ``VirtualField``: what the reader procedures, the simulated Core NFC sessions and the
+/// CLI's `sim:` device talk to.
+///
+/// | Capability | Behaviour |
+/// |---|---|
+/// | Poll | WUPA by default (halted tags are found again), REQA when ``pollsWithWakeUp`` is false |
+/// | Level-3 frames | frames without CRC; ACK/NAK nibbles as ``RFResponse/ack`` / ``RFResponse/nak(_:)`` |
+/// | ISO-DEP | each exchange carries one whole payload (APDU or DESFire native command); block framing, chaining and WTX are abstracted, so no block-level errors occur |
+/// | Size limits | ``RFCapabilities/maxCommandSize`` / ``RFCapabilities/maxResponseSize`` enforced: `frameTooLong` |
+/// | No raw frames | with `rawFrames == false`, exchanges with level-3 targets throw `unsupported` |
+/// | Errors | `notActivated`, `linkLost` (tag left), `timeout` (tag silent), injected `transmission`/`timeout` |
+public final class VirtualFieldFrontend: RFFrontend {
+    public let field: VirtualField
+    public var capabilities: RFCapabilities
+    /// Poll with WUPA (true, the default: halted tags answer) or REQA (false).
+    public var pollsWithWakeUp = true
+    private var active: RFTarget?
+
+    public init(field: VirtualField, capabilities: RFCapabilities = .simulatedIPhone) {
+        self.field = field
+        self.capabilities = capabilities
+    }
+
+    public func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
+        field.poll(technologies.intersection(capabilities.technologies), wakeUp: pollsWithWakeUp)
+    }
+
+    public func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
+        guard capabilities.technologies.contains(target.technology) else {
+            throw RFError(.unsupported, "this frontend does not speak \(target.technology.rawValue)")
+        }
+        active = nil
+        let t = try field.activate(target.handle, isoDEP: isoDEP)
+        active = t
+        return t
+    }
+
+    public func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
+        guard let target = active, field.activeHandle == target.handle else {
+            active = nil
+            throw RFError(.notActivated, "no tag is activated")
+        }
+        if !capabilities.rawFrames && !target.isISODEP {
+            throw RFError(.unsupported, "this frontend cannot send raw frames to a level-3 tag")
+        }
+        if command.count > capabilities.maxCommandSize {
+            throw RFError(
+                .frameTooLong, "command of \(command.count) bytes exceeds \(capabilities.maxCommandSize)")
+        }
+        let response: RFResponse
+        do {
+            response = try field.exchange(command)
+        } catch {
+            if error.code == .linkLost || error.code == .notActivated { active = nil }
+            throw error
+        }
+        if case .frame(let bytes) = response, bytes.count > capabilities.maxResponseSize {
+            throw RFError(
+                .frameTooLong, "answer of \(bytes.count) bytes exceeds \(capabilities.maxResponseSize)")
+        }
+        // A raw RATS turns a level-3 activation into ISO-DEP.
+        if !target.isISODEP, command.count == 2, command[0] == 0xE0, case .frame(let ats) = response {
+            active?.ats = ats
+        }
+        return response
+    }
+
+    public func deactivate() {
+        if active != nil { field.halt() }
+        active = nil
+    }
+}
+
+extension RFCapabilities {
+    /// An iPhone-like frontend (Core NFC): all four technologies, raw frames through `sendMiFareCommand`.
+    ///
+    /// Sizes: 261-byte commands (the largest short APDU: header 4, Lc 1, 255 data bytes, Le 1) and 258-byte answers
+    /// (256 data bytes and SW1 SW2). Apple does not document the limit for raw frames; 256 + 2 also matches the
+    /// FSD of 256 that iPhones announce in RATS, and bounds FAST_READ to 64 pages per frame.
+    public static let simulatedIPhone = RFCapabilities(
+        maxCommandSize: 261, maxResponseSize: 258, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF, .nfcV])
+
+    /// An ACR122U-like frontend (PN532 behind a CCID reader): NFC-A, NFC-B and NFC-F, no ISO 15693; raw frames via
+    /// InCommunicateThru.
+    ///
+    /// Sizes: 252 bytes each way. A PN532 normal information frame carries at most 255 bytes after its length
+    /// byte: TFI, command code and target number (InDataExchange) or status byte (the answer) leave 252.
+    public static let simulatedACR122U = RFCapabilities(
+        maxCommandSize: 252, maxResponseSize: 252, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF])
+}

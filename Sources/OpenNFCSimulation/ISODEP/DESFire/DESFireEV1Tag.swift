@@ -1,0 +1,114 @@
+/// A virtual MIFARE DESFire EV1 (MF3ICD41 class): ISO-DEP card answering the native DESFire commands, their
+/// ISO/IEC 7816-4 wrapping (CLA `90`), and ISO 7816-4 SELECT / READ BINARY / UPDATE BINARY on applications and
+/// files created with ISO identifiers — which is how the NFC Forum NDEF mapping works on it (tag-protocols.md §4.5).
+/// It receives the INF field of each ISO-DEP I-block.
+///
+/// | Feature | Emulated | Notes |
+/// |---|---|---|
+/// | Activation | ATQA `0344`, SAK `20`, ATS `06 75 77 81 02 80` (tag-protocols.md §0.4) | FSC 64, FWI 8, CID supported |
+/// | Framing | native (`CMD params` → `status data`), ISO-wrapped (`90 CMD 00 00 [Lc data] [00]` → `data 91 status`) | wrapped: P1-P2 ≠ `0000` `6A 86`, Le ≠ `00` or extended `67 00`, malformed `67 00` [?: real-card SWs unverified] |
+/// | GetVersion `60` | three frames with `AF` chaining; EV1 4K values of a real trace | ``DESFireVersion`` |
+/// | GetApplicationIDs `6A` | 19 AIDs per frame, `AF` chaining; PICC level only (`9D` otherwise [?]) | |
+/// | SelectApplication `5A` | `000000` = PICC; unknown AID `A0` | also sets the ISO current DF |
+/// | GetFileIDs `6F`, GetISOFileIDs `61`, GetFileSettings `F5`, GetKeySettings `45` | selected application (`9D` at PICC level [?]) | |
+/// | GetDFNames `6D` | one application per frame, `AF` chaining; PICC level only | |
+/// | CreateApplication `CA`, DeleteApplication `DA` | with ISO DF id and DF name; at most 28; duplicate `DE`, full `CE` | allowed while key settings bit 2 ("free create/delete") is set, as in the factory state `0F`; otherwise `AE` |
+/// | CreateStdDataFile `CD`, DeleteFile `DF` | with ISO file id when the application has them; duplicate `DE` | same rule with the application's key settings; no memory accounting |
+/// | ReadData `BD` / WriteData `3D` | standard data files, plain communication, 59 data bytes per frame, `AF` chaining both ways | offset/length past the file `BE`, no such file `F0`, file number > 31 `9E`, bad length `7E` |
+/// | Access rights | free (`E`) granted; key-protected `AE`; never (`F`) `9D`; over ISO both `69 82` | |
+/// | Tearing | WriteData commits when complete: torn then, only the first `tearAfter` bytes; UPDATE BINARY likewise | a chain torn before its last frame commits nothing [?] |
+/// | ISO 7816-4 | the shared ``ISO7816Engine``: DF by name or ISO id, EF by ISO id, READ/UPDATE BINARY | MLe 256, MLc 255, short APDUs |
+/// | **Not emulated** | authentication (`0A`/`1A`/`AA`: `1C`), commands requiring it (GetCardUID, ChangeKey, ChangeKeySettings, SetConfiguration, FormatPICC, ChangeFileSettings: `AE`), value/record/backup files, transactions, MACed or enciphered communication, GetFreeMemory, random ID (all `1C`) | out of scope: the emulation targets reading, NDEF and formatting, not the DESFire security model |
+public final class DESFireEV1Tag: VirtualTag {
+    public let chip = "desfire-ev1"
+    public var activation: VirtualActivation
+
+    var machine: DESFireMachine
+
+    /// The ISO-DEP activation of a DESFire EV1 with this UID.
+    public static func defaultActivation(uid: [UInt8]) -> VirtualActivation {
+        VirtualActivation(
+            technology: .nfcA, uid: uid, sensRes: 0x0344, selRes: 0x20, ats: [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
+    }
+
+    /// A DESFire EV1 with these applications (none: as NXP ships it, PICC only).
+    ///
+    /// - Throws: ``ISODEPCardError`` when the UID is not 7 bytes, an AID is `000000` or above 24 bits or repeated,
+    ///   a file number is above 31 or repeated within its application, or a DF name is longer than 16 bytes.
+    public init(
+        uid: [UInt8], applications: [DESFireApplication] = [], version: DESFireVersion = DESFireVersion()
+    ) throws(ISODEPCardError) {
+        guard uid.count == 7 else {
+            throw ISODEPCardError(.invalidConfiguration, "DESFire EV1 UID of \(uid.count) bytes: must be 7")
+        }
+        guard version.hardware.count == 7, version.software.count == 7, version.batch.count == 5 else {
+            throw ISODEPCardError(.invalidConfiguration, "GetVersion needs 7 hardware, 7 software and 5 batch bytes")
+        }
+        var seen: Set<UInt32> = []
+        for app in applications {
+            let name = "application \(String(app.aid, radix: 16, uppercase: true))"
+            guard app.aid != 0, app.aid <= 0xFF_FFFF, seen.insert(app.aid).inserted else {
+                throw ISODEPCardError(.invalidConfiguration, "\(name): AID must be unique, non-zero and 24-bit")
+            }
+            guard (app.dfName?.count ?? 1) <= 16, app.dfName?.isEmpty != true else {
+                throw ISODEPCardError(.invalidConfiguration, "\(name): DF name must have 1…16 bytes")
+            }
+            var numbers: Set<UInt8> = []
+            for file in app.files {
+                guard file.number <= 31, numbers.insert(file.number).inserted else {
+                    throw ISODEPCardError(
+                        .invalidConfiguration, "\(name): file number \(file.number) invalid or repeated")
+                }
+                guard file.contents.count <= 0xFF_FFFF else {
+                    throw ISODEPCardError(.invalidConfiguration, "\(name): file \(file.number) exceeds 24-bit size")
+                }
+            }
+        }
+        self.activation = Self.defaultActivation(uid: uid)
+        let limits = ISO7816Engine.Limits(mle: 256, mlc: 255, extendedLength: false)
+        self.machine = DESFireMachine(
+            picc: DESFirePICC(applications: applications), engine: ISO7816Engine(limits: limits), version: version,
+            uid: uid)
+    }
+
+    /// The applications as stored now (files included).
+    public var applications: [DESFireApplication] { machine.picc.applications }
+
+    /// GetVersion's answers.
+    public var version: DESFireVersion { machine.version }
+
+    public func reset() {
+        machine.reset()
+    }
+
+    public func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
+        let answer: [UInt8]
+        switch frame.first {
+        case nil:
+            answer = [DESFireStatus.lengthError.rawValue]
+        case 0x00:
+            guard let response = machine.iso(frame, tearAfter: tearAfter).response else { return .silence }
+            answer = response.encoded
+        case 0x90:
+            answer = wrapped(frame, tearAfter: tearAfter).encoded
+        default:
+            let reply = machine.native(frame[0], frame.dropFirst(), tearAfter: tearAfter)
+            answer = [reply.status.rawValue] + reply.data
+        }
+        return tearAfter == nil ? .data(answer) : .silence
+    }
+
+    /// ISO/IEC 7816-4 wrapping of a native command (tag-protocols.md §4.1).
+    private func wrapped(_ frame: [UInt8], tearAfter: Int?) -> ISO7816Response {
+        let command: ISO7816Command
+        do {
+            command = try ISO7816Command(decoding: frame)
+        } catch {
+            return .status(.wrongLength)
+        }
+        guard !command.isExtended, command.ne == nil || command.ne == 256 else { return .status(.wrongLength) }
+        guard command.p1 == 0, command.p2 == 0 else { return .status(.incorrectP1P2) }
+        let reply = machine.native(command.ins, command.data[...], tearAfter: tearAfter)
+        return ISO7816Response(data: reply.data, status: ISO7816Status(0x91, reply.status.rawValue))
+    }
+}

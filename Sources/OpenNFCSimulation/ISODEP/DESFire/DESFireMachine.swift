@@ -1,0 +1,345 @@
+/// One native DESFire answer: status byte and data (natively sent status first; ISO-wrapped, data then `91 status`).
+struct DESFireReply: Sendable, Hashable {
+    var status: DESFireStatus
+    var data: [UInt8] = []
+
+    static func status(_ s: DESFireStatus) -> DESFireReply { DESFireReply(status: s) }
+}
+
+/// The card-side state machine of the emulated MIFARE DESFire EV1 native command subset (tag-protocols.md §4.2):
+/// the PICC's applications, the selected application (the ISO engine's current DF, so that native
+/// SelectApplication and ISO SELECT agree), and a pending multi-frame exchange (`AF` chaining).
+///
+/// Frames carry at most 59 data bytes (plus the status byte: 60 bytes, inside the EV1's 64-byte FSC with PCB and
+/// CRC). A command other than `AF` while an exchange is pending abandons it: an unfinished WriteData commits nothing.
+struct DESFireMachine: Sendable {
+    static let maxFrameData = 59
+
+    enum Pending: Sendable, Hashable {
+        case none
+        /// Response frames still to be fetched with `AF`.
+        case frames([[UInt8]])
+        /// A WriteData waiting for more data frames.
+        case write(ISO7816FileReference, offset: Int, length: Int, received: [UInt8])
+    }
+
+    var picc: DESFirePICC
+    var engine: ISO7816Engine
+    var version: DESFireVersion
+    var uid: [UInt8]
+    var piccKeySettings: UInt8 = 0x0F
+    var pending: Pending = .none
+
+    /// The selected application, or nil at PICC level.
+    var selectedApplication: Int? { engine.currentDF }
+
+    mutating func reset() {
+        pending = .none
+        engine.reset(in: picc)
+    }
+
+    /// ISO/IEC 7816-4 commands (CLA `00`) through the shared engine; they abandon a pending native exchange.
+    mutating func iso(_ frame: [UInt8], tearAfter: Int?) -> ISO7816Engine.Outcome {
+        pending = .none
+        return engine.process(frame, in: &picc, tearAfter: tearAfter)
+    }
+
+    mutating func native(_ code: UInt8, _ params: ArraySlice<UInt8>, tearAfter: Int?) -> DESFireReply {
+        if code == 0xAF { return continuation(params, tearAfter: tearAfter) }
+        pending = .none
+        switch code {
+        case 0x60: return getVersion(params)
+        case 0x6A: return getApplicationIDs(params)
+        case 0x5A: return selectApplication(params)
+        case 0x6F: return getFileIDs(params)
+        case 0xF5: return getFileSettings(params)
+        case 0x45: return getKeySettings(params)
+        case 0xBD: return readData(params)
+        case 0x3D: return writeData(params, tearAfter: tearAfter)
+        case 0x6D: return getDFNames(params)
+        case 0x61: return getISOFileIDs(params)
+        case 0xCA: return createApplication(params)
+        case 0xDA: return deleteApplication(params)
+        case 0xCD: return createStdDataFile(params)
+        case 0xDF: return deleteFile(params)
+        // Commands that need a prior authentication, which this emulation never has.
+        case 0x51, 0x54, 0x5C, 0x5F, 0xC4, 0xFC: return .status(.authenticationError)
+        default: return .status(.illegalCommand)  // Authenticate, value/record files, creation: not emulated
+        }
+    }
+
+    private mutating func continuation(_ params: ArraySlice<UInt8>, tearAfter: Int?) -> DESFireReply {
+        switch pending {
+        case .none:
+            return .status(.illegalCommand)
+        case .frames(let frames):
+            guard params.isEmpty else {
+                pending = .none
+                return .status(.lengthError)
+            }
+            return send(frames)
+        case .write(let ref, let offset, let length, var received):
+            received += params
+            return collect(ref, offset: offset, length: length, received: received, tearAfter: tearAfter)
+        }
+    }
+
+    /// The first of `frames` now; the others on `AF`.
+    mutating func sendFrames(_ frames: [[UInt8]]) -> DESFireReply { send(frames) }
+
+    private mutating func send(_ frames: [[UInt8]]) -> DESFireReply {
+        guard let first = frames.first else { return .status(.ok) }
+        if frames.count == 1 {
+            pending = .none
+            return DESFireReply(status: .ok, data: first)
+        }
+        pending = .frames(Array(frames.dropFirst()))
+        return DESFireReply(status: .additionalFrame, data: first)
+    }
+
+    private static func chunked(_ data: [UInt8], by size: Int = maxFrameData) -> [[UInt8]] {
+        guard !data.isEmpty else { return [[]] }
+        return stride(from: 0, to: data.count, by: size).map { Array(data[$0..<min($0 + size, data.count)]) }
+    }
+
+    static func le24(_ p: ArraySlice<UInt8>, _ at: Int) -> Int {
+        let i = p.startIndex + at
+        return Int(p[i]) | Int(p[i + 1]) << 8 | Int(p[i + 2]) << 16
+    }
+
+    // MARK: Commands
+
+    /// GetVersion `60`: hardware, software, then UID + batch + production date, over three frames.
+    private mutating func getVersion(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.isEmpty else { return .status(.lengthError) }
+        let production = uid + version.batch + [version.productionWeek, version.productionYear]
+        return send([version.hardware, version.software, production])
+    }
+
+    /// GetApplicationIDs `6A`: every AID (3 bytes LE), 19 per frame; PICC level only.
+    private mutating func getApplicationIDs(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.isEmpty else { return .status(.lengthError) }
+        guard selectedApplication == nil else { return .status(.permissionDenied) }
+        let aids = picc.applications.flatMap { [UInt8($0.aid & 0xFF), UInt8($0.aid >> 8 & 0xFF), UInt8($0.aid >> 16)] }
+        if aids.isEmpty { return .status(.ok) }
+        return send(Self.chunked(aids, by: 57))
+    }
+
+    /// SelectApplication `5A` AID(3, LE); `000000` is the PICC.
+    private mutating func selectApplication(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.count == 3 else { return .status(.lengthError) }
+        let aid = UInt32(Self.le24(p, 0))
+        if aid == 0 {
+            engine.select(df: nil, ef: nil, in: picc)
+            return .status(.ok)
+        }
+        guard let df = picc.application(aid: aid) else { return .status(.applicationNotFound) }
+        engine.select(df: df, ef: nil, in: picc)
+        return .status(.ok)
+    }
+
+    /// GetFileIDs `6F`: the file numbers of the selected application.
+    private func getFileIDs(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.isEmpty else { return .status(.lengthError) }
+        guard let df = selectedApplication else { return .status(.permissionDenied) }
+        return DESFireReply(status: .ok, data: picc.applications[df].files.map(\.number))
+    }
+
+    /// GetKeySettings `45`: key settings and key count of the PICC or the selected application.
+    private func getKeySettings(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.isEmpty else { return .status(.lengthError) }
+        guard let df = selectedApplication else { return DESFireReply(status: .ok, data: [piccKeySettings, 0x01]) }
+        let app = picc.applications[df]
+        return DESFireReply(status: .ok, data: [app.keySettings, app.keyCount])
+    }
+
+    /// Resolves a file number of the selected application.
+    private func file(_ number: UInt8) -> Result<ISO7816FileReference, DESFireError> {
+        guard let df = selectedApplication else { return .failure(.init(.permissionDenied)) }
+        guard number <= 0x1F else { return .failure(.init(.parameterError)) }
+        guard let ref = picc.file(in: df, number: number) else { return .failure(.init(.fileNotFound)) }
+        return .success(ref)
+    }
+
+    private func checkAccess(_ ref: ISO7816FileReference, _ operation: ISO7816FileOperation) -> DESFireStatus? {
+        switch picc.file(ref).access(operation) {
+        case .free: return nil
+        case .needsKey: return .authenticationError
+        case .never: return .permissionDenied
+        }
+    }
+
+    /// GetFileSettings `F5` fileNo: type `00` (standard data), communication `00` (plain), access rights (LE),
+    /// size (3 bytes LE).
+    private func getFileSettings(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.count == 1 else { return .status(.lengthError) }
+        let resolved = file(p[p.startIndex])
+        guard case .success(let ref) = resolved else { return .status(resolved.desfireStatus) }
+        let f = picc.file(ref)
+        let size = f.contents.count
+        return DESFireReply(
+            status: .ok,
+            data: [0x00, f.communicationSettings, UInt8(f.accessRights & 0xFF), UInt8(f.accessRights >> 8)]
+                + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF)])
+    }
+
+    /// ReadData `BD` fileNo offset(3 LE) length(3 LE); length 0 reads to the end of the file.
+    private mutating func readData(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.count == 7 else { return .status(.lengthError) }
+        let resolved = file(p[p.startIndex])
+        guard case .success(let ref) = resolved else { return .status(resolved.desfireStatus) }
+        if let refusal = checkAccess(ref, .read) { return .status(refusal) }
+        let size = picc.efSize(ref)
+        let offset = Self.le24(p, 1)
+        var length = Self.le24(p, 4)
+        guard offset < size || (offset == 0 && size == 0) else { return .status(.boundaryError) }
+        if length == 0 { length = size - offset }
+        guard offset + length <= size else { return .status(.boundaryError) }
+        return send(Self.chunked(picc.efRead(ref, offset..<offset + length)))
+    }
+
+    /// WriteData `3D` fileNo offset(3 LE) length(3 LE) data…; more data follows in `AF` frames. The data is
+    /// committed when complete; torn then, only its first `tearAfter` bytes reach the file.
+    private mutating func writeData(_ p: ArraySlice<UInt8>, tearAfter: Int?) -> DESFireReply {
+        guard p.count >= 7 else { return .status(.lengthError) }
+        let resolved = file(p[p.startIndex])
+        guard case .success(let ref) = resolved else { return .status(resolved.desfireStatus) }
+        let offset = Self.le24(p, 1)
+        let length = Self.le24(p, 4)
+        guard length > 0 else { return .status(.lengthError) }
+        if let refusal = checkAccess(ref, .write) { return .status(refusal) }
+        guard offset + length <= picc.efSize(ref) else { return .status(.boundaryError) }
+        return collect(ref, offset: offset, length: length, received: Array(p.dropFirst(7)), tearAfter: tearAfter)
+    }
+
+    private mutating func collect(
+        _ ref: ISO7816FileReference, offset: Int, length: Int, received: [UInt8], tearAfter: Int?
+    ) -> DESFireReply {
+        if received.count > length {
+            pending = .none
+            return .status(.lengthError)
+        }
+        if received.count < length {
+            pending = .write(ref, offset: offset, length: length, received: received)
+            return .status(.additionalFrame)
+        }
+        pending = .none
+        let committed = min(tearAfter ?? length, length)
+        if committed > 0 { picc.efWrite(ref, at: offset, received[0..<committed]) }
+        return .status(.ok)
+    }
+}
+
+// MARK: Directory commands
+
+extension DESFireMachine {
+    /// The most applications an EV1 holds (besides the PICC).
+    static let maxApplications = 28
+
+    /// GetDFNames `6D`: for each application with a DF name, AID(3 LE) ISO DF id(2 LE) name, one per frame.
+    mutating func getDFNames(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.isEmpty else { return .status(.lengthError) }
+        guard selectedApplication == nil else { return .status(.permissionDenied) }
+        let frames: [[UInt8]] = picc.applications.compactMap { app in
+            guard let name = app.dfName else { return nil }
+            let fid = app.isoFileID ?? 0
+            return Self.le(app.aid, 3) + Self.le(UInt32(fid), 2) + name
+        }
+        if frames.isEmpty { return .status(.ok) }
+        return sendFrames(frames)
+    }
+
+    /// GetISOFileIDs `61`: the ISO ids (2 bytes LE) of the selected application's files that have one.
+    func getISOFileIDs(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.isEmpty else { return .status(.lengthError) }
+        guard let df = selectedApplication else { return .status(.permissionDenied) }
+        let ids = picc.applications[df].files.compactMap(\.isoFileID).flatMap { Self.le(UInt32($0), 2) }
+        return DESFireReply(status: .ok, data: ids)
+    }
+
+    /// CreateApplication `CA` AID(3) keySettings keyCount [ISO DF id(2 LE) [DF name 1–16]] at PICC level; allowed
+    /// without authentication while the PICC key settings have bit 2 ("free create/delete") set, as in the factory
+    /// state `0F`.
+    mutating func createApplication(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.count >= 5 else { return .status(.lengthError) }
+        let b = Array(p)
+        let iso = b[4] & 0x20 != 0
+        guard iso ? (b.count == 7 || (9...23).contains(b.count)) : b.count == 5 else { return .status(.lengthError) }
+        guard selectedApplication == nil else { return .status(.permissionDenied) }
+        guard piccKeySettings & 0x04 != 0 else { return .status(.authenticationError) }
+        let aid = UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16
+        guard aid != 0, (1...14).contains(b[4] & 0x0F) else { return .status(.parameterError) }
+        guard picc.application(aid: aid) == nil else { return .status(.duplicateError) }
+        let fid = iso ? UInt16(b[5]) | UInt16(b[6]) << 8 : nil
+        if let fid, picc.applications.contains(where: { $0.isoFileID == fid }) { return .status(.duplicateError) }
+        guard picc.applications.count < Self.maxApplications else { return .status(.countError) }
+        let name = b.count > 7 ? Array(b[7...]) : nil
+        picc.applications.append(
+            DESFireApplication(aid: aid, keySettings: b[3], keyCount: b[4], isoFileID: fid, dfName: name))
+        return .status(.ok)
+    }
+
+    /// DeleteApplication `DA` AID(3); free while the PICC key settings allow free create/delete.
+    mutating func deleteApplication(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.count == 3 else { return .status(.lengthError) }
+        guard piccKeySettings & 0x04 != 0 else { return .status(.authenticationError) }
+        let aid = UInt32(Self.le24(p, 0))
+        guard aid != 0 else { return .status(.parameterError) }
+        guard let df = picc.application(aid: aid) else { return .status(.applicationNotFound) }
+        engine.select(df: nil, ef: nil, in: picc)
+        picc.applications.remove(at: df)
+        return .status(.ok)
+    }
+
+    /// CreateStdDataFile `CD` fileNo [ISO id(2 LE)] communication access(2 LE) size(3 LE) in the selected
+    /// application; free while its key settings have bit 2 set. The ISO id is given exactly when the application
+    /// was created with ISO file ids.
+    mutating func createStdDataFile(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard let df = selectedApplication else { return .status(.permissionDenied) }
+        let app = picc.applications[df]
+        let iso = app.keyCount & 0x20 != 0
+        guard p.count == (iso ? 9 : 7) else { return .status(.lengthError) }
+        guard app.keySettings & 0x04 != 0 else { return .status(.authenticationError) }
+        let b = Array(p)
+        let number = b[0]
+        let fid = iso ? UInt16(b[1]) | UInt16(b[2]) << 8 : nil
+        let rest = Array(b[(iso ? 3 : 1)...])
+        guard number <= 31, [0x00, 0x01, 0x03].contains(rest[0]) else { return .status(.parameterError) }
+        guard picc.file(in: df, number: number) == nil else { return .status(.duplicateError) }
+        if let fid, app.files.contains(where: { $0.isoFileID == fid }) { return .status(.duplicateError) }
+        let size = Int(rest[3]) | Int(rest[4]) << 8 | Int(rest[5]) << 16
+        let rights = UInt16(rest[1]) | UInt16(rest[2]) << 8
+        picc.applications[df].files.append(
+            DESFireFile(
+                number: number, isoFileID: fid, communicationSettings: rest[0], accessRights: rights,
+                contents: Array(repeating: 0, count: size)))
+        return .status(.ok)
+    }
+
+    /// DeleteFile `DF` fileNo in the selected application; free while its key settings have bit 2 set.
+    mutating func deleteFile(_ p: ArraySlice<UInt8>) -> DESFireReply {
+        guard p.count == 1 else { return .status(.lengthError) }
+        guard let df = selectedApplication else { return .status(.permissionDenied) }
+        guard picc.applications[df].keySettings & 0x04 != 0 else { return .status(.authenticationError) }
+        guard p[p.startIndex] <= 31 else { return .status(.parameterError) }
+        guard let ref = picc.file(in: df, number: p[p.startIndex]) else { return .status(.fileNotFound) }
+        engine.select(df: df, ef: nil, in: picc)
+        picc.applications[df].files.remove(at: ref.ef)
+        return .status(.ok)
+    }
+
+    static func le(_ v: UInt32, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(v >> (8 * $0) & 0xFF) } }
+}
+
+/// A DESFire status as a `Result` failure.
+struct DESFireError: Error, Sendable, Hashable {
+    var status: DESFireStatus
+    init(_ status: DESFireStatus) { self.status = status }
+}
+
+extension Result where Failure == DESFireError {
+    var desfireStatus: DESFireStatus {
+        if case .failure(let e) = self { return e.status }
+        return .ok
+    }
+}

@@ -1,0 +1,84 @@
+import OpenNFCBytes
+
+/// The shape of a virtual NFC Forum Type 4 Tag (T4T 1.0, "mapping version 2.0"): what its CC file advertises and
+/// how its NDEF file is laid out. Defaults are those `opennfc tag new --chip type4` writes: mapping version 2.0
+/// (CC version byte `20`), NDEF file `E104` of 4096 bytes including the 2-byte NLEN, MLe and MLc `00FF`, read and
+/// write access `00`, short APDUs only.
+public struct Type4Configuration: Sendable, Hashable {
+    /// CC mapping version byte: `10` (1.0, DF name `D2760000850100`) or `20` (2.0, `D2760000850101`).
+    public var mappingVersion: UInt8
+    /// File identifier of the NDEF file (T4T §5.1.2: not `0000`, `E102`, `E103`, `3F00`, `3FFF`, `FFFF`).
+    public var ndefFileID: UInt16
+    /// Size of the NDEF file in bytes, NLEN included (CC "maximum NDEF file size", `0005`–`FFFE`).
+    public var ndefFileSize: Int
+    /// Maximum R-APDU data size the card sends (`000F`–`FFFF`; above `0100` only with extended length).
+    public var mle: Int
+    /// Maximum C-APDU data size the card accepts (`0001`–`FFFF`; above `00FF` only with extended length).
+    public var mlc: Int
+    /// NDEF file read access byte: `00` granted, `80`–`FE` proprietary (denied by the virtual card), `FF` none.
+    public var readAccess: UInt8
+    /// NDEF file write access byte: `00` granted, `80`–`FE` proprietary (denied), `FF` read-only (locked).
+    public var writeAccess: UInt8
+    /// Write access of the CC file itself. `FF` (default) keeps the CC read-only as most commercial T4T chips
+    /// do; `00` lets a reader write it, and the card then applies the access bytes it finds at CC offsets `0D`/`0E`
+    /// to the NDEF file (the Android way of making a T4T read-only).
+    public var ccWriteAccess: UInt8
+    /// Whether extended length APDUs are accepted (otherwise they are answered `67 00`).
+    public var extendedLength: Bool
+    /// Whether the NDEF application answers both T4T DF names (`…0101` and `…0100`) rather than only the one of
+    /// its mapping version.
+    public var answersBothNDEFNames: Bool
+    /// Whether the card hosts the NDEF application at all (false: an applet-only card such as a payment card).
+    public var hostsNDEFApplication: Bool
+
+    public init(
+        mappingVersion: UInt8 = 0x20, ndefFileID: UInt16 = 0xE104, ndefFileSize: Int = 4096, mle: Int = 0x00FF,
+        mlc: Int = 0x00FF, readAccess: UInt8 = 0x00, writeAccess: UInt8 = 0x00, ccWriteAccess: UInt8 = 0xFF,
+        extendedLength: Bool = false, answersBothNDEFNames: Bool = false, hostsNDEFApplication: Bool = true
+    ) {
+        self.mappingVersion = mappingVersion
+        self.ndefFileID = ndefFileID
+        self.ndefFileSize = ndefFileSize
+        self.mle = mle
+        self.mlc = mlc
+        self.readAccess = readAccess
+        self.writeAccess = writeAccess
+        self.ccWriteAccess = ccWriteAccess
+        self.extendedLength = extendedLength
+        self.answersBothNDEFNames = answersBothNDEFNames
+        self.hostsNDEFApplication = hostsNDEFApplication
+    }
+
+    /// DF name of the NDEF Tag Application for mapping version 2.0 and later (T4T §5.1.1).
+    public static let ndefApplicationNameV2: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]
+    /// DF name of the NDEF Tag Application for mapping version 1.0.
+    public static let ndefApplicationNameV1: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x00]
+    /// File identifier of the Capability Container file.
+    public static let ccFileID: UInt16 = 0xE103
+
+    /// The DF name the NDEF application has under this mapping version.
+    public var ndefApplicationName: [UInt8] {
+        mappingVersion >> 4 == 1 ? Self.ndefApplicationNameV1 : Self.ndefApplicationNameV2
+    }
+
+    /// Throws when a value is outside what T4T 1.0 §5.1.2 allows or the card can serve.
+    public func validate() throws(ISODEPCardError) {
+        func fail(_ reason: String) -> ISODEPCardError { ISODEPCardError(.invalidConfiguration, reason) }
+        guard mappingVersion >> 4 == 1 || mappingVersion >> 4 == 2 else {
+            throw fail("mapping version \(hex(mappingVersion)): only 1.x (10) and 2.x (20) are emulated")
+        }
+        guard ![0x0000, 0xE102, 0xE103, 0x3F00, 0x3FFF, 0xFFFF].contains(ndefFileID) else {
+            throw fail("NDEF file id \(hex16(ndefFileID)) is reserved")
+        }
+        guard (5...0xFFFE).contains(ndefFileSize) else {
+            throw fail("NDEF file size \(ndefFileSize) is outside 5…65534")
+        }
+        let maxMLe = extendedLength ? 0xFFFF : 0x100
+        let maxMLc = extendedLength ? 0xFFFF : 0xFF
+        guard (0x0F...maxMLe).contains(mle) else { throw fail("MLe \(mle) is outside 15…\(maxMLe)") }
+        guard (0x01...maxMLc).contains(mlc) else { throw fail("MLc \(mlc) is outside 1…\(maxMLc)") }
+    }
+}
+
+fileprivate func hex(_ b: UInt8) -> String { Hex.encode([b]) }
+fileprivate func hex16(_ v: UInt16) -> String { Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }

@@ -1,0 +1,81 @@
+/// The NDEF side of ``Type4Tag``: the Capability Container (T4T 1.0 §5.1.2) and the NDEF file (§5.1.3: NLEN, 2
+/// bytes big-endian, then the message).
+extension Type4Tag {
+    /// A factory-fresh Type 4 card holding `message` (raw NDEF message bytes; empty: an empty NDEF file, NLEN 0):
+    /// NLEN is written, the rest of the file is zero.
+    ///
+    /// - Throws: ``ISODEPCardError`` with code `messageTooLong` when the message and NLEN exceed the NDEF file.
+    public static func factory(
+        uid: [UInt8], holding message: [UInt8], configuration: Type4Configuration = Type4Configuration(),
+        applets: [any ISO7816Applet] = []
+    ) throws(ISODEPCardError) -> Type4Tag {
+        try configuration.validate()
+        let file = try ndefFile(holding: message, size: configuration.ndefFileSize)
+        return try Type4Tag(uid: uid, configuration: configuration, ndefFile: file, applets: applets)
+    }
+
+    /// NLEN + `message` + zero padding to `size` bytes.
+    static func ndefFile(holding message: [UInt8], size: Int) throws(ISODEPCardError) -> [UInt8] {
+        guard message.count + 2 <= size, message.count <= 0xFFFF else {
+            throw ISODEPCardError(
+                .messageTooLong,
+                "NDEF message of \(message.count) bytes does not fit an NDEF file of \(size) bytes (\(size - 2) after NLEN)"
+            )
+        }
+        var file = [UInt8(message.count >> 8), UInt8(message.count & 0xFF)] + message
+        file += Array(repeating: 0, count: size - file.count)
+        return file
+    }
+
+    /// The 15-byte CC file of T4T 1.0 §5.1.2.1 for a configuration: CCLEN `000F`, mapping version, MLe, MLc, and
+    /// the NDEF File Control TLV (`04 06` file id, maximum NDEF file size, read access, write access).
+    public static func capabilityContainer(_ c: Type4Configuration) -> [UInt8] {
+        func be(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        return [0x00, 0x0F, c.mappingVersion] + be(c.mle) + be(c.mlc) + [0x04, 0x06] + be(Int(c.ndefFileID))
+            + be(c.ndefFileSize) + [c.readAccess, c.writeAccess]
+    }
+
+    /// Position of the NDEF application (nil on an applet-only card).
+    private var ndefApplication: Int? { configuration.hostsNDEFApplication ? 0 : nil }
+
+    /// The CC file as stored now (empty on an applet-only card).
+    public var capabilityContainerFile: [UInt8] {
+        guard let df = ndefApplication else { return [] }
+        return volume.file(ISO7816FileReference(df: df, ef: 0)).contents
+    }
+
+    /// The whole NDEF file as stored now, NLEN included (empty on an applet-only card).
+    public var ndefFile: [UInt8] {
+        guard let df = ndefApplication else { return [] }
+        return volume.file(ISO7816FileReference(df: df, ef: 1)).contents
+    }
+
+    /// The NDEF message the file holds now: NLEN bytes after NLEN (clamped to the file), empty when NLEN is 0.
+    public var ndefMessage: [UInt8] {
+        let file = ndefFile
+        guard file.count >= 2 else { return [] }
+        let nlen = Int(file[0]) << 8 | Int(file[1])
+        return Array(file[2..<min(file.count, 2 + nlen)])
+    }
+
+    /// Current access bytes of the NDEF file (they change when a writable CC is rewritten).
+    public var ndefAccess: (read: UInt8, write: UInt8) {
+        guard let df = ndefApplication else { return (0xFF, 0xFF) }
+        let f = volume.file(ISO7816FileReference(df: df, ef: 1))
+        return (f.readAccess, f.writeAccess)
+    }
+
+    /// After an UPDATE BINARY of the CC file: when its NDEF File Control TLV still names the NDEF file, the card
+    /// enforces the read and write access bytes found there (CC offsets `0D` and `0E`).
+    func capabilityContainerWritten(_ ref: ISO7816FileReference) {
+        guard let df = ndefApplication, volume.resolved(ref.df) == df, ref.ef == 0 else { return }
+        let cc = volume.file(ref).contents
+        guard cc.count >= 15, cc[7] == 0x04, cc[8] == 0x06,
+            UInt16(cc[9]) << 8 | UInt16(cc[10]) == configuration.ndefFileID
+        else { return }
+        volume.modify(ISO7816FileReference(df: df, ef: 1)) {
+            $0.readAccess = cc[13]
+            $0.writeAccess = cc[14]
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// The chips this project simulates, one table row each (NXP datasheets: NTAG213/215/216 rev. 3.2 §8.5–8.8,
+/// MF0ICU1 rev. 3.9 §7.5, MF0ULX1 rev. 3.2 §8.5–8.7; factory values from the same sections and from public dumps,
+/// see tag-protocols.md §2.1–2.2).
+///
+/// | Chip | Pages | User pages | CC (NDEF) | Dyn. lock | CFG0 | GET_VERSION |
+/// |---|---|---|---|---|---|---|
+/// | ntag213 | 45 | 04–27h | E1 10 12 00 | 28h, 2 pages/bit | 29h | 00 04 04 02 01 00 0F 03 |
+/// | ntag215 | 135 | 04–81h | E1 10 3E 00 | 82h, 16 pages/bit | 83h | 00 04 04 02 01 00 11 03 |
+/// | ntag216 | 231 | 04–E1h | E1 10 6D 00 | E2h, 16 pages/bit | E3h | 00 04 04 02 01 00 13 03 |
+/// | ultralight (MF0ICU1) | 16 | 04–0Fh | E1 10 06 00 | — | — | — (silent) |
+/// | ultralight-ev1-48 (MF0UL11) | 20 | 04–0Fh | E1 10 06 00 | — | 10h | 00 04 03 01 01 00 0B 03 |
+/// | ultralight-ev1-128 (MF0UL21) | 41 | 04–23h | E1 10 10 00 | 24h, 2 pages/bit | 25h | 00 04 03 01 01 00 0E 03 |
+///
+/// The NTAG215/216 and MF0UL21 dynamic-lock bit maps (pages per bit, block-lock grouping) are our reading of the
+/// datasheet figures and are flagged as unverified in tag-protocols.md §1.5.
+extension Type2ChipProfile {
+    public static let ntag213 = Type2ChipProfile(
+        name: "ntag213", displayName: "NTAG213", family: .ntag21x, pageCount: 45, lastUserPage: 0x27,
+        version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03],
+        dynamicLock: DynamicLock(page: 0x28, lastPage: 0x27, pagesPerBit: 2, bitsPerBlockBit: 2, factoryByte3: 0xBD),
+        configPage: 0x29, internalByte: 0x48, ndefCC: [0xE1, 0x10, 0x12, 0x00],
+        // Lock Control TLV (T2T §2.3.1): position A0 (page 0xA, offset 0) with 2^4-byte pages = byte 160 = page
+        // 0x28; 0x0C = 12 lock bits; 0x34 = 2^3 bytes locked per bit. Then an empty NDEF TLV and a Terminator.
+        ndefData: [0x01, 0x03, 0xA0, 0x0C, 0x34, 0x03, 0x00, 0xFE], shippedFormatted: true,
+        factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00])
+
+    public static let ntag215 = Type2ChipProfile(
+        name: "ntag215", displayName: "NTAG215", family: .ntag21x, pageCount: 135, lastUserPage: 0x81,
+        version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03],
+        dynamicLock: DynamicLock(page: 0x82, lastPage: 0x81, pagesPerBit: 16, bitsPerBlockBit: 2, factoryByte3: 0xBD),
+        configPage: 0x83, internalByte: 0x48, ndefCC: [0xE1, 0x10, 0x3E, 0x00],
+        ndefData: [0x03, 0x00, 0xFE], shippedFormatted: true,
+        factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00])
+
+    public static let ntag216 = Type2ChipProfile(
+        name: "ntag216", displayName: "NTAG216", family: .ntag21x, pageCount: 231, lastUserPage: 0xE1,
+        version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x13, 0x03],
+        dynamicLock: DynamicLock(page: 0xE2, lastPage: 0xE1, pagesPerBit: 16, bitsPerBlockBit: 2, factoryByte3: 0xBD),
+        configPage: 0xE3, internalByte: 0x48, ndefCC: [0xE1, 0x10, 0x6D, 0x00],
+        ndefData: [0x03, 0x00, 0xFE], shippedFormatted: true,
+        factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00])
+
+    public static let ultralight = Type2ChipProfile(
+        name: "ultralight", displayName: "MIFARE Ultralight MF0ICU1", family: .ultralight, pageCount: 16,
+        lastUserPage: 0x0F, version: nil, dynamicLock: nil, configPage: nil, internalByte: 0x48,
+        ndefCC: [0xE1, 0x10, 0x06, 0x00], ndefData: [0x03, 0x00, 0xFE], shippedFormatted: false,
+        factoryConfig: [])
+
+    public static let ultralightEV1_48 = Type2ChipProfile(
+        name: "ultralight-ev1-48", displayName: "MIFARE Ultralight EV1 MF0UL11", family: .ultralightEV1,
+        pageCount: 20, lastUserPage: 0x0F, version: [0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0B, 0x03],
+        dynamicLock: nil, configPage: 0x10, internalByte: 0x48, ndefCC: [0xE1, 0x10, 0x06, 0x00],
+        ndefData: [0x03, 0x00, 0xFE], shippedFormatted: false,
+        factoryConfig: [0x00, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00])
+
+    public static let ultralightEV1_128 = Type2ChipProfile(
+        name: "ultralight-ev1-128", displayName: "MIFARE Ultralight EV1 MF0UL21", family: .ultralightEV1,
+        pageCount: 41, lastUserPage: 0x23, version: [0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0E, 0x03],
+        dynamicLock: DynamicLock(page: 0x24, lastPage: 0x23, pagesPerBit: 2, bitsPerBlockBit: 2, factoryByte3: 0x00),
+        configPage: 0x25, internalByte: 0x48, ndefCC: [0xE1, 0x10, 0x10, 0x00],
+        ndefData: [0x03, 0x00, 0xFE], shippedFormatted: false,
+        factoryConfig: [0x00, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00])
+
+    /// Every simulated Type 2 chip, in CLI order.
+    public static let all: [Type2ChipProfile] = [
+        .ntag213, .ntag215, .ntag216, .ultralight, .ultralightEV1_48, .ultralightEV1_128,
+    ]
+
+    /// The profile named `name` (`ntag215`), if any.
+    public static func named(_ name: String) -> Type2ChipProfile? { all.first { $0.name == name } }
+}

@@ -1,0 +1,110 @@
+/// Memory access rules of the NXP Type 2 chips: static lock bytes (page 2, NTAG213 §8.5.2, MF0ICU1 §7.5.2), dynamic
+/// lock bytes (NTAG213 §8.5.3, MF0ULX1 §8.5.3), OTP page 3, and the AUTH0/PROT/CFGLCK password configuration
+/// (NTAG213 §8.5.7, MF0ULX1 §8.6).
+extension Type2Tag {
+    /// Configuration page `i` (0 = CFG0, 1 = CFG1), or zeros for a chip without configuration pages.
+    func config(_ i: Int) -> [UInt8] {
+        guard let c = profile.configPage else { return [0, 0, 0, 0] }
+        let start = (c + i) * 4
+        return Array(memory[start..<start + 4])
+    }
+
+    /// First password-protected page (AUTH0); beyond the last page nothing is protected.
+    public var auth0: Int { profile.configPage == nil ? Int.max : Int(config(0)[3]) }
+    /// PROT: reads need the password too.
+    public var readProtection: Bool { config(1)[0] & 0x80 != 0 }
+    /// CFGLCK: CFG0/CFG1 are permanently write-locked.
+    public var configurationLocked: Bool { config(1)[0] & 0x40 != 0 }
+
+    func readProtected(_ page: Int) -> Bool {
+        !isAuthenticated && readProtection && page >= auth0
+    }
+
+    /// READ wraps at the end of memory, or at AUTH0 while the protected area cannot be read.
+    var readLimit: Int {
+        if !isAuthenticated && readProtection && auth0 > 0 && auth0 < profile.pageCount { return auth0 }
+        return profile.pageCount
+    }
+
+    /// A page as READ returns it: PWD and PACK always read as zeros.
+    func visiblePage(_ page: Int) -> [UInt8] {
+        if page == profile.pwdPage || page == profile.packPage { return [0, 0, 0, 0] }
+        return Array(memory[page * 4..<page * 4 + 4])
+    }
+
+    /// The NAK code a WRITE/COMPATIBILITY WRITE to `page` gets, or nil when it is allowed.
+    func writeRefusal(_ page: Int) -> UInt8? {
+        guard page < profile.pageCount, page >= 2 else { return 0 }
+        if page >= auth0 && !isAuthenticated { return 0 }
+        if isLocked(page) { return 0 }
+        if let c = profile.configPage, page == c || page == c + 1, configurationLocked { return 0 }
+        return nil
+    }
+
+    /// Whether a lock bit makes `page` read-only.
+    public func isLocked(_ page: Int) -> Bool {
+        let lock0 = memory[10]
+        let lock1 = memory[11]
+        switch page {
+        case 3: return lock0 & 0x08 != 0
+        case 4...7: return lock0 & (1 << UInt8(page)) != 0
+        case 8...15: return lock1 & (1 << UInt8(page - 8)) != 0
+        default:
+            guard let d = profile.dynamicLock, page >= d.firstPage, page <= d.lastPage else { return false }
+            let bit = (page - d.firstPage) / d.pagesPerBit
+            let byte = memory[d.page * 4 + bit / 8]
+            return byte & (1 << UInt8(bit % 8)) != 0
+        }
+    }
+
+    /// WRITE semantics once access is granted: lock and OTP bytes are ORed (respecting block-lock bits), other
+    /// pages replaced. With `tearAfter` below 4 nothing is committed (a page is programmed atomically).
+    func write(page: Int, _ data: [UInt8], tearAfter: Int?) -> VirtualAnswer {
+        if let code = writeRefusal(page) { return nak(code) }
+        if let t = tearAfter, t < 4 { return .silence }
+        let base = page * 4
+        switch page {
+        case 2:
+            writeStaticLocks(data[2], data[3])
+        case 3:
+            for i in 0..<4 { memory[base + i] |= data[i] }
+        case profile.dynamicLock?.page:
+            writeDynamicLocks(data)
+        default:
+            for i in 0..<4 { memory[base + i] = data[i] }
+        }
+        return tearAfter == nil ? .ack : .silence
+    }
+
+    /// Static lock bytes: LOCK0 b0 freezes the CC bit (b3), b1 freezes the page 4–9 bits (LOCK0 b7–b4, LOCK1 b1–b0),
+    /// b2 freezes the page 10–15 bits (LOCK1 b7–b2). Block-lock bits already set before this write apply.
+    private func writeStaticLocks(_ new0: UInt8, _ new1: UInt8) {
+        let old0 = memory[10]
+        let old1 = memory[11]
+        var allowed0: UInt8 = 0x07
+        var allowed1: UInt8 = 0x00
+        if old0 & 0x01 == 0 { allowed0 |= 0x08 }
+        if old0 & 0x02 == 0 {
+            allowed0 |= 0xF0
+            allowed1 |= 0x03
+        }
+        if old0 & 0x04 == 0 { allowed1 |= 0xFC }
+        memory[10] = old0 | (new0 & allowed0)
+        memory[11] = old1 | (new1 & allowed1)
+    }
+
+    /// Dynamic lock bytes 0–1 (lock bits) and 2 (block-lock bits, each freezing ``Type2ChipProfile/DynamicLock/bitsPerBlockBit``
+    /// lock bits); unused bits and the RFUI byte 3 are ignored.
+    private func writeDynamicLocks(_ data: [UInt8]) {
+        guard let d = profile.dynamicLock else { return }
+        let base = d.page * 4
+        let blocks = memory[base + 2]
+        for bit in 0..<d.lockBits {
+            let frozen = blocks & (1 << UInt8(bit / d.bitsPerBlockBit)) != 0
+            let mask = UInt8(1) << UInt8(bit % 8)
+            if !frozen && data[bit / 8] & mask != 0 { memory[base + bit / 8] |= mask }
+        }
+        let blockMask = UInt8((1 << d.blockBits) - 1)
+        memory[base + 2] |= data[2] & blockMask
+    }
+}

@@ -1,0 +1,210 @@
+public import OpenNFCRF
+
+/// A byte-accurate NXP Type 2 chip (NTAG213/215/216, MIFARE Ultralight, Ultralight EV1), one engine driven by a
+/// ``Type2ChipProfile``. Written from the card side of the NXP datasheets (NTAG213/215/216 §9–10, MF0ICU1 §9,
+/// MF0ULX1 §9–10); frames arrive without CRC.
+///
+/// | Command | Bytes | ultralight | ev1 | ntag21x | Answer |
+/// |---|---|---|---|---|---|
+/// | READ | `30 PP` | ✓ | ✓ | ✓ | 16 bytes, wraps to page 0 (to AUTH0 when reading is protected) |
+/// | FAST_READ | `3A SS EE` | silent | ✓ | ✓ | (EE−SS+1)×4 bytes, no wrap |
+/// | WRITE | `A2 PP d0–d3` | ✓ | ✓ | ✓ | ACK; page committed whole or not at all |
+/// | COMPATIBILITY WRITE | `A0 PP`, then 16 bytes | ✓ | ✓ | ✓ | ACK, ACK; first 4 bytes stored |
+/// | GET_VERSION | `60` | silent | ✓ | ✓ | 8 bytes |
+/// | READ_CNT | `39 AA` | silent | AA 0–2 | AA 02, NFC_CNT_EN | 3 bytes, LSB first |
+/// | INCR_CNT | `A5 AA v0–v3` | silent | ✓ | silent | ACK; NAK 4 on overflow; tear-safe |
+/// | CHECK_TEARING_EVENT | `3E AA` | silent | ✓ | silent | 1 byte, `BD` = no tearing |
+/// | VCSL | `4B` + 16 + 4 bytes | silent | ✓ | silent | VCTID (CFG1 byte 1) |
+/// | READ_SIG | `3C 00` | silent | ✓ | ✓ | the 32-byte signature (configurable) |
+/// | PWD_AUTH | `1B p0–p3` | silent | ✓ | ✓ | PACK (2 bytes) |
+/// | HLTA, REQA/WUPA, anticollision | | field | field | field | handled by ``VirtualField`` |
+///
+/// Errors: NAK 0 for a bad address, a locked or protected page, a wrong password, PWD_AUTH once AUTHLIM is
+/// exhausted and READ_CNT with the NFC counter disabled; NAK 4 for a counter overflow. After any NAK the chip is
+/// mute (forgetting authentication) until re-activated; a command it lacks, or a malformed frame, gets no answer
+/// and also mutes it (the state machine falls back to IDLE). Writes to OTP and lock bits OR the new bits in.
+///
+/// Not simulated: the NTAG21x UID/counter ASCII mirror (MIRROR bytes are stored but READ returns memory as is),
+/// the NFC_FIELD/STRG_MOD_EN analogue options, Ultralight C (3DES) and the PWD_AUTH tearing of the AUTHLIM counter.
+public final class Type2Tag: VirtualTag {
+    public let profile: Type2ChipProfile
+    /// The whole memory image, page × 4 bytes, including PWD and PACK as stored (they read back as zeros).
+    public internal(set) var memory: [UInt8]
+    /// One-way counters: the three Ultralight EV1 counters, or the NTAG21x NFC counter at index 2.
+    public internal(set) var counters: [UInt32] = [0, 0, 0]
+    /// Ultralight EV1 tearing flags per counter (`BD` = valid, no tearing event).
+    public internal(set) var tearingFlags: [UInt8] = [0xBD, 0xBD, 0xBD]
+    /// READ_SIG answer (32 bytes).
+    public var signature: [UInt8]
+    /// Failed PWD_AUTH attempts counted against AUTHLIM (non-volatile).
+    public internal(set) var failedAuthentications = 0
+
+    /// Volatile state.
+    public private(set) var isMuted = false
+    public private(set) var isAuthenticated = false
+    private var pendingCompatibilityWrite: Int?
+    private var nfcCounterCounted = false
+
+    /// A chip with this exact memory image; `memory` must hold `profile.pageCount × 4` bytes.
+    public init(profile: Type2ChipProfile, memory: [UInt8], signature: [UInt8] = Array(repeating: 0, count: 32)) {
+        precondition(memory.count == profile.pageCount * 4, "memory image size does not match the chip")
+        self.profile = profile
+        self.memory = memory
+        self.signature = signature
+    }
+
+    public var chip: String { profile.name }
+
+    /// The 7-byte UID from pages 0–1 (the BCC bytes skipped).
+    public var uid: [UInt8] { Array(memory[0..<3]) + Array(memory[4..<8]) }
+
+    public var activation: VirtualActivation {
+        VirtualActivation(technology: .nfcA, uid: uid, sensRes: 0x0044, selRes: 0x00)
+    }
+
+    public func reset() {
+        isMuted = false
+        isAuthenticated = false
+        pendingCompatibilityWrite = nil
+    }
+
+    public func powerOn() {
+        reset()
+        nfcCounterCounted = false
+    }
+
+    /// EEPROM programming takes about 4.1 ms per page on NTAG21x and Ultralight EV1 (datasheets, "WRITE timing").
+    public func processingTime(for frame: [UInt8]) -> NFCDuration {
+        switch frame.first {
+        case 0xA2, 0xA5: return .microseconds(4_100)
+        default: return pendingCompatibilityWrite != nil && frame.count == 16 ? .microseconds(4_100) : .zero
+        }
+    }
+
+    public func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
+        if isMuted { return .silence }
+        if let page = pendingCompatibilityWrite {
+            pendingCompatibilityWrite = nil
+            guard frame.count == 16 else { return nak(0) }
+            return write(page: page, Array(frame[0..<4]), tearAfter: tearAfter)
+        }
+        guard let command = frame.first else { return mute() }
+        let hasEV1 = profile.family != .ultralight
+        switch (command, frame.count) {
+        case (0x30, 2): return read(page: Int(frame[1]))
+        case (0xA2, 6): return write(page: Int(frame[1]), Array(frame[2..<6]), tearAfter: tearAfter)
+        case (0xA0, 2): return compatibilityWrite(page: Int(frame[1]))
+        case (0x60, 1) where profile.version != nil: return .data(profile.version!)
+        case (0x3A, 3) where hasEV1: return fastRead(from: Int(frame[1]), to: Int(frame[2]))
+        case (0x39, 2) where hasEV1: return readCounter(Int(frame[1]))
+        case (0xA5, 6) where profile.family == .ultralightEV1:
+            return incrementCounter(Int(frame[1]), by: Array(frame[2..<5]), tearAfter: tearAfter)
+        case (0x3E, 2) where profile.family == .ultralightEV1: return checkTearingEvent(Int(frame[1]))
+        case (0x4B, 21) where profile.family == .ultralightEV1: return .data([config(1)[1]])
+        case (0x3C, 2) where hasEV1: return frame[1] == 0 ? .data(signature) : nak(0)
+        case (0x1B, 5) where hasEV1: return passwordAuthenticate(Array(frame[1..<5]))
+        default: return mute()
+        }
+    }
+
+    // MARK: Answers that change the protocol state
+
+    /// A NAK: the chip then returns to IDLE/HALT and answers nothing until re-activated (datasheets, "ACK and NAK").
+    func nak(_ code: UInt8) -> VirtualAnswer {
+        isMuted = true
+        isAuthenticated = false
+        pendingCompatibilityWrite = nil
+        return .nak(code)
+    }
+
+    /// No answer, and mute until re-activated: an unknown command or malformed frame.
+    func mute() -> VirtualAnswer {
+        isMuted = true
+        isAuthenticated = false
+        pendingCompatibilityWrite = nil
+        return .silence
+    }
+
+    // MARK: Commands
+
+    private func read(page: Int) -> VirtualAnswer {
+        guard page < profile.pageCount, !readProtected(page) else { return nak(0) }
+        // READ wraps around at the end of memory, or at AUTH0 while the protected area is unreadable.
+        let limit = readLimit
+        countNFCRead()
+        var out: [UInt8] = []
+        out.reserveCapacity(16)
+        for i in 0..<4 { out += visiblePage((page + i) % limit) }
+        return .data(out)
+    }
+
+    private func fastRead(from start: Int, to end: Int) -> VirtualAnswer {
+        guard start <= end, end < profile.pageCount else { return nak(0) }
+        for p in start...end where readProtected(p) { return nak(0) }
+        countNFCRead()
+        var out: [UInt8] = []
+        out.reserveCapacity((end - start + 1) * 4)
+        for p in start...end { out += visiblePage(p) }
+        return .data(out)
+    }
+
+    private func compatibilityWrite(page: Int) -> VirtualAnswer {
+        if let code = writeRefusal(page) { return nak(code) }
+        pendingCompatibilityWrite = page
+        return .ack
+    }
+
+    private func readCounter(_ index: Int) -> VirtualAnswer {
+        switch profile.family {
+        case .ntag21x:
+            let access = config(1)[0]
+            guard index == 2, access & 0x10 != 0 else { return nak(0) }
+            if access & 0x08 != 0 && !isAuthenticated { return nak(0) }
+        case .ultralightEV1:
+            guard index <= 2 else { return nak(0) }
+        case .ultralight:
+            return mute()
+        }
+        let v = counters[index]
+        return .data([UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF)])
+    }
+
+    private func incrementCounter(_ index: Int, by value: [UInt8], tearAfter: Int?) -> VirtualAnswer {
+        guard index <= 2 else { return nak(0) }
+        let add = UInt32(value[0]) | UInt32(value[1]) << 8 | UInt32(value[2]) << 16
+        guard counters[index] + add <= 0xFF_FFFF else { return nak(4) }
+        // The counter is tearing-protected: a torn increment keeps the old value and flags the event.
+        if let t = tearAfter, t < 3 {
+            tearingFlags[index] = 0x00
+            return .silence
+        }
+        counters[index] += add
+        tearingFlags[index] = 0xBD
+        return .ack
+    }
+
+    private func checkTearingEvent(_ index: Int) -> VirtualAnswer {
+        guard index <= 2 else { return nak(0) }
+        return .data([tearingFlags[index]])
+    }
+
+    private func passwordAuthenticate(_ password: [UInt8]) -> VirtualAnswer {
+        guard let pwd = profile.pwdPage, let pack = profile.packPage else { return mute() }
+        let limit = Int(config(1)[0] & 0x07)
+        if limit != 0 && failedAuthentications >= limit { return nak(0) }
+        guard Array(memory[pwd * 4..<pwd * 4 + 4]) == password else {
+            if limit != 0 { failedAuthentications += 1 }
+            return nak(0)
+        }
+        failedAuthentications = 0
+        isAuthenticated = true
+        return .data(Array(memory[pack * 4..<pack * 4 + 2]))
+    }
+
+    /// The NTAG21x NFC counter counts the first READ or FAST_READ after power-up when NFC_CNT_EN is set.
+    private func countNFCRead() {
+        guard profile.family == .ntag21x, !nfcCounterCounted, config(1)[0] & 0x10 != 0 else { return }
+        nfcCounterCounted = true
+        if counters[2] < 0xFF_FFFF { counters[2] += 1 }
+    }
+}

@@ -1,0 +1,162 @@
+/// Identifies one reader session on a system, in creation order.
+public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let raw: UInt64
+    public init(raw: UInt64) { self.raw = raw }
+    public static func < (a: SessionID, b: SessionID) -> Bool { a.raw < b.raw }
+    public var description: String { "session \(raw)" }
+}
+
+/// Why a session ended; the public layer maps each to its `NFCReaderError` code in one exhaustive switch.
+public enum InvalidationReason: Hashable, Sendable {
+    /// The user tapped Cancel on the sheet (200).
+    case userCanceled
+    /// The app called `invalidate()` or `invalidate(errorMessage:)` (200, as on iOS).
+    case invalidatedByApp
+    /// 60 s passed since the session became active (201).
+    case sessionTimeout
+    /// The app left the foreground (202).
+    case terminatedUnexpectedly
+    /// The system could not run the session (203).
+    case systemBusy
+    /// `invalidateAfterFirstRead` after the first successful NDEF read (204).
+    case firstNDEFTagRead
+    /// Configuration refused the session: missing entitlement or Info.plist entry (2); the text says which.
+    case securityViolation(String)
+    /// The device has no reader, or the feature is not supported (1).
+    case unsupportedFeature(String)
+}
+
+/// The iPhone's session rules as a value-type state machine (house example 2): one reader session active
+/// system-wide, the others waiting in FIFO order (Core NFC §14 items 1–5). Event methods return the actions the
+/// driver performs; the arbiter itself has no clock, no threads and no I/O, so its tests are plain sequences.
+///
+/// Decisions (see docs/DIFFERENCES.md): a second `begin()` queues rather than failing with 203; the 60 s limit
+/// runs from activation (when the sheet appears), not from `begin()` of a queued session; `begin()` while the app
+/// is in the background ends the session with 202; `invalidate()` before `begin()` also reports 200 once.
+public struct SessionArbiter: Sendable {
+    public enum Phase: Hashable, Sendable {
+        case created
+        case queued
+        case active
+        case invalidated(InvalidationReason)
+    }
+
+    /// What the driver must do, in order.
+    public enum Action: Hashable, Sendable {
+        /// Present the sheet, start the 60 s deadline, tell the delegate the session is active, start polling.
+        case activate(SessionID)
+        /// The session ended. When `wasActive`, stop polling, cancel the deadline and close the sheet first.
+        /// `repeated` marks the answer to `begin()` on an already invalidated session (the delegate hears the
+        /// original reason again, as observed on iOS).
+        case invalidate(SessionID, InvalidationReason, wasActive: Bool, repeated: Bool)
+    }
+
+    public private(set) var phases: [SessionID: Phase] = [:]
+    /// Sessions waiting for the reader, oldest first.
+    public private(set) var waiting: [SessionID] = []
+    public private(set) var active: SessionID?
+    public private(set) var appInForeground = true
+    private var nextID: UInt64 = 0
+
+    public init() {}
+
+    public func phase(of id: SessionID) -> Phase? { phases[id] }
+
+    /// A new session object exists (the app called an initializer).
+    public mutating func create() -> SessionID {
+        nextID += 1
+        let id = SessionID(raw: nextID)
+        phases[id] = .created
+        return id
+    }
+
+    /// The app called `begin()`. `refusal` is the configuration's verdict (nil when the session may run).
+    public mutating func begin(_ id: SessionID, refusal: InvalidationReason? = nil) -> [Action] {
+        switch phases[id] {
+        case .created:
+            if !appInForeground { return end(id, .terminatedUnexpectedly) }
+            if let refusal { return end(id, refusal) }
+            if active == nil {
+                active = id
+                phases[id] = .active
+                return [.activate(id)]
+            }
+            phases[id] = .queued
+            waiting.append(id)
+            return []
+        case .queued, .active, nil:
+            return []
+        case .invalidated(let reason):
+            return [.invalidate(id, reason, wasActive: false, repeated: true)]
+        }
+    }
+
+    /// The app invalidated the session.
+    public mutating func invalidate(_ id: SessionID) -> [Action] { end(id, .invalidatedByApp) }
+
+    /// The session's own logic ended it (first NDEF read, a configuration check at discovery).
+    public mutating func end(_ id: SessionID, _ reason: InvalidationReason) -> [Action] {
+        switch phases[id] {
+        case .created:
+            phases[id] = .invalidated(reason)
+            return [.invalidate(id, reason, wasActive: false, repeated: false)]
+        case .queued:
+            phases[id] = .invalidated(reason)
+            waiting.removeAll { $0 == id }
+            return [.invalidate(id, reason, wasActive: false, repeated: false)]
+        case .active:
+            phases[id] = .invalidated(reason)
+            active = nil
+            return [.invalidate(id, reason, wasActive: true, repeated: false)] + promote()
+        case .invalidated, nil:
+            return []
+        }
+    }
+
+    /// The active session's 60 s deadline passed.
+    public mutating func deadlineExpired(_ id: SessionID) -> [Action] {
+        guard active == id else { return [] }
+        return end(id, .sessionTimeout)
+    }
+
+    /// The user tapped Cancel on the sheet.
+    public mutating func userTappedCancel() -> [Action] {
+        guard let id = active else { return [] }
+        return end(id, .userCanceled)
+    }
+
+    /// The app moved to the background: every running or waiting session ends with 202, active one first.
+    public mutating func appDidEnterBackground() -> [Action] {
+        appInForeground = false
+        var actions: [Action] = []
+        if let id = active {
+            phases[id] = .invalidated(.terminatedUnexpectedly)
+            active = nil
+            actions.append(.invalidate(id, .terminatedUnexpectedly, wasActive: true, repeated: false))
+        }
+        for id in waiting {
+            phases[id] = .invalidated(.terminatedUnexpectedly)
+            actions.append(.invalidate(id, .terminatedUnexpectedly, wasActive: false, repeated: false))
+        }
+        waiting.removeAll()
+        return actions
+    }
+
+    /// The app came back to the foreground.
+    public mutating func appWillEnterForeground() { appInForeground = true }
+
+    /// The session object was released; it leaves the books (an active one ends as if invalidated by the app).
+    public mutating func forget(_ id: SessionID) -> [Action] {
+        let actions = end(id, .invalidatedByApp)
+        phases[id] = nil
+        return actions
+    }
+
+    private mutating func promote() -> [Action] {
+        guard active == nil, !waiting.isEmpty else { return [] }
+        let next = waiting.removeFirst()
+        active = next
+        phases[next] = .active
+        return [.activate(next)]
+    }
+}

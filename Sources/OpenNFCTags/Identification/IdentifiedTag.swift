@@ -1,0 +1,64 @@
+public import OpenNFCRF
+
+/// What kind of tag an activated target is, as far as the reader procedures care.
+public enum TagKind: Sendable, Hashable, CustomStringConvertible {
+    /// An NFC Forum Type 2 tag (NFC-A, SAK without ISO-DEP): NTAG, Ultralight, or generic.
+    case type2(Type2Chip)
+    /// A MIFARE DESFire (identified by its GetVersion answer); NDEF through the Type 4 mapping.
+    case desfire(DESFireVersion)
+    /// Any other ISO-DEP target (NFC-A or NFC-B): a Type 4 tag candidate.
+    case iso7816
+    /// MIFARE Classic or Plus in SL1/SL2 (SAK `08`, `09`, `18`, `88`, `10`, `11`): no NFC Forum procedure here.
+    case mifareClassic
+    /// A technology the procedures do not cover yet (NFC-F, NFC-V, Type 1), with the reason.
+    case unsupported(String)
+
+    public var description: String {
+        switch self {
+        case .type2(let chip): return chip.name
+        case .desfire(let v): return "desfire-\(v.generation.rawValue)"
+        case .iso7816: return "iso7816"
+        case .mifareClassic: return "mifare-classic"
+        case .unsupported(let why): return "unsupported (\(why))"
+        }
+    }
+}
+
+/// An activated target with its kind decided (``TagIdentifier/identify(target:frontend:)``).
+public struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
+    /// The target as the frontend reported its activation (UID, SENS_RES, SEL_RES, ATS).
+    public var target: RFTarget
+    public var kind: TagKind
+    /// The raw version answer that decided the kind, if one was asked for: the 8 GET_VERSION bytes of a Type 2
+    /// chip, or the 28 data bytes of a DESFire GetVersion (hardware, software, production).
+    public var versionData: [UInt8]?
+
+    public init(target: RFTarget, kind: TagKind, versionData: [UInt8]? = nil) {
+        self.target = target
+        self.kind = kind
+        self.versionData = versionData
+    }
+
+    /// The ISO 14443-4 historical bytes from the ATS (what Core NFC reports as `historicalBytes`), if any.
+    public var historicalBytes: [UInt8]? {
+        guard let ats = target.ats, ats.count >= 2 else { return nil }
+        let t0 = ats[1]
+        var i = 2
+        if t0 & 0x10 != 0 { i += 1 }  // TA(1)
+        if t0 & 0x20 != 0 { i += 1 }  // TB(1)
+        if t0 & 0x40 != 0 { i += 1 }  // TC(1)
+        let end = min(Int(ats[0]), ats.count)
+        return i < end ? Array(ats[i..<end]) : []
+    }
+
+    /// The NDEF procedure for this tag, or nil when its platform has none (MIFARE Classic, unsupported kinds).
+    public func ndefProcedure(frontend: any RFFrontend) -> (any NDEFTagProcedure)? {
+        switch kind {
+        case .type2(let chip): return Type2NDEF(target: target, chip: chip, frontend: frontend)
+        case .desfire, .iso7816: return Type4NDEF(target: target, frontend: frontend)
+        case .mifareClassic, .unsupported: return nil
+        }
+    }
+
+    public var description: String { "\(kind) \(target)" }
+}

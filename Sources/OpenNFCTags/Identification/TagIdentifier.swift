@@ -1,0 +1,118 @@
+internal import OpenNFCBytes
+public import OpenNFCRF
+
+/// Decides what an activated target is, sending a command only where the activation data cannot tell
+/// (NFC Forum Activity §9 technology detection; NXP AN10833 "MIFARE type identification"; tag-protocols §0.4, §2.1,
+/// §4.4).
+///
+/// | Activation | Extra frames | Result |
+/// |---|---|---|
+/// | NFC-A, SAK without bit 0x20, NXP UID (`04…`), raw frames | GET_VERSION `60` (1 frame; on NAK or silence, one re-activation) | NTAG21x / Ultralight EV1 from the version, else ``Type2Chip/ultralight`` |
+/// | NFC-A, SAK without bit 0x20, other UID or no raw frames | none | ``Type2Chip/generic`` |
+/// | NFC-A, SAK `08` `09` `18` `88` `10` `11` | none | ``TagKind/mifareClassic`` |
+/// | NFC-A ISO-DEP, NXP UID | DESFire GetVersion `90 60 00 00 00` + 2 × `90 AF 00 00 00` (3 frames) | ``TagKind/desfire(_:)`` or ``TagKind/iso7816`` |
+/// | NFC-A ISO-DEP, other UID; NFC-B | none | ``TagKind/iso7816`` |
+/// | NFC-F, NFC-V, Type 1 | none | ``TagKind/unsupported(_:)`` |
+///
+/// GetVersion is sent ISO-wrapped, which every DESFire generation accepts and which a non-DESFire ISO-DEP card
+/// refuses with a status word (so the card is left as it was). After a NAK (which mutes NXP Type 2 chips) or a
+/// timeout the target is re-activated so the next command is answered.
+public enum TagIdentifier {
+    public static func identify(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag {
+        switch target.technology {
+        case .nfcB:
+            return IdentifiedTag(target: target, kind: .iso7816)
+        case .nfcF:
+            return IdentifiedTag(target: target, kind: .unsupported("NFC-F (Type 3) has no procedure yet"))
+        case .nfcV:
+            return IdentifiedTag(target: target, kind: .unsupported("NFC-V (Type 5) has no procedure yet"))
+        case .nfcA:
+            break
+        }
+        if target.isISODEP {
+            guard target.identifier.first == 0x04 else { return IdentifiedTag(target: target, kind: .iso7816) }
+            return try identifyNXPISODEP(target: target, frontend: frontend)
+        }
+        guard let sak = target.selRes else {
+            if target.sensRes.map({ $0 & 0x1F == 0 }) ?? false {
+                return IdentifiedTag(target: target, kind: .unsupported("Type 1 (no SEL_RES) has no procedure yet"))
+            }
+            return IdentifiedTag(target: target, kind: .type2(.generic))
+        }
+        switch sak {
+        case 0x08, 0x09, 0x18, 0x88, 0x10, 0x11, 0x28, 0x38:
+            return IdentifiedTag(target: target, kind: .mifareClassic)
+        case 0x00:
+            break
+        default:
+            return IdentifiedTag(target: target, kind: .unsupported("SEL_RES \(Hex.encode([sak])) is not Type 2"))
+        }
+        guard target.identifier.first == 0x04, frontend.capabilities.rawFrames else {
+            return IdentifiedTag(target: target, kind: .type2(.generic))
+        }
+        return try identifyNXPType2(target: target, frontend: frontend)
+    }
+
+    /// GET_VERSION (`60`) on an NXP Type 2 chip (NTAG21x datasheet §10.1).
+    private static func identifyNXPType2(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag {
+        let answer: RFResponse
+        do {
+            answer = try frontend.exchange([0x60])
+        } catch  where error.code == .timeout || error.code == .transmission {
+            // Ultralight, Ultralight C and NTAG203 do not have GET_VERSION: they stay silent (and go IDLE).
+            try reactivate(target, frontend: frontend, after: "GET_VERSION")
+            return IdentifiedTag(target: target, kind: .type2(.ultralight))
+        } catch {
+            throw .rf(error, during: "GET_VERSION")
+        }
+        switch answer {
+        case .frame(let v) where v.count == 8:
+            return IdentifiedTag(target: target, kind: .type2(Type2Chip.fromVersion(v) ?? .generic), versionData: v)
+        case .frame(let b) where b.count == 1 && b[0] & 0xFA == 0:
+            // A NAK handed over as one byte by frontends that do not classify it.
+            try reactivate(target, frontend: frontend, after: "GET_VERSION")
+            return IdentifiedTag(target: target, kind: .type2(.ultralight))
+        case .nak:
+            // NTAG203 NAKs GET_VERSION; a NAK mutes the chip until it is re-activated.
+            try reactivate(target, frontend: frontend, after: "GET_VERSION")
+            return IdentifiedTag(target: target, kind: .type2(.ultralight))
+        case .frame(let v):
+            throw TagError(.invalidResponse, "GET_VERSION answered \(v.count) bytes (\(v.hexString)), expected 8")
+        case .ack:
+            throw TagError(.invalidResponse, "GET_VERSION answered ACK, expected 8 bytes")
+        }
+    }
+
+    /// DESFire GetVersion, ISO-wrapped (`90 60 00 00 00`, then `90 AF 00 00 00` while the card answers `91 AF`).
+    private static func identifyNXPISODEP(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag
+    {
+        let link = APDULink(frontend: frontend)
+        let first = try link.send([0x90, 0x60, 0x00, 0x00, 0x00], name: "DESFire GetVersion")
+        guard first.sw == 0x91AF, first.data.count == 7 else { return IdentifiedTag(target: target, kind: .iso7816) }
+        let second = try link.send([0x90, 0xAF, 0x00, 0x00, 0x00], name: "DESFire GetVersion (software part)")
+        guard second.sw == 0x91AF, second.data.count == 7 else {
+            throw TagError(
+                .invalidResponse, "DESFire GetVersion software part: \(second.data.count) bytes, SW \(second.sw)",
+                statusWord: second.sw)
+        }
+        let third = try link.send([0x90, 0xAF, 0x00, 0x00, 0x00], name: "DESFire GetVersion (production part)")
+        guard third.sw == 0x9100, third.data.count == 14,
+            let version = DESFireVersion(hardware: first.data, software: second.data, production: third.data)
+        else {
+            throw TagError(
+                .invalidResponse, "DESFire GetVersion production part: \(third.data.count) bytes, SW \(third.sw)",
+                statusWord: third.sw)
+        }
+        let all = first.data + second.data + third.data
+        guard version.isDESFire else { return IdentifiedTag(target: target, kind: .iso7816, versionData: all) }
+        return IdentifiedTag(target: target, kind: .desfire(version), versionData: all)
+    }
+
+    private static func reactivate(_ target: RFTarget, frontend: any RFFrontend, after: String) throws(TagError) {
+        do {
+            _ = try frontend.activate(target)
+        } catch {
+            throw .rf(error, during: "re-activation after \(after)")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+internal import OpenNFCBytes
+internal import OpenNFCRF
+
+/// The Type 2 commands the procedures use, over one frontend, with their answers checked
+/// (NFC Forum T2T §5; NXP NTAG21x datasheet §10 for FAST_READ and GET_VERSION; tag-protocols §1.4, §2.4).
+///
+/// Reads are idempotent, so a READ or FAST_READ that meets a timeout or a transmission error is sent once more
+/// after re-activating the tag (NXP chips fall back to IDLE after an erroneous frame, so a bare retransmission
+/// would meet silence). Writes are never repeated: a WRITE whose ACK was lost may or may not have happened.
+struct Type2Link {
+    let frontend: any RFFrontend
+    /// The activated target, used to re-activate before repeating a read. Nil disables read retries.
+    let target: RFTarget?
+
+    /// READ `30 PP`: 16 bytes, pages PP…PP+3 (rolling over past the last page).
+    func read(page: Int) throws(TagError) -> [UInt8] {
+        let data = try readCommand([0x30, UInt8(page)], name: "READ page \(page)")
+        guard data.count == 16 else {
+            throw TagError(.invalidResponse, "READ page \(page) answered \(data.count) bytes, expected 16")
+        }
+        return data
+    }
+
+    /// FAST_READ `3A SS EE`: pages SS…EE, 4 bytes each.
+    func fastRead(from start: Int, to end: Int) throws(TagError) -> [UInt8] {
+        let name = "FAST_READ pages \(start)–\(end)"
+        let data = try readCommand([0x3A, UInt8(start), UInt8(end)], name: name)
+        let expected = (end - start + 1) * 4
+        guard data.count == expected else {
+            throw TagError(.invalidResponse, "\(name) answered \(data.count) bytes, expected \(expected)")
+        }
+        return data
+    }
+
+    /// WRITE `A2 PP d0 d1 d2 d3`, expecting ACK. Never repeated.
+    func write(page: Int, _ bytes: [UInt8]) throws(TagError) {
+        precondition(bytes.count == 4)
+        let name = "WRITE page \(page)"
+        let answer: RFResponse
+        do {
+            answer = try frontend.exchange([0xA2, UInt8(page)] + bytes)
+        } catch {
+            throw .rf(error, during: name)
+        }
+        switch answer {
+        case .ack: return
+        case .nak(let n): throw TagError(.commandRejected, "\(name) refused", nak: n)
+        case .frame(let b) where b.count == 1 && b[0] == 0x0A: return
+        case .frame(let b) where b.count == 1 && b[0] & 0xFA == 0:
+            throw TagError(.commandRejected, "\(name) refused", nak: b[0])
+        case .frame(let b):
+            throw TagError(.invalidResponse, "\(name) answered \(b.hexString), expected ACK")
+        }
+    }
+
+    private func readCommand(_ command: [UInt8], name: String) throws(TagError) -> [UInt8] {
+        do {
+            return try readOnce(command, name: name)
+        } catch let error where error.code == .rf && target != nil && Self.isRetryable(error.rfError) {
+            do {
+                _ = try frontend.activate(target!)
+            } catch {
+                throw .rf(error, during: "re-activation before repeating \(name)")
+            }
+            return try readOnce(command, name: name)
+        }
+    }
+
+    private static func isRetryable(_ e: RFError?) -> Bool {
+        guard let e else { return false }
+        return e.code == .timeout || e.code == .transmission
+    }
+
+    private func readOnce(_ command: [UInt8], name: String) throws(TagError) -> [UInt8] {
+        let answer: RFResponse
+        do {
+            answer = try frontend.exchange(command)
+        } catch {
+            throw .rf(error, during: name)
+        }
+        switch answer {
+        case .frame(let b) where b.count == 1 && b[0] & 0xFA == 0:
+            throw TagError(.commandRejected, "\(name) refused", nak: b[0])
+        case .frame(let b): return b
+        case .nak(let n): throw TagError(.commandRejected, "\(name) refused", nak: n)
+        case .ack: throw TagError(.invalidResponse, "\(name) answered ACK, expected data")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+internal import OpenNFCBytes
+
+extension Type2NDEF {
+    /// Formats a blank tag, or empties an NDEF one (T2T §7.4.2 "initialised state"; tag-protocols §1.3):
+    ///
+    /// - Blank tag (CC page all zero): WRITE the chip's factory control TLVs (NTAG212/213: Lock Control) followed by
+    ///   an empty NDEF TLV and a Terminator (`03 00 FE`), then WRITE the CC `E1 10 size 00` last, so that a tag taken
+    ///   away early stays blank rather than half formatted. Needs a chip of known size.
+    /// - NDEF tag (CC `E1`): sets the NDEF TLV's length to 0 with a Terminator after it; the control TLVs stay.
+    ///
+    /// The CC page is one-time programmable: a CC holding anything else cannot be rewritten (``TagError/Code/unsupported``).
+    public func format() throws(TagError) {
+        let ccBytes = try pageBytes(3)
+        let cc = Type2CapabilityContainer(page: ccBytes)
+        if cc.magic == Type2CapabilityContainer.magicNDEF {
+            if let reason = cc.unsupportedReason { throw TagError(.unsupported, "\(reason); the CC is OTP") }
+            if cc.writeAccess != 0 {
+                throw TagError(.readOnly, "CC write access is \(Hex.encode([cc.access])): the tag is read-only")
+            }
+            if case .ndef(var layout) = try detectLayout() {
+                let l = layout.lengthAddresses(long: false)[0]
+                let t = layout.space.next(l)
+                try writeEmptyNDEF(lengthAt: l, terminatorAt: t < layout.space.dataEnd ? t : nil)
+                layout.messageLength = 0
+                layout.longLength = false
+                state = .ndef(layout)
+                return
+            }
+            try writeTLVArea(dataEnd: 16 + cc.dataAreaSize)
+            state = .unknown
+            return
+        }
+        guard ccBytes == [0, 0, 0, 0] else {
+            throw TagError(.unsupported, "the CC page holds \(ccBytes.hexString): it is OTP and cannot be formatted")
+        }
+        guard let size = chip.dataAreaSize else {
+            throw TagError(.unsupported, "the data area size of a \(chip.name) tag is unknown: cannot format it")
+        }
+        try writeTLVArea(dataEnd: 16 + size)
+        try write(
+            page: 3, [Type2CapabilityContainer.magicNDEF, Type2CapabilityContainer.version10, UInt8(size / 8), 0])
+        state = .unknown
+    }
+
+    /// Sets an NDEF TLV's 1-byte length to 0 (its page first: the tag is empty from that WRITE on), then the
+    /// Terminator if it lies in another page.
+    private func writeEmptyNDEF(lengthAt l: Int, terminatorAt t: Int?) throws(TagError) {
+        var final: [Int: UInt8] = [l: 0x00]
+        if let t { final[t] = 0xFE }
+        let pages = Set(final.keys.map { $0 / 4 }).sorted { a, b in a == l / 4 || (b != l / 4 && a < b) }
+        try load(pages: Set(pages))
+        for p in pages {
+            let bytes = (p * 4..<p * 4 + 4).map { a in final[a] ?? memory[a]! }
+            if memory.page(p) != bytes { try write(page: p, bytes) }
+        }
+    }
+
+    /// Writes the chip's factory control TLVs, an empty NDEF TLV and a Terminator from byte 16, padded with NULL.
+    private func writeTLVArea(dataEnd: Int) throws(TagError) {
+        var area = chip.factoryControlTLVs + [0x03, 0x00, 0xFE]
+        while area.count % 4 != 0 { area.append(0x00) }
+        guard 16 + area.count <= dataEnd else {
+            throw TagError(.unsupported, "a \(dataEnd - 16)-byte data area is too small for the TLVs")
+        }
+        for i in stride(from: 0, to: area.count, by: 4) {
+            try write(page: 4 + i / 4, Array(area[i..<i + 4]))
+        }
+    }
+}

@@ -1,0 +1,222 @@
+internal import OpenNFCBytes
+public import OpenNFCRF
+
+/// NDEF on an NFC Forum Type 2 tag (NFC Forum Type 2 Tag Technical Specification §6–7; tag-protocols §1, §2).
+///
+/// | Operation | Commands | Frames (after identification) |
+/// |---|---|---|
+/// | detect | READ page 3 (CC + the first 12 TLV bytes), more READs only if the TLVs run further | 1 usually |
+/// | read | FAST_READ of the message pages not yet known, in runs of ⌊maxResponseSize ÷ 4⌋ pages (READ when the chip has no FAST_READ) | 1 + ⌈pages ÷ run⌉ |
+/// | write | WRITE per changed page: length byte to 0 (if it was not), data, length last | see `docs/PROCEDURES.md` |
+/// | make read-only | WRITE CC access `0F`, static lock bytes, dynamic lock bytes | 3–6 |
+/// | format | WRITE empty NDEF TLV (+ factory Lock Control TLV), then the CC | 2–3 |
+///
+/// What it does not do: tags whose data area goes past page 255 (SECTOR_SELECT, Type 2 tags above 1 KB),
+/// password authentication (PWD_AUTH), and proprietary access conditions (a CC access nibble other than 0 or F
+/// is treated as not readable / read-only).
+///
+/// With a frontend that cannot send raw frames (``RFCapabilities/rawFrames`` false, e.g. a PC/SC reader offering
+/// only storage-card APDUs), only READ `30` and WRITE `A2` are sent: the frontend maps those to its pseudo-APDUs.
+public final class Type2NDEF: NDEFTagProcedure {
+    /// The chip, from identification; decides FAST_READ and the dynamic lock bytes.
+    public let chip: Type2Chip
+    let link: Type2Link
+    let capabilities: RFCapabilities
+    var memory = Type2Memory()
+    var state: State = .unknown
+
+    enum State {
+        case unknown
+        case notNDEF(String)
+        case ndef(Type2Layout)
+    }
+
+    /// - Parameters:
+    ///   - target: the activated target, used to re-activate before repeating a read that met a timeout or a
+    ///     transmission error; nil disables those retries.
+    ///   - chip: from ``TagIdentifier``; ``Type2Chip/generic`` when unknown.
+    public init(target: RFTarget?, chip: Type2Chip, frontend: any RFFrontend) {
+        self.chip = chip
+        self.link = Type2Link(frontend: frontend, target: target)
+        self.capabilities = frontend.capabilities
+    }
+
+    /// Pages per FAST_READ, or nil when FAST_READ must not be used.
+    var fastReadPages: Int? {
+        guard chip.hasFastRead, capabilities.rawFrames, capabilities.maxCommandSize >= 3 else { return nil }
+        let pages = min(capabilities.maxResponseSize / 4, Type2Memory.pageCount)
+        return pages >= 1 ? pages : nil
+    }
+
+    // MARK: detect
+
+    public func detect() throws(TagError) -> NDEFDetection {
+        switch try detectLayout() {
+        case .ndef(let layout): return layout.detection
+        case .notNDEF(let reason): return .notSupported(reason)
+        case .unknown: preconditionFailure("detection left no state")
+        }
+    }
+
+    /// The NDEF layout, or `notFormatted` (with the detection's reason).
+    func requireLayout() throws(TagError) -> Type2Layout {
+        switch try detectLayout() {
+        case .ndef(let layout): return layout
+        case .notNDEF(let reason): throw TagError(.notFormatted, reason)
+        case .unknown: preconditionFailure("detection left no state")
+        }
+    }
+
+    /// NDEF detection procedure (T2T §7.4.1): CC check, then the TLV walk up to the NDEF TLV.
+    func detectLayout() throws(TagError) -> State {
+        if case .unknown = state {
+            state = try walk()
+        }
+        return state
+    }
+
+    private func walk() throws(TagError) -> State {
+        let cc = Type2CapabilityContainer(page: try pageBytes(3))
+        if let reason = cc.unsupportedReason { return .notNDEF(reason) }
+        var space = Type2AddressSpace(dataEnd: Type2AddressSpace.dataStart + cc.dataAreaSize)
+        guard space.dataEnd <= Type2Memory.pageCount * 4 else {
+            throw TagError(
+                .unsupported, "data area of \(cc.dataAreaSize) bytes goes past page 255 (SECTOR_SELECT not supported)")
+        }
+        var locks: [Type2LockArea] = []
+        var a = space.usable(from: Type2AddressSpace.dataStart)
+        while a < space.dataEnd {
+            let t = try byte(a)
+            switch t {
+            case 0x00:  // NULL TLV
+                a = space.next(a)
+                continue
+            case 0xFE:  // Terminator TLV
+                return .notNDEF("Terminator TLV at byte \(a) before any NDEF TLV")
+            default:
+                break
+            }
+            // Length: 1 byte 00–FE, or FF + 2 bytes big-endian (T2T §4.3).
+            var l = space.next(a)
+            guard l < space.dataEnd else { return .notNDEF("TLV \(Hex.encode([t])) at byte \(a) has no length") }
+            var length = Int(try byte(l))
+            var long = false
+            if length == 0xFF {
+                let hi = space.next(l)
+                let lo = space.next(hi)
+                guard lo < space.dataEnd else {
+                    return .notNDEF("TLV \(Hex.encode([t])) at byte \(a) has a truncated 3-byte length")
+                }
+                length = Int(try byte(hi)) << 8 | Int(try byte(lo))
+                l = lo
+                long = true
+            }
+            let value = space.next(l)
+            let available = space.usableCount(from: value)
+            if t == 0x03 {
+                guard length <= available else {
+                    throw TagError(
+                        .tornStateDetected,
+                        "NDEF TLV at byte \(a) declares \(length) bytes but only \(available) remain in the data area")
+                }
+                return .ndef(
+                    Type2Layout(
+                        cc: cc, space: space, lockAreas: locks, tlvAddress: a, messageLength: length, longLength: long))
+            }
+            guard length <= available else {
+                return .notNDEF("TLV \(Hex.encode([t])) at byte \(a) runs past the end of the data area")
+            }
+            if t == 0x01 || t == 0x02 {
+                // Lock Control / Memory Control: 3 value bytes, then the declared area is skipped from here on.
+                guard length == 3 else {
+                    return .notNDEF("control TLV \(Hex.encode([t])) at byte \(a) has length \(length), not 3")
+                }
+                let v = [try byte(value), try byte(space.next(value)), try byte(space.advance(value, by: 2))]
+                a = space.advance(value, by: 3)
+                if t == 0x01 {
+                    let lock = Type2LockArea(lockControl: v)
+                    locks.append(lock)
+                    space.reserved.append(lock.range)
+                } else {
+                    space.reserved.append(type2ReservedRange(memoryControl: v))
+                }
+                a = space.usable(from: a)
+            } else {
+                // Proprietary (FD) or unknown TLV: skipped by its length.
+                a = space.advance(value, by: length)
+            }
+        }
+        return .notNDEF("no NDEF TLV in the data area")
+    }
+
+    // MARK: read
+
+    public func readMessage() throws(TagError) -> [UInt8] {
+        let layout = try requireLayout()
+        guard layout.messageLength > 0 else { return [] }
+        let addresses = layout.messageAddresses
+        try load(pages: Set(addresses.map { $0 / 4 }))
+        let message = addresses.map { memory[$0]! }
+        if let problem = NDEFFraming.problem(in: message) {
+            throw TagError(.tornStateDetected, "the \(message.count)-byte NDEF message is malformed: \(problem)")
+        }
+        return message
+    }
+
+    // MARK: memory access
+
+    /// One byte, reading its page (READ, 4 pages) when not known yet.
+    func byte(_ address: Int) throws(TagError) -> UInt8 {
+        if let b = memory[address] { return b }
+        try readWithREAD(page: address / 4)
+        return memory[address]!
+    }
+
+    /// A page's 4 bytes, reading it (READ, 4 pages) when not known yet.
+    func pageBytes(_ p: Int) throws(TagError) -> [UInt8] {
+        if let b = memory.page(p) { return b }
+        try readWithREAD(page: p)
+        return memory.page(p)!
+    }
+
+    private func readWithREAD(page p: Int) throws(TagError) {
+        let data = try link.read(page: p)
+        memory.store(data, fromPage: p, pageLimit: chip.totalPages)
+        if memory.page(p) == nil {
+            throw TagError(.invalidResponse, "READ page \(p) did not return page \(p)")
+        }
+    }
+
+    /// Reads every page of `pages` that is not known yet, with the fewest frames: runs of consecutive missing pages,
+    /// each in FAST_READs of up to ``fastReadPages`` pages, or in READs (4 pages each) placed so that the last one
+    /// ends on the run's last page (a READ never reaches past what is needed).
+    func load(pages: Set<Int>) throws(TagError) {
+        let missing = pages.filter { !memory.isKnown(page: $0) }.sorted()
+        guard !missing.isEmpty else { return }
+        var runs: [ClosedRange<Int>] = []
+        for p in missing {
+            if let last = runs.last, last.upperBound + 1 == p {
+                runs[runs.count - 1] = last.lowerBound...p
+            } else {
+                runs.append(p...p)
+            }
+        }
+        for run in runs {
+            if let per = fastReadPages {
+                var start = run.lowerBound
+                while start <= run.upperBound {
+                    let end = min(start + per - 1, run.upperBound)
+                    memory.store(try link.fastRead(from: start, to: end), fromPage: start)
+                    start = end + 1
+                }
+            } else {
+                var start = run.lowerBound
+                while start <= run.upperBound {
+                    let p = min(start, max(0, run.upperBound - 3))
+                    memory.store(try link.read(page: p), fromPage: p, pageLimit: chip.totalPages)
+                    start = p + 4
+                }
+            }
+        }
+    }
+}

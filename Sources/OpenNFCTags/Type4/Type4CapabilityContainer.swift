@@ -1,0 +1,69 @@
+internal import OpenNFCBytes
+
+/// The Type 4 capability container file `E103` (NFC Forum T4T 2.0 §5.1; tag-protocols §3.1): CCLEN, mapping
+/// version, MLe, MLc and the NDEF File Control TLV (`04 06` file ID, maximum file size, read and write access).
+struct Type4CapabilityContainer: Hashable {
+    /// Bytes read from the CC file: the mandatory part up to the end of the NDEF File Control TLV.
+    static let mandatoryLength = 15
+
+    var ccLength: Int
+    var mappingVersion: UInt8
+    /// Largest R-APDU data the tag sends (MLe).
+    var maxResponseData: Int
+    /// Largest C-APDU data the tag accepts (MLc).
+    var maxCommandData: Int
+    var fileID: UInt16
+    /// Maximum NDEF file size, NLEN included.
+    var maxFileSize: Int
+    var readAccess: UInt8
+    var writeAccess: UInt8
+
+    var majorVersion: Int { Int(mappingVersion >> 4) }
+
+    /// Parses the first 15 bytes of the CC file, or says why they do not describe an NDEF file the reader can use.
+    static func parse(_ b: [UInt8]) -> Result<Type4CapabilityContainer, ParseFailure> {
+        guard b.count >= mandatoryLength else {
+            return .failure(ParseFailure("CC file answered \(b.count) bytes, fewer than 15"))
+        }
+        let cc = Type4CapabilityContainer(
+            ccLength: Int(b[0]) << 8 | Int(b[1]), mappingVersion: b[2],
+            maxResponseData: Int(b[3]) << 8 | Int(b[4]), maxCommandData: Int(b[5]) << 8 | Int(b[6]),
+            fileID: UInt16(b[9]) << 8 | UInt16(b[10]), maxFileSize: Int(b[11]) << 8 | Int(b[12]),
+            readAccess: b[13], writeAccess: b[14])
+        if cc.ccLength < mandatoryLength { return .failure(ParseFailure("CCLEN \(cc.ccLength) is below 15")) }
+        if !(1...3).contains(cc.majorVersion) {
+            return .failure(ParseFailure("mapping version \(Hex.encode([b[2]])) has an unknown major version"))
+        }
+        if b[7] == 0x06 {
+            return .failure(ParseFailure("extended NDEF File Control TLV (T = 06) is not supported"))
+        }
+        guard b[7] == 0x04, b[8] == 0x06 else {
+            return .failure(
+                ParseFailure("CC byte 7 holds TLV \(Hex.encode(b[7...8])), not the NDEF File Control TLV 04 06"))
+        }
+        if cc.maxResponseData < 0x0F { return .failure(ParseFailure("MLe \(cc.maxResponseData) is below 15")) }
+        if cc.maxCommandData < 1 { return .failure(ParseFailure("MLc is 0")) }
+        if [0x0000, 0xE102, 0xE103, 0x3F00, 0x3FFF, 0xFFFF].contains(cc.fileID) {
+            return .failure(ParseFailure("NDEF file ID \(Hex.encode(b[9...10])) is reserved"))
+        }
+        if cc.maxFileSize < 3 || cc.maxFileSize == 0xFFFF {
+            return .failure(ParseFailure("maximum NDEF file size \(cc.maxFileSize) is invalid"))
+        }
+        if cc.readAccess != 0x00 {
+            return .failure(ParseFailure("NDEF file read access \(Hex.encode([cc.readAccess])) is not granted"))
+        }
+        return .success(cc)
+    }
+
+    struct ParseFailure: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// The NDEF file's write access: `00` granted; `FF` none; `80`–`FE` proprietary, treated as none.
+    var isWritable: Bool { writeAccess == 0x00 }
+
+    /// The largest message: the file size less NLEN, within what short-offset READ/UPDATE BINARY reach (P1 bit 7
+    /// must be 0, so the last addressable offset is 0x7FFF).
+    var capacity: Int { min(maxFileSize, 0x8000) - 2 }
+}

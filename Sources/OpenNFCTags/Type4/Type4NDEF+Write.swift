@@ -1,0 +1,88 @@
+extension Type4NDEF {
+    /// Writes the message in the tear-safe order of T4T 2.0 §5.4.4 (tag-protocols §3.3):
+    ///
+    /// 1. UPDATE BINARY at offset 0: NLEN = `00 00` followed by the first message bytes, as many as fit in one
+    ///    command (MLc). UPDATE BINARY writes in ascending offset order, so NLEN is 0 before any old byte is
+    ///    overwritten. Skipped when NLEN is already 0: the data then starts at offset 2.
+    /// 2. UPDATE BINARY of the remaining message bytes in chunks of at most MLc.
+    /// 3. UPDATE BINARY of NLEN at offset 0.
+    ///
+    /// A tag taken away during 1–2 reads as empty; during 3 (if the card commits NLEN's two bytes one at a time)
+    /// NLEN can name a prefix of the new message, which the record framing check on read reports as
+    /// ``TagError/Code/tornStateDetected``. The one-command shortcut (NLEN and message together) is never used: a
+    /// tear part way would leave the new NLEN over old bytes.
+    public func writeMessage(_ message: [UInt8]) throws(TagError) {
+        guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
+        var layout = try requireLayout()
+        guard layout.cc.isWritable else {
+            throw TagError(
+                .readOnly, "NDEF file write access is \(Self.hex(UInt16(layout.cc.writeAccess))): the tag is read-only")
+        }
+        guard message.count <= layout.cc.capacity else {
+            throw TagError(
+                .capacityExceeded, "the message is \(message.count) bytes; the tag holds at most \(layout.cc.capacity)")
+        }
+        if layout.message == message { return }
+        try selectNDEFFile(layout)
+        let chunk = writeChunk(layout.cc)
+        var image: [UInt8] = layout.messageLength == 0 ? message : [0x00, 0x00] + message
+        var offset = layout.messageLength == 0 ? 2 : 0
+        layout.message = nil
+        state = .unknown  // until NLEN lands, the tag is in an intermediate state
+        while !image.isEmpty {
+            let n = min(chunk, image.count)
+            try update(offset: offset, image.prefix(n))
+            image.removeFirst(n)
+            offset += n
+        }
+        try update(offset: 0, [UInt8(message.count >> 8), UInt8(message.count & 0xFF)][...])
+        layout.messageLength = message.count
+        layout.message = message
+        state = .ndef(layout)
+    }
+
+    func update(offset: Int, _ data: ArraySlice<UInt8>) throws(TagError) {
+        _ = try link.expectSuccess(
+            Type4Command.updateBinary(offset: offset, data: data), name: "UPDATE BINARY offset \(offset)")
+    }
+
+    /// Makes the NDEF file read-only the NFC Forum way (T4T 2.0 §5.1.2; tag-protocols §3.3): SELECT the CC file
+    /// and UPDATE BINARY its write access byte (offset 14) to `FF`. A card that refuses (its CC file write-protected,
+    /// as on many commercial Type 4 chips that need a proprietary command) gives
+    /// ``TagError/Code/cannotMakeReadOnly`` with the status word.
+    public func makeReadOnly() throws(TagError) {
+        var layout = try requireLayout()
+        guard layout.cc.isWritable else { return }
+        selectedFile = nil
+        let select = try link.send(
+            Type4Command.selectFile(Type4Command.ccFileID, v2: layout.v2), name: "SELECT CC file")
+        guard select.isSuccess else {
+            throw TagError(.cannotMakeReadOnly, "SELECT CC file refused", statusWord: select.sw)
+        }
+        selectedFile = Type4Command.ccFileID
+        let r = try link.send(
+            Type4Command.updateBinary(offset: 14, data: [0xFF][...]), name: "UPDATE BINARY CC write access")
+        guard r.isSuccess else {
+            throw TagError(.cannotMakeReadOnly, "the card refuses to update its CC file", statusWord: r.sw)
+        }
+        layout.cc.writeAccess = 0xFF
+        state = .ndef(layout)
+    }
+
+    /// Empties the NDEF file (UPDATE BINARY NLEN = 0). Creating the NDEF application on a blank card is not
+    /// supported (``TagError/Code/unsupported``).
+    public func format() throws(TagError) {
+        guard case .ndef(var layout) = try detectLayout() else {
+            throw TagError(.unsupported, "the card has no NDEF application; creating one is not supported")
+        }
+        guard layout.cc.isWritable else {
+            throw TagError(.readOnly, "NDEF file write access is \(layout.cc.writeAccess): the tag is read-only")
+        }
+        guard layout.messageLength != 0 else { return }
+        try selectNDEFFile(layout)
+        try update(offset: 0, [0x00, 0x00][...])
+        layout.messageLength = 0
+        layout.message = []
+        state = .ndef(layout)
+    }
+}

@@ -1,0 +1,174 @@
+internal import OpenNFCBytes
+public import OpenNFCRF
+
+/// NDEF on an NFC Forum Type 4 tag, MIFARE DESFire through its ISO NDEF mapping included
+/// (NFC Forum Type 4 Tag Technical Specification 2.0 §5; tag-protocols §3, §4.5).
+///
+/// | Operation | Commands | Frames |
+/// |---|---|---|
+/// | detect | SELECT NDEF application (v2, then v1), SELECT CC, READ BINARY CC (15 bytes), SELECT NDEF file, READ BINARY NLEN | 5 (6 for a v1 tag) |
+/// | read | READ BINARY chunks of min(MLe, frontend answer − 2) bytes from offset 2 | ⌈NLEN ÷ chunk⌉ |
+/// | write | UPDATE BINARY NLEN = 0 with the first data, data in chunks ≤ MLc, UPDATE BINARY NLEN | ⌈(NLEN + 2) ÷ chunk⌉ + 1 |
+/// | make read-only | SELECT CC, UPDATE BINARY CC byte 14 = `FF` | 2 |
+/// | format (NDEF present) | UPDATE BINARY NLEN = 0 | 1 |
+///
+/// Extended-length APDUs are used only when the CC's MLe / MLc exceed a short APDU and the frontend carries them.
+/// What it does not do: the v3.0 extended NDEF file (ENLEN, odd-INS offsets past 0x7FFF), proprietary access
+/// conditions (treated as read-only), and creating the NDEF application on a blank card.
+///
+/// No APDU is repeated: the ISO-DEP layer below recovers lost blocks (ISO 14443-4 §7.5), and a command that still
+/// failed may or may not have run.
+public final class Type4NDEF: NDEFTagProcedure {
+    let link: APDULink
+    let capabilities: RFCapabilities
+    var state: State = .unknown
+    /// The elementary file currently selected on the card.
+    var selectedFile: UInt16?
+
+    enum State {
+        case unknown
+        case notNDEF(String)
+        case ndef(Type4Layout)
+    }
+
+    struct Type4Layout {
+        var v2: Bool
+        var cc: Type4CapabilityContainer
+        var messageLength: Int
+        /// The message, when read or written during this activation.
+        var message: [UInt8]?
+
+        var detection: NDEFDetection {
+            NDEFDetection(
+                status: cc.isWritable ? .readWrite : .readOnly, capacity: cc.capacity, messageLength: messageLength)
+        }
+    }
+
+    /// - Parameter target: the activated ISO-DEP target (kept for symmetry with ``Type2NDEF``; no APDU is repeated).
+    public init(target: RFTarget?, frontend: any RFFrontend) {
+        self.link = APDULink(frontend: frontend)
+        self.capabilities = frontend.capabilities
+    }
+
+    // MARK: detect
+
+    public func detect() throws(TagError) -> NDEFDetection {
+        switch try detectLayout() {
+        case .ndef(let layout): return layout.detection
+        case .notNDEF(let reason): return .notSupported(reason)
+        case .unknown: preconditionFailure("detection left no state")
+        }
+    }
+
+    func requireLayout() throws(TagError) -> Type4Layout {
+        switch try detectLayout() {
+        case .ndef(let layout): return layout
+        case .notNDEF(let reason): throw TagError(.notFormatted, reason)
+        case .unknown: preconditionFailure("detection left no state")
+        }
+    }
+
+    func detectLayout() throws(TagError) -> State {
+        if case .unknown = state { state = try runDetection() }
+        return state
+    }
+
+    /// NDEF detection procedure (T4T 2.0 §5.4.2).
+    private func runDetection() throws(TagError) -> State {
+        var v2 = true
+        let selectV2 = try link.send(Type4Command.selectApplication(v2: true), name: "SELECT NDEF application v2")
+        if !selectV2.isSuccess {
+            let selectV1 = try link.send(Type4Command.selectApplication(v2: false), name: "SELECT NDEF application v1")
+            guard selectV1.isSuccess else {
+                return .notNDEF(
+                    "no NDEF application (SELECT answered \(Self.hex(selectV2.sw)) for v2, \(Self.hex(selectV1.sw)) for v1)"
+                )
+            }
+            v2 = false
+        }
+        selectedFile = nil
+        let selectCC = try link.send(Type4Command.selectFile(Type4Command.ccFileID, v2: v2), name: "SELECT CC file")
+        guard selectCC.isSuccess else { return .notNDEF("no CC file E103 (SELECT answered \(Self.hex(selectCC.sw)))") }
+        selectedFile = Type4Command.ccFileID
+        let ccBytes = try link.expectSuccess(
+            Type4Command.readBinary(offset: 0, length: Type4CapabilityContainer.mandatoryLength), name: "READ BINARY CC"
+        )
+        let cc: Type4CapabilityContainer
+        switch Type4CapabilityContainer.parse(ccBytes) {
+        case .success(let c): cc = c
+        case .failure(let f): return .notNDEF(f.reason)
+        }
+        let selectNDEF = try link.send(Type4Command.selectFile(cc.fileID, v2: v2), name: "SELECT NDEF file")
+        guard selectNDEF.isSuccess else {
+            return .notNDEF("no NDEF file \(Self.hex(cc.fileID)) (SELECT answered \(Self.hex(selectNDEF.sw)))")
+        }
+        selectedFile = cc.fileID
+        let nlen = try link.expectSuccess(Type4Command.readBinary(offset: 0, length: 2), name: "READ BINARY NLEN")
+        guard nlen.count == 2 else {
+            throw TagError(.invalidResponse, "READ BINARY NLEN answered \(nlen.count) bytes, expected 2")
+        }
+        let length = Int(nlen[0]) << 8 | Int(nlen[1])
+        guard length <= cc.maxFileSize - 2 else {
+            throw TagError(
+                .tornStateDetected, "NLEN \(length) exceeds the NDEF file's \(cc.maxFileSize - 2) bytes of message")
+        }
+        return .ndef(Type4Layout(v2: v2, cc: cc, messageLength: length, message: length == 0 ? [] : nil))
+    }
+
+    static func hex(_ v: UInt16) -> String { Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }
+
+    // MARK: chunk sizes
+
+    /// Bytes per READ BINARY: MLe, what the frontend can return (data + SW), and 256 unless the card's MLe asks
+    /// for extended APDUs.
+    func readChunk(_ cc: Type4CapabilityContainer) -> Int {
+        let frontend = capabilities.maxResponseSize - 2
+        let shortLimit = cc.maxResponseData > 256 && capabilities.maxCommandSize >= 7 ? 65536 : 256
+        return max(1, min(cc.maxResponseData, frontend, shortLimit))
+    }
+
+    /// Bytes per UPDATE BINARY: MLc, what the frontend can send (header + Lc), and 255 unless the card's MLc asks
+    /// for extended APDUs.
+    func writeChunk(_ cc: Type4CapabilityContainer) -> Int {
+        if cc.maxCommandData > 255, capabilities.maxCommandSize - 7 > 255 {
+            return min(cc.maxCommandData, capabilities.maxCommandSize - 7)
+        }
+        return max(1, min(cc.maxCommandData, 255, capabilities.maxCommandSize - 5))
+    }
+
+    func selectNDEFFile(_ layout: Type4Layout) throws(TagError) {
+        guard selectedFile != layout.cc.fileID else { return }
+        selectedFile = nil
+        _ = try link.expectSuccess(
+            Type4Command.selectFile(layout.cc.fileID, v2: layout.v2), name: "SELECT NDEF file")
+        selectedFile = layout.cc.fileID
+    }
+
+    // MARK: read
+
+    public func readMessage() throws(TagError) -> [UInt8] {
+        var layout = try requireLayout()
+        if let known = layout.message { return known }
+        try selectNDEFFile(layout)
+        let chunk = readChunk(layout.cc)
+        var message: [UInt8] = []
+        message.reserveCapacity(layout.messageLength)
+        while message.count < layout.messageLength {
+            let offset = 2 + message.count
+            let n = min(chunk, layout.messageLength - message.count)
+            let data = try link.expectSuccess(
+                Type4Command.readBinary(offset: offset, length: n), name: "READ BINARY offset \(offset)")
+            guard data.count == n else {
+                throw TagError(
+                    .invalidResponse, "READ BINARY offset \(offset) answered \(data.count) bytes, expected \(n)")
+            }
+            message += data
+        }
+        if let problem = NDEFFraming.problem(in: message) {
+            throw TagError(.tornStateDetected, "the \(message.count)-byte NDEF message is malformed: \(problem)")
+        }
+        layout.message = message
+        state = .ndef(layout)
+        return message
+    }
+}

@@ -1,0 +1,71 @@
+import OpenNFCBytes
+import OpenNFCRF
+
+/// `--trace`: every frame or APDU on stderr as it happens, fed by ``InstrumentedFrontend``'s observer.
+///
+/// The format (issue 7 item 2):
+/// ```
+/// # activated: nfcA UID 04A1B2C3D4E5F6 ATQA 0044 SAK 00
+/// > 60  # GET_VERSION
+/// < 0004040201000F03  # NTAG213
+/// > 3004  # READ page 4 (pages 4–7)
+/// < NAK 0  # NAK: invalid argument or not allowed (…)
+/// > 3004
+/// < TIMEOUT
+/// frames: 3
+/// ```
+/// The `>` lines are exactly the frames (Type 2) or ISO-DEP payloads (APDUs, DESFire native commands) sent after
+/// activation, so they can be replayed with `opennfc tag send`; activation appears only as a `#` comment, and the
+/// last line counts the `>` lines.
+final class TracePrinter {
+    private let write: (String) -> Void
+    private(set) var framesSent = 0
+    private var isoDEP = false
+    private var lastCommand: [UInt8] = []
+    private var awaitingAnswer = false
+
+    init(write: @escaping (String) -> Void = { Console.err($0) }) {
+        self.write = write
+    }
+
+    func handle(_ event: RFTraceEvent) {
+        switch event {
+        case .activated(let t):
+            isoDEP = t.isISODEP
+            write("# activated: \(t)\n")
+        case .sent(let c):
+            framesSent += 1
+            lastCommand = c
+            awaitingAnswer = true
+            write(line("> \(c.hexString)", FrameDecoder.describe(command: c, isoDEP: isoDEP)))
+        case .received(let r):
+            awaitingAnswer = false
+            let text: String
+            switch r {
+            case .frame(let b): text = "< \(b.hexString)"
+            case .ack: text = "< 0A"
+            case .nak(let n): text = "< NAK \(n)"
+            }
+            write(line(text, FrameDecoder.describe(response: r, to: lastCommand, isoDEP: isoDEP)))
+        case .failed(let e):
+            if awaitingAnswer {
+                awaitingAnswer = false
+                write(line("< TIMEOUT", e.code == .timeout && e.detail.isEmpty ? nil : e.description))
+            } else {
+                write("# \(e)\n")
+            }
+        case .deactivated:
+            write("# deactivated\n")
+        }
+    }
+
+    /// A free comment line (`# …`), e.g. "tag removed" between tags of a batch.
+    func comment(_ text: String) { write("# \(text)\n") }
+
+    /// The closing line.
+    func finish() { write("frames: \(framesSent)\n") }
+
+    private func line(_ text: String, _ comment: String?) -> String {
+        comment.map { "\(text)  # \($0)\n" } ?? "\(text)\n"
+    }
+}

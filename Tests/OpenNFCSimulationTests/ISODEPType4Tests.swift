@@ -1,0 +1,312 @@
+import OpenNFCBytes
+import OpenNFCRF
+import OpenNFCSimulation
+import Testing
+
+@Suite struct ISODEPType4Tests {
+    /// The nfcpy detection card: CC `000F 20 003B 0034 04 06 E104 0040 00 00` (tag-protocols.md §3.3).
+    static let nfcpyConfiguration = Type4Configuration(ndefFileSize: 0x40, mle: 0x3B, mlc: 0x34)
+
+    @Test func activationIsISODEPWithDocumentedATS() throws {
+        let tag = try Type4Tag(uid: testUID)
+        #expect(tag.chip == "type4")
+        #expect(tag.activation.uid == testUID)
+        #expect(tag.activation.sensRes == 0x0344)
+        #expect(tag.activation.selRes == 0x20)
+        #expect(tag.activation.ats == [0x06, 0x77, 0x77, 0x71, 0x02, 0x80])
+        #expect(try Type4Tag(uid: [1, 2, 3, 4]).activation.sensRes == 0x0304)
+    }
+
+    @Test func factoryDefaultsMatchTheIssue() throws {
+        let tag = try Type4Tag.factory(uid: testUID, holding: [])
+        #expect(tag.capabilityContainerFile == bytes("000F 20 00FF 00FF 0406 E104 1000 00 00"))
+        #expect(tag.ndefFile.count == 4096)
+        #expect(tag.ndefFile.allSatisfy { $0 == 0 })
+        #expect(tag.ndefMessage.isEmpty)
+    }
+
+    /// The NFC Forum detection procedure as nfcpy runs it (tag-protocols.md §3.3, nfcpy tests/test_tag_tt4.py),
+    /// ISO-DEP block headers stripped.
+    @Test func nfcpyDetectionTrace() throws {
+        let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage, configuration: Self.nfcpyConfiguration)
+        playISODEP(
+            tag,
+            """
+            00A4040007D276000085010100 -> 9000                                   # SELECT NDEF application (v2)
+            00A4000C02E103             -> 9000                                   # SELECT CC file
+            00B0000002                 -> 000F 9000                              # READ BINARY CCLEN
+            00B000020D                 -> 20 003B 0034 04 06 E104 0040 00 00 9000 # READ BINARY rest of CC
+            00A4000C02E104             -> 9000                                   # SELECT NDEF file
+            00B0000002                 -> 000E 9000                              # READ BINARY NLEN
+            00B000020E                 -> D1010A55036E666370792E6F7267 9000      # READ BINARY message
+            """)
+    }
+
+    @Test func version1CardAndNames() throws {
+        let v2 = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage)
+        playISODEP(
+            v2,
+            """
+            00A4040007D2760000850100   -> 6A82   # SELECT v1 name on a 2.0 card: not found
+            00A4040007D276000085010100 -> 9000   # SELECT v2 name
+            """)
+        let both = try Type4Tag.factory(
+            uid: testUID, holding: nfcpyURIMessage, configuration: Type4Configuration(answersBothNDEFNames: true))
+        playISODEP(
+            both,
+            """
+            00A4040007D2760000850100   -> 9000          # SELECT v1 name (alias of the NDEF application)
+            00A4000C02E104             -> 9000          # SELECT NDEF file through it
+            00B0000002                 -> 000E 9000     # READ BINARY NLEN
+            """)
+        let v1 = try Type4Tag.factory(
+            uid: testUID, holding: nfcpyURIMessage,
+            configuration: Type4Configuration(mappingVersion: 0x10, ndefFileSize: 0x40, mle: 0x3B, mlc: 0x34))
+        playISODEP(
+            v1,
+            """
+            00A4040007D276000085010100 -> 6A82                                     # v2 name on a 1.0 card
+            00A4040007D2760000850100   -> 9000                                     # SELECT v1 name, no Le (v1 form)
+            00A4000002E103             -> 9000                                     # SELECT CC, P2=00 (v1 form)
+            00B000000F                 -> 000F 10 003B 0034 0406 E104 0040 0000 9000 # READ BINARY CC
+            """)
+    }
+
+    @Test func selectVariants() throws {
+        let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage, configuration: Self.nfcpyConfiguration)
+        playISODEP(
+            tag,
+            """
+            00A40000023F00             -> 9000      # SELECT MF by 3F00
+            00A4000C00                 -> 9000      # 5 bytes = case 2S (Le 00): SELECT MF, P2=0C sends no data
+            00A4000C                   -> 9000      # SELECT MF: P1-P2 0000-style, no data
+            00A4020C02E104             -> 6A82      # P1=02 EF under current DF, but the MF is current
+            00A4030C                   -> 6A82      # P1=03 parent of the MF: none
+            00A4040C07D276000085010100 -> 9000      # SELECT by name, P2=0C no response data
+            00A4020C02E104             -> 9000      # P1=02 EF under current DF
+            00B0000002                 -> 000E 9000 # it is current
+            00A4090C02E103             -> 9000      # P1=09 path from current DF
+            00B0000002                 -> 000F 9000 # CC is current
+            00A4030C                   -> 9000      # P1=03 parent DF: back to the MF
+            00B0000002                 -> 6986      # no current EF
+            00A4010C02E104             -> 6A82      # P1=01 child DF E104: no such DF
+            00A4080C02E104             -> 6A82      # P1=08 path from MF: E104 is not a child of the MF
+            00A4040007D276000085010100 -> 9000      # SELECT by name, P2=00 (FCI): T4T answers 9000 only
+            00A4000402E10400           -> 620B 8002 0040 820101 8302 E104 9000 # P2=04: FCP of the NDEF file
+            00A4000402E104             -> 9000      # P2=04 without Le: no response data
+            00A4000802E104             -> 6A86      # P2=08 (FMD) not supported
+            00A4000D02E104             -> 6A86      # P2 occurrence "last" with a file id
+            00A4001C02E104             -> 6A86      # P2 b5 set (RFU)
+            00A4050C02E104             -> 6A86      # P1=05 not defined
+            00A4000C03E10400           -> 6700      # file id of 3 bytes
+            00A4000C02E105             -> 6A82      # no such file
+            00A4040011D276000085010100112233445566778899 -> 6700 # DF name of 17 bytes
+            00A4040007A000000003101000 -> 6A82      # unknown AID
+            00B0000002                 -> 000E 9000 # failed SELECTs kept the last good one (NDEF file) current
+            """)
+    }
+
+    @Test func readBinaryErrorPaths() throws {
+        let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage, configuration: Self.nfcpyConfiguration)
+        playISODEP(
+            tag,
+            """
+            00B0000002                 -> 6986      # READ BINARY with no EF selected
+            00A4040007D276000085010100 -> 9000      # SELECT NDEF application
+            00B0000002                 -> 6986      # an application but no current EF
+            00A4000C02E104             -> 9000      # SELECT NDEF file (64 bytes)
+            00B0004000                 -> 6B00      # offset 0x40 = file size: beyond the end
+            00B07FFF01                 -> 6B00      # largest 15-bit offset
+            00B0003E04                 -> 0000 6282 # explicit Le 4 at offset 62: 2 bytes then end of file
+            00B0003E00                 -> 0000 9000 # Le 00 (maximum): what is left, 90 00
+            00B000003C                 -> 6700      # Le 60 above MLe 59
+            00B0000000                 -> 000E D1010A55036E666370792E6F7267 \(String(repeating: "00", count: 43)) 9000 # Le 00: MLe bytes
+            00B00000                   -> 6700      # no Le (case 1)
+            00B000000102               -> 6700      # Lc 01 + data (case 3) is not a READ BINARY
+            00B00000010200             -> 6700      # case 4 is not a READ BINARY
+            00B0810002                 -> 6A82      # SFI 1: the NDEF file has no short id
+            00B0A10002                 -> 6A86      # P1 = 101xxxxx: b7-b6 must be 0
+            00B0800002                 -> 6A86      # SFI 0 is not a short identifier
+            00B00000000002             -> 6700      # extended Le on a short-only card
+            00B000000002               -> 6700      # 6 bytes: a truncated extended Le (malformed)
+            00B1000002                 -> 6D00      # odd INS B1 (ODO offsets) not supported
+            00CA000000                 -> 6D00      # GET DATA: unknown INS
+            80B0000002                 -> 6E00      # proprietary CLA
+            FFB0000002                 -> 6E00      # CLA FF (invalid)
+            01B0000002                 -> 6881      # logical channel 1
+            40B0000002                 -> 6881      # further interindustry class (channels 4-19)
+            10B0000002                 -> 6884      # command chaining bit
+            0CB0000002                 -> 6882      # secure messaging
+            00B000                     -> 6700      # shorter than a header
+            00B0000002                 -> 000E 9000 # the errors left the NDEF file current
+            """)
+    }
+
+    @Test func updateBinaryAndErrorPaths() throws {
+        let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage, configuration: Self.nfcpyConfiguration)
+        let full = String(repeating: "AB", count: 0x35)
+        playISODEP(
+            tag,
+            """
+            00D6000002 0000            -> 6986      # UPDATE BINARY with no EF selected
+            00A4040007D276000085010100 -> 9000      # SELECT NDEF application
+            00A4000C02E103             -> 9000      # SELECT CC file
+            00D6000E01 00              -> 6982      # write the (read-only) CC
+            00A4000C02E104             -> 9000      # SELECT NDEF file
+            00D6000002 0000            -> 9000      # NLEN := 0 (T4T write procedure step 1)
+            00B0000002                 -> 0000 9000 # read it back
+            00D6000035 \(full)         -> 6700      # Lc 53 above MLc 52
+            00D6003E03 010203          -> 6B00      # 3 bytes at offset 62 of a 64-byte file
+            00D6004001 01              -> 6B00      # offset = file size
+            00D60000                   -> 6700      # no data (case 1)
+            00D6000002 000000          -> 6700      # Le present (case 4)
+            00D6000003 0000            -> 6700      # Lc 3 with 2 data bytes (malformed)
+            00D7000002 0000            -> 6D00      # odd INS D7 not supported
+            00D6003E02 C0DE            -> 9000      # last two bytes of the file
+            00B0003E02                 -> C0DE 9000 # read them back
+            00D6000002 000E            -> 9000      # NLEN restored
+            """)
+        #expect(tag.ndefMessage == nfcpyURIMessage)
+        #expect(tag.ndefFile.suffix(2) == [0xC0, 0xDE])
+    }
+
+    @Test func accessBytes() throws {
+        let readOnly = try Type4Tag.factory(
+            uid: testUID, holding: nfcpyURIMessage,
+            configuration: Type4Configuration(ndefFileSize: 0x40, writeAccess: 0xFF))
+        playISODEP(
+            readOnly,
+            """
+            00A4040007D276000085010100 -> 9000      # SELECT NDEF application
+            00A4000C02E103             -> 9000      # SELECT CC
+            00B000000F                 -> 000F 20 00FF 00FF 0406 E104 0040 00 FF 9000 # CC says read-only
+            00A4000C02E104             -> 9000      # SELECT NDEF file
+            00D6000002 0000            -> 6982      # write to a read-only file
+            00B0000002                 -> 000E 9000 # reading is allowed and nothing changed
+            """)
+        let proprietary = try Type4Tag.factory(
+            uid: testUID, holding: nfcpyURIMessage,
+            configuration: Type4Configuration(ndefFileSize: 0x40, readAccess: 0x80, writeAccess: 0xFE))
+        playISODEP(
+            proprietary,
+            """
+            00A4040007D276000085010100 -> 9000      # SELECT NDEF application
+            00A4000C02E104             -> 9000      # SELECT NDEF file
+            00B0000002                 -> 6982      # proprietary read access: not granted by the virtual card
+            00D6000002 0000            -> 6982      # proprietary write access: not granted
+            """)
+        #expect(proprietary.capabilityContainerFile.suffix(2) == [0x80, 0xFE])
+    }
+
+    /// With a writable CC, the Android way of making a T4T read-only (`00 D6 00 0E 01 FF`, tag-protocols.md §3.3)
+    /// locks the NDEF file.
+    @Test func writableCapabilityContainerLocksTheNDEFFile() throws {
+        let tag = try Type4Tag.factory(
+            uid: testUID, holding: nfcpyURIMessage,
+            configuration: Type4Configuration(ndefFileSize: 0x40, ccWriteAccess: 0x00))
+        playISODEP(
+            tag,
+            """
+            00A4040007D276000085010100 -> 9000      # SELECT NDEF application
+            00A4000C02E104             -> 9000      # SELECT NDEF file
+            00D6000002 000E            -> 9000      # writable
+            00A4000C02E103             -> 9000      # SELECT CC
+            00D6000E01 FF              -> 9000      # CC write access := FF
+            00B0000E01                 -> FF 9000   # stored
+            00A4000C02E104             -> 9000      # SELECT NDEF file
+            00D6000002 000E            -> 6982      # now read-only
+            """)
+        #expect(tag.ndefAccess.write == 0xFF)
+    }
+
+    @Test func extendedLength() throws {
+        let message = (0..<1000).map { UInt8($0 & 0xFF) }
+        let tag = try Type4Tag.factory(
+            uid: testUID, holding: message,
+            configuration: Type4Configuration(mle: 0x0400, mlc: 0x0300, extendedLength: true))
+        #expect(tag.capabilityContainerFile == bytes("000F 20 0400 0300 0406 E104 1000 00 00"))
+        var transcript = """
+            00A4040007D276000085010100 -> 9000      # SELECT NDEF application
+            00A4000C02E104             -> 9000      # SELECT NDEF file
+            00B00000000200             -> \(Hex.encode([0x03, 0xE8] + message.prefix(510))) 9000 # extended Le 512
+            00B0000000                 -> \(Hex.encode([0x03, 0xE8] + message.prefix(254))) 9000 # short Le 00: 256
+            00B00000000401             -> 6700      # extended Le 1025 above MLe 1024
+            00B00000000000             -> \(Hex.encode([0x03, 0xE8] + message + Array(repeating: 0, count: 22))) 9000 # Le 0000: MLe
+            """
+        transcript +=
+            "\n00D60002000301" + String(repeating: "55", count: 0x301) + " -> 6700 # extended Lc 769 above MLc"
+        transcript += "\n00D60002000300" + String(repeating: "55", count: 0x300) + " -> 9000 # extended Lc 768"
+        playISODEP(tag, transcript)
+        #expect(tag.ndefFile[2..<0x302].allSatisfy { $0 == 0x55 })
+    }
+
+    @Test func resetClearsSelection() throws {
+        let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage)
+        playISODEP(
+            tag,
+            """
+            00A4040007D276000085010100 -> 9000      # SELECT NDEF application
+            00A4000C02E104             -> 9000      # SELECT NDEF file
+            """)
+        tag.reset()
+        playISODEP(tag, "00B0000002 -> 6986  # after reset: no current EF")
+        #expect(tag.ndefMessage == nfcpyURIMessage)
+    }
+
+    /// An UPDATE BINARY of 6 bytes torn after every byte count 0…6: the file holds exactly the committed prefix and
+    /// the card does not answer.
+    @Test(arguments: 0...6) func tearingAnUpdateBinary(committed: Int) throws {
+        let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage, configuration: Self.nfcpyConfiguration)
+        playISODEP(
+            tag,
+            """
+            00A4040007D276000085010100 -> 9000      # SELECT NDEF application
+            00A4000C02E104             -> 9000      # SELECT NDEF file
+            """)
+        let before = tag.ndefFile
+        let data: [UInt8] = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
+        let answer = tag.receive([0x00, 0xD6, 0x00, 0x04, 0x06] + data, tearAfter: committed)
+        #expect(answer == .silence)
+        var expected = before
+        expected.replaceSubrange(4..<4 + committed, with: data.prefix(committed))
+        #expect(tag.ndefFile == expected)
+    }
+
+    @Test func tearingARefusedCommandChangesNothing() throws {
+        let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage)
+        let before = tag.ndefFile
+        #expect(tag.receive(bytes("00D6000002 0000"), tearAfter: 1) == .silence)  // no current EF
+        #expect(tag.ndefFile == before)
+    }
+
+    @Test func invalidConfigurationsAreRefused() {
+        #expect(throws: ISODEPCardError.self) { try Type4Tag(uid: [1, 2, 3]) }
+        #expect(throws: ISODEPCardError.self) {
+            try Type4Tag(uid: testUID, configuration: Type4Configuration(mappingVersion: 0x30))
+        }
+        #expect(throws: ISODEPCardError.self) {
+            try Type4Tag(uid: testUID, configuration: Type4Configuration(ndefFileID: 0xE103))
+        }
+        #expect(throws: ISODEPCardError.self) {
+            try Type4Tag(uid: testUID, configuration: Type4Configuration(ndefFileSize: 4))
+        }
+        #expect(throws: ISODEPCardError.self) {
+            try Type4Tag(uid: testUID, configuration: Type4Configuration(mle: 0x200))
+        }
+        #expect(throws: ISODEPCardError.self) { try Type4Tag(uid: testUID, configuration: Type4Configuration(mlc: 0)) }
+        #expect(throws: ISODEPCardError.self) { try Type4Tag(uid: testUID, ndefFile: [0, 0]) }
+        do {
+            _ = try Type4Tag.factory(
+                uid: testUID, holding: Array(repeating: 0, count: 63),
+                configuration: Type4Configuration(ndefFileSize: 64))
+            Issue.record("a 63-byte message fits no 64-byte NDEF file")
+        } catch {
+            #expect(error.code == .messageTooLong)
+        }
+        #expect(throws: Never.self) {
+            try Type4Tag.factory(
+                uid: testUID, holding: Array(repeating: 0, count: 62),
+                configuration: Type4Configuration(ndefFileSize: 64))
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import OpenNFCRF
+import OpenNFCSimulation
+import Testing
+
+/// A minimal ISO-DEP card for field tests: echoes each payload with `90 00` appended.
+final class EchoISODEPTag: VirtualTag {
+    var chip: String { "echo" }
+    var activation: VirtualActivation {
+        VirtualActivation(
+            uid: [0x04, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF], sensRes: 0x0344, selRes: 0x20,
+            ats: [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
+    }
+    var resets = 0
+    func reset() { resets += 1 }
+    func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer { .data(frame + [0x90, 0x00]) }
+}
+
+private func uid(_ last: UInt8) -> [UInt8] { [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, last] }
+
+@Suite struct VirtualFieldTests {
+    let clock = VirtualClock()
+
+    @Test func pollActivateExchangeDeactivate() throws {
+        let field = VirtualField(clock: clock)
+        let fe = VirtualFieldFrontend(field: field)
+        #expect(try fe.poll([.nfcA]).isEmpty)
+        let tag = try Type2Tag.factory(.ntag215, uid: uid(1))
+        field.place(tag)
+        let targets = try fe.poll([.nfcA])
+        #expect(targets.count == 1)
+        #expect(targets[0].identifier == uid(1))
+        #expect(targets[0].sensRes == 0x0044 && targets[0].selRes == 0x00 && targets[0].ats == nil)
+        #expect(try fe.poll([.nfcF]).isEmpty)
+        let t = try fe.activate(targets[0])
+        #expect(!t.isISODEP)
+        #expect(try fe.exchange([0x30, 0x03]).description.hasPrefix("E1103E00"))
+        fe.deactivate()
+        #expect(throws: RFError(.notActivated, "no tag is activated")) { try fe.exchange([0x30, 0x00]) }
+    }
+
+    @Test func severalTagsInPositionOrderAndSelectingAnotherIdlesTheFirst() throws {
+        let field = VirtualField(clock: clock)
+        let fe = VirtualFieldFrontend(field: field)
+        let a = field.place(try Type2Tag.factory(.ntag213, uid: uid(1)), at: 2)
+        let b = field.place(try Type2Tag.factory(.ultralight, uid: uid(2)), at: 1)
+        let c = field.place(EchoISODEPTag(), at: 3)
+        #expect(try fe.poll([.nfcA]).map(\.handle) == [b, a, c])
+        field.move(c, to: 0)
+        #expect(try fe.poll([.nfcA]).map(\.handle) == [c, b, a])
+        let targets = try fe.poll([.nfcA])
+        _ = try fe.activate(targets[1])
+        #expect(field.activeHandle == b)
+        _ = try fe.activate(targets[2])
+        #expect(field.activeHandle == a)
+        #expect(try fe.exchange([0x60]) == .frame([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03]))
+    }
+
+    @Test func haltAndWakeUp() throws {
+        let field = VirtualField(clock: clock)
+        let h = field.place(try Type2Tag.factory(.ntag213, uid: uid(1)))
+        _ = try field.activate(h, isoDEP: false)
+        field.halt()
+        #expect(field.poll([.nfcA], wakeUp: false).isEmpty)  // REQA: halted tags stay quiet
+        #expect(field.poll([.nfcA], wakeUp: true).count == 1)  // WUPA wakes them
+        // A raw HLTA frame halts too, and gets no answer.
+        _ = try field.activate(h, isoDEP: false)
+        #expect(throws: RFError(.timeout, "no answer")) { try field.exchange([0x50, 0x00]) }
+        #expect(field.activeHandle == nil)
+        #expect(field.poll([.nfcA], wakeUp: false).isEmpty)
+        field.powerCycle()
+        #expect(field.poll([.nfcA], wakeUp: false).count == 1)
+        // REQA-polling frontend.
+        let fe = VirtualFieldFrontend(field: field)
+        fe.pollsWithWakeUp = false
+        _ = try fe.activate(try fe.poll([.nfcA])[0])
+        fe.deactivate()
+        #expect(try fe.poll([.nfcA]).isEmpty)
+    }
+
+    @Test func isoDEPActivationByRATS() throws {
+        let field = VirtualField(clock: clock)
+        let fe = VirtualFieldFrontend(field: field)
+        let tag = EchoISODEPTag()
+        field.place(tag)
+        let target = try fe.poll([.nfcA])[0]
+        #expect(target.ats == nil && target.isISODEP)  // SAK 20 says ISO-DEP before RATS
+        let t = try fe.activate(target)
+        #expect(t.ats == [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
+        #expect(try fe.exchange([0x00, 0xA4, 0x04, 0x00]) == .frame([0x00, 0xA4, 0x04, 0x00, 0x90, 0x00]))
+        // Level-3 activation: only a raw RATS gets an answer, the ATS.
+        let l3 = try fe.activate(target, isoDEP: false)
+        #expect(l3.ats == nil)
+        #expect(try fe.exchange([0xE0, 0x80]) == .frame([0x06, 0x75, 0x77, 0x81, 0x02, 0x80]))
+        #expect(try fe.exchange([0x60]) == .frame([0x60, 0x90, 0x00]))
+        #expect(tag.resets == 3)  // power-up, then each activation
+    }
+
+    @Test func muteAfterNAKClearedByReactivation() throws {
+        let field = VirtualField(clock: clock)
+        let fe = VirtualFieldFrontend(field: field)
+        field.place(try Type2Tag.factory(.ntag216, uid: uid(1)))
+        let target = try fe.activate(try fe.poll([.nfcA])[0])
+        #expect(try fe.exchange([0x30, 0xE7]) == .nak(0))
+        #expect(throws: RFError(.timeout, "no answer")) { try fe.exchange([0x30, 0x00]) }
+        _ = try fe.activate(target)
+        #expect(try fe.exchange([0x30, 0xE6]).description.count == 32)
+    }
+
+    @Test func removedTagLosesTheLink() throws {
+        let field = VirtualField(clock: clock)
+        let fe = VirtualFieldFrontend(field: field)
+        let h = field.place(try Type2Tag.factory(.ntag213, uid: uid(1)))
+        _ = try fe.activate(try fe.poll([.nfcA])[0])
+        field.remove(h)
+        #expect(throws: RFError(.linkLost, "the tag left the field")) { try fe.exchange([0x30, 0x00]) }
+        #expect(throws: RFError(.notActivated, "no tag is activated")) { try fe.exchange([0x30, 0x00]) }
+    }
+
+    @Test func faultRemoveAfterFrame() throws {
+        let field = VirtualField(clock: clock)
+        let fe = VirtualFieldFrontend(field: field)
+        field.place(try Type2Tag.factory(.ntag213, uid: uid(1)))
+        _ = try fe.activate(try fe.poll([.nfcA])[0])
+        field.faultPlan = FaultPlan([.removeAfter(frame: 2)])
+        _ = try fe.exchange([0x30, 0x00])
+        _ = try fe.exchange([0x30, 0x04])  // answered, then the tag leaves
+        #expect(field.tags.isEmpty)
+        #expect(throws: RFError(.linkLost, "the tag left the field")) { try fe.exchange([0x30, 0x00]) }
+    }
+
+    @Test func faultTearKeepsPageWholeOrUntouched() throws {
+        for bytes in 0...4 {
+            let field = VirtualField(clock: clock)
+            let fe = VirtualFieldFrontend(field: field)
+            let tag = try Type2Tag.factory(.ntag213, uid: uid(1))
+            field.place(tag)
+            _ = try fe.activate(try fe.poll([.nfcA])[0])
+            field.faultPlan = FaultPlan([.tear(frame: 1, afterBytes: bytes)])
+            #expect(throws: RFError(.linkLost, "the tag left the field during the exchange")) {
+                try fe.exchange([0xA2, 0x04, 0xAA, 0xBB, 0xCC, 0xDD])
+            }
+            let page = Array(tag.memory[16..<20])
+            #expect(page == (bytes >= 4 ? [0xAA, 0xBB, 0xCC, 0xDD] : [0x01, 0x03, 0xA0, 0x0C]))
+        }
+    }
+
+    @Test func faultMuteAndInjectedErrors() throws {
+        let field = VirtualField(clock: clock)
+        let fe = VirtualFieldFrontend(field: field)
+        let tag = try Type2Tag.factory(.ntag213, uid: uid(1))
+        field.place(tag)
+        let target = try fe.activate(try fe.poll([.nfcA])[0])
+        field.faultPlan = FaultPlan([
+            .error(frame: 1, code: .transmission, tagProcesses: true),
+            .error(frame: 2, code: .timeout, tagProcesses: false),
+            .mute(fromFrame: 4),
+        ])
+        #expect(throws: RFError(.transmission, "injected on frame 1")) {
+            try fe.exchange([0xA2, 0x04, 1, 2, 3, 4])
+        }
+        #expect(tag.memory[16..<20] == [1, 2, 3, 4])  // processed, answer corrupted
+        #expect(throws: RFError(.timeout, "injected on frame 2")) { try fe.exchange([0xA2, 0x05, 1, 2, 3, 4]) }
+        #expect(tag.memory[20..<24] == [0x34, 0x03, 0x00, 0xFE])  // never reached the tag
+        #expect(try fe.exchange([0x30, 0x04]) != .ack)
+        #expect(throws: RFError(.timeout, "no answer (tag mute)")) { try fe.exchange([0x30, 0x04]) }
+        #expect(throws: RFError(.timeout, "the tag does not answer WUPA")) { try fe.activate(target) }
+        #expect(try fe.poll([.nfcA]).isEmpty)
+    }
+
+    @Test func latencyAndAirTimeAdvanceTheVirtualClock() throws {
+        let field = VirtualField(clock: clock, timing: .instant)
+        let fe = VirtualFieldFrontend(field: field)
+        field.place(try Type2Tag.factory(.ntag213, uid: uid(1)))
+        _ = try fe.activate(try fe.poll([.nfcA])[0])
+        field.faultPlan = FaultPlan([.latency(.milliseconds(3), frame: nil), .latency(.milliseconds(10), frame: 2)])
+        _ = try fe.exchange([0x30, 0x00])
+        #expect(clock.now == NFCInstant(nanoseconds: 3_000_000))
+        _ = try fe.exchange([0x30, 0x00])
+        #expect(clock.now == NFCInstant(nanoseconds: 16_000_000))
+        _ = try fe.exchange([0xA2, 0x04, 1, 2, 3, 4])  // plus 4.1 ms EEPROM programming
+        #expect(clock.now == NFCInstant(nanoseconds: 23_100_000))
+        // Default timing: a READ costs command + FDT + 16-byte answer at 106 kbit/s.
+        let clock2 = VirtualClock()
+        let field2 = VirtualField(clock: clock2)
+        let h = field2.place(try Type2Tag.factory(.ntag213, uid: uid(1)))
+        _ = try field2.activate(h, isoDEP: false)
+        let before = clock2.now
+        _ = try field2.exchange([0x30, 0x00])
+        let t = VirtualTiming.iso14443A106
+        let bits: UInt64 = (2 + 2) * 9 + 2 + (16 + 2) * 9 + 2
+        let expected: UInt64 = t.bitTime.nanoseconds * bits + t.frameDelay.nanoseconds
+        #expect(clock2.now.duration(since: before).nanoseconds == expected)
+    }
+
+    @Test func frontendLimits() throws {
+        let field = VirtualField(clock: clock)
+        let fe = VirtualFieldFrontend(field: field, capabilities: .simulatedACR122U)
+        field.place(try Type2Tag.factory(.ntag216, uid: uid(1)))
+        _ = try fe.activate(try fe.poll([.nfcA])[0])
+        #expect(try fe.exchange([0x3A, 0x00, 0x3E]).description.count == 63 * 8)  // 252 bytes fit
+        #expect(throws: RFError(.frameTooLong, "answer of 256 bytes exceeds 252")) {
+            try fe.exchange([0x3A, 0x00, 0x3F])
+        }
+        #expect(throws: RFError(.frameTooLong, "command of 253 bytes exceeds 252")) {
+            try fe.exchange([UInt8](repeating: 0, count: 253))
+        }
+        #expect(try fe.poll([.nfcV]).isEmpty)
+        var caps = RFCapabilities.simulatedIPhone
+        caps.rawFrames = false
+        let storageOnly = VirtualFieldFrontend(field: field, capabilities: caps)
+        _ = try storageOnly.activate(try storageOnly.poll([.nfcA])[0])
+        #expect(throws: RFError(.unsupported, "this frontend cannot send raw frames to a level-3 tag")) {
+            try storageOnly.exchange([0x30, 0x00])
+        }
+    }
+
+    @Test func scheduledArrivalDepartureAndObserver() throws {
+        let field = VirtualField(clock: clock)
+        var events: [VirtualField.Event] = []
+        field.addObserver { events.append($0) }
+        let tag = try Type2Tag.factory(.ntag213, uid: uid(1))
+        field.place(tag, after: .seconds(2))
+        #expect(field.tags.isEmpty)
+        clock.advanceToNextTimer()
+        #expect(clock.now == NFCInstant(nanoseconds: 2_000_000_000))
+        let h = field.tags[0].handle
+        #expect(events == [.placed(handle: h)])
+        field.moveOut(h, for: .milliseconds(500))
+        #expect(field.tags.isEmpty)
+        clock.advance(by: .seconds(1))
+        #expect(field.tags.count == 1 && field.tags[0].handle != h)
+        let h2 = field.tags[0].handle
+        field.remove(h2)
+        let h3 = field.place(tag, for: .milliseconds(100))
+        clock.advance(by: .milliseconds(100))
+        #expect(field.tags.isEmpty)
+        #expect(
+            events == [
+                .placed(handle: h), .removed(handle: h), .placed(handle: h2), .removed(handle: h2),
+                .placed(handle: h3), .removed(handle: h3),
+            ])
+    }
+
+    @Test func transcriptRecordsEveryFrameWithTime() throws {
+        let field = VirtualField(clock: clock, timing: .instant, recording: true)
+        let h = field.place(try Type2Tag.factory(.ntag213, uid: uid(1)))
+        _ = try field.activate(h, isoDEP: false)
+        _ = try field.exchange([0xA2, 0x04, 1, 2, 3, 4])
+        _ = try? field.exchange([0x30, 0x99])
+        _ = try? field.exchange([0x30, 0x00])
+        #expect(
+            field.transcript.frames == [
+                .command([0xA2, 0x04, 1, 2, 3, 4]), .answer(.ack), .command([0x30, 0x99]), .answer(.nak(0)),
+                .command([0x30, 0x00]), .failure(RFError(.timeout, "no answer")),
+            ])
+        let text = field.transcript.description
+        #expect(text.contains("placed ntag213 UID 04102030405001 at 0"))
+        #expect(text.contains("4.1 ms #\(h) < ACK"))
+        #expect(text.contains("> 30 99"))
+    }
+}

@@ -1,0 +1,85 @@
+import OpenNFCSystem
+import Testing
+
+@Suite struct PropertyListTests {
+    static let sample = PropertyList.dictionary([
+        ("NFCReaderUsageDescription", .string("Scans <inventory> & more — ünïcode")),
+        ("com.apple.developer.nfc.readersession.iso7816.select-identifiers", .array([.string("D2760000850101")])),
+        ("flag", .bool(true)), ("off", .bool(false)), ("n", .integer(-42)), ("big", .integer(1 << 40)),
+        ("pi", .real(3.25)), ("blob", .data([0x00, 0xFF, 0x10, 0x20, 0x30])), ("when", .date(86400.0)),
+        ("nested", .dictionary([("empty", .array([])), ("d", .dictionary([]))])),
+    ])
+
+    @Test func xmlRoundTrip() throws {
+        #expect(try PropertyList(decoding: Self.sample.xmlEncoded) == Self.sample)
+    }
+
+    @Test func binaryRoundTrip() throws {
+        let bytes = Self.sample.binaryEncoded
+        #expect(bytes.starts(with: Array("bplist00".utf8)))
+        #expect(try PropertyList(decoding: bytes) == Self.sample)
+    }
+
+    @Test func handWrittenXML() throws {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <!-- a comment -->
+            <dict>
+                <key>a</key><string>x &amp; y &#x41;&#66;</string>
+                <key>b</key><array><integer>0x10</integer><real>1.5</real><true/></array>
+                <key>c</key><string/>
+                <key>d</key><data>
+                AAEC
+                </data>
+                <key>e</key><date>2001-01-02T00:00:01Z</date>
+            </dict>
+            </plist>
+            """
+        let v = try PropertyList(decoding: Array(text.utf8))
+        #expect(v["a"] == .string("x & y AB"))
+        #expect(v["b"] == .array([.integer(16), .real(1.5), .bool(true)]))
+        #expect(v["c"] == .string(""))
+        #expect(v["d"] == .data([0, 1, 2]))
+        #expect(v["e"] == .date(86401))
+    }
+
+    /// A binary plist assembled by hand from the format description: `{"k": "v"}`.
+    @Test func handAssembledBinary() throws {
+        let bytes: [UInt8] =
+            Array("bplist00".utf8) + [
+                0xD1, 0x01, 0x02,  // object 0 at 8: dict, 1 entry, key ref 1, value ref 2
+                0x51, 0x6B,  // object 1 at 11: ASCII string "k"
+                0x51, 0x76,  // object 2 at 13: ASCII string "v"
+                0x08, 0x0B, 0x0D,  // offset table at 15
+            ] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 3] + [0, 0, 0, 0, 0, 0, 0, 0]
+            + [0, 0, 0, 0, 0, 0, 0, 15]
+        #expect(try PropertyList(decoding: bytes) == .dictionary([("k", .string("v"))]))
+    }
+
+    @Test func xmlErrorsNameTheLine() {
+        let text = "<plist>\n<dict>\n<key>a</key>\n<integer>x</integer>\n</dict>\n</plist>"
+        #expect(throws: PropertyListError("invalid <integer> \"x\"", line: 4)) {
+            try PropertyList(decoding: Array(text.utf8))
+        }
+        #expect(throws: PropertyListError.self) { try PropertyList(decoding: Array("<plist><dict>".utf8)) }
+        #expect(throws: PropertyListError.self) { try PropertyList(decoding: Array("<plist><bogus/></plist>".utf8)) }
+    }
+
+    @Test func binaryCorruptionIsAnErrorNotACrash() {
+        let good = Self.sample.binaryEncoded
+        #expect(throws: PropertyListError.self) { try PropertyList(decoding: Array(good.prefix(30))) }
+        // Every single-byte corruption either decodes to something or fails cleanly.
+        for k in 8..<good.count {
+            var bad = good
+            bad[k] ^= 0xFF
+            _ = try? PropertyList(decoding: bad)
+        }
+        // A self-referencing array.
+        let cyclic: [UInt8] =
+            Array("bplist00".utf8) + [0xA1, 0x00, 0x08] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1]
+            + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 10]
+        #expect(throws: PropertyListError.self) { try PropertyList(decoding: cyclic) }
+    }
+}
