@@ -28,7 +28,8 @@ let package = Package(
             name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
             swiftSettings: strict),
         .executableTarget(
-            name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC"],
+            name: "opennfc",
+            dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCSimulation"],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),

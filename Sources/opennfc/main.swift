@@ -10,6 +10,7 @@ let root = Command(
         Commands.ndef,
         Commands.doctor,
         Commands.readers,
+        Commands.tag,
     ]
 )
 
