@@ -23,6 +23,8 @@ public struct TagFileChip: Sendable {
     public var encode: @Sendable (_ tag: any VirtualTag) -> JSONValue?
     /// The NDEF message the tag holds (nil when it is not NDEF formatted or holds none), for `.ndef` export.
     public var ndefMessage: @Sendable (_ tag: any VirtualTag) -> [UInt8]?
+    /// The decoded memory map, configuration and NDEF access for `tag show`; nil shows chip and UID only.
+    public var report: (@Sendable (_ tag: any VirtualTag) -> TagReport?)?
 
     public init(
         name: String, section: String, summary: String, uidPrefix: [UInt8] = [0x04], uidLength: Int = 7,
@@ -32,7 +34,8 @@ public struct TagFileChip: Sendable {
             ->
             any VirtualTag,
         encode: @escaping @Sendable (_ tag: any VirtualTag) -> JSONValue?,
-        ndefMessage: @escaping @Sendable (_ tag: any VirtualTag) -> [UInt8]?
+        ndefMessage: @escaping @Sendable (_ tag: any VirtualTag) -> [UInt8]?,
+        report: (@Sendable (_ tag: any VirtualTag) -> TagReport?)? = nil
     ) {
         self.name = name
         self.section = section
@@ -43,5 +46,6 @@ public struct TagFileChip: Sendable {
         self.decode = decode
         self.encode = encode
         self.ndefMessage = ndefMessage
+        self.report = report
     }
 }

@@ -35,7 +35,8 @@ extension Type2Tag {
                     try Type2Tag.decode(profile, section, uid: uid)
                 },
                 encode: { tag in (tag as? Type2Tag).map { $0.encodeSection() } },
-                ndefMessage: { tag in (tag as? Type2Tag)?.ndefMessage })
+                ndefMessage: { tag in (tag as? Type2Tag)?.ndefMessage },
+                report: { tag in (tag as? Type2Tag)?.report })
         }
     }
 
