@@ -89,7 +89,10 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
 
     func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping ((any Error)?) -> Void) {
         let (system, ref, bytes) = (self.system, reference, ndefMessage.sessionBytes)
-        perform({ () throws(SystemError) in try system.writeNDEF(ref, bytes) }) { completionHandler($0.failure) }
+        perform({ () throws(SystemError) in
+            guard let bytes else { throw SystemError(.invalidParameter, "the message cannot be encoded as NDEF") }
+            try system.writeNDEF(ref, bytes)
+        }) { completionHandler($0.failure) }
     }
 
     func writeLock(completionHandler: @escaping ((any Error)?) -> Void) {
