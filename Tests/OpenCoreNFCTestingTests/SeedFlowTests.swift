@@ -8,7 +8,6 @@ import Testing
 
     @Test func inventoryScannerAddsARowPerScan() throws {
         let t = text(try SeedFlows.inventoryScanner())
-        print(t)
         #expect(t.contains("row added: https://example.com/item/1"))
         #expect(t.contains("row added: https://example.com/item/2"))
         #expect(t.components(separatedBy: "didInvalidateWithError: 204").count == 3)
@@ -17,7 +16,6 @@ import Testing
 
     @Test func writeAndLock() throws {
         let t = text(try SeedFlows.writeAndLock())
-        print(t)
         #expect(t.contains("didDetect: 2 tags"))
         #expect(t.contains("message: More than 1 tag is detected. Please remove all tags and try again."))
         #expect(t.contains("queryNDEFStatus: status 2, capacity 492 bytes"))
@@ -29,7 +27,6 @@ import Testing
 
     @Test func selectApplication() throws {
         let t = text(try SeedFlows.selectApplication())
-        print(t)
         #expect(t.contains("ISO 7816 tag, initialSelectedAID F00102030405"))
         #expect(t.contains("GET DATA: 1234 SW1 SW2 = 90 00"))
         #expect(t.contains("MIFARE tag, family 4"))
@@ -38,7 +35,6 @@ import Testing
 
     @Test func errorPaths() throws {
         let t = text(try SeedFlows.errorPaths())
-        print(t)
         #expect(t.contains("didInvalidateWithError: 200"))
         #expect(t.contains("didInvalidateWithError: 201"))
         #expect(t.contains("writeNDEF: 402"))
