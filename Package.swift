@@ -33,6 +33,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
+        // Reader procedures against the virtual chips: the two independent readings of the specs meet here.
+        .testTarget(
+            name: "OpenNFCInteropTests",
+            dependencies: ["OpenNFCTags", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
