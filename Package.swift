@@ -30,7 +30,10 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "opennfc",
-            dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCSimulation"],
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
+                "OpenNFCTags",
+            ],
             swiftSettings: strict),
         // Release-build benchmarks (`swift run -c release opennfc-bench <mode>`); one file per mode.
         .executableTarget(name: "opennfc-bench", dependencies: ["OpenNFCBytes", "OpenNFCNDEF"], swiftSettings: strict),
