@@ -8,9 +8,18 @@ let root = Command(
     subcommands: [
         Commands.demo,
         Commands.ndef,
-        Commands.doctor,
         Commands.readers,
         Commands.tag,
+        Commands.read,
+        Commands.write,
+        Commands.lock,
+        Commands.format,
+        Commands.dump,
+        Commands.restore,
+        Commands.send,
+        Commands.password,
+        Commands.batch,
+        Commands.doctor,
     ]
 )
 

@@ -50,12 +50,6 @@ import Testing
     }
 
     @Test func newErrors() throws {
-        let type4 = try newTag(["--chip", "type4", "-o", path("x.json")])
-        if type4.status != 0 {
-            // Until the ISO-DEP chips are registered: a clear failure, not a usage error.
-            #expect(type4.status == 1)
-            #expect(type4.stderr == "Error: chip 'type4': the Type 4 tag file support is not registered yet\n")
-        }
         let unknown = try newTag(["--chip", "ntag999", "-o", path("x.json")])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.hasPrefix("Error: unknown chip 'ntag999' (choose from: ntag213, ntag215"))

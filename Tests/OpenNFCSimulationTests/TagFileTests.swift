@@ -80,7 +80,7 @@ import Testing
             error("{\(head),\"chip\":\"ntag999\",\"uid\":\"04\"}").hasPrefix("field 'chip': unknown chip 'ntag999'"))
         #expect(
             error("{\(head),\"chip\":\"type4\",\"uid\":\"04\"}")
-                == "field 'chip': chip 'type4': the Type 4 tag file support is not registered yet")
+                == "field 'uid': type4 has a 7-byte UID, found 1 bytes")
         #expect(
             error("{\(head),\"chip\":\"ntag213\",\"uid\":\"0401\"}")
                 == "field 'uid': ntag213 has a 7-byte UID, found 2 bytes")

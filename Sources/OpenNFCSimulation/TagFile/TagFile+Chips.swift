@@ -5,14 +5,11 @@
 extension TagFile {
     public static let chips: [TagFileChip] = Type2Tag.tagFileChips + isoDEPChips
 
-    /// ISO-DEP chips (Type 4, DESFire EV1): filled in by the ISO-DEP simulation.
-    static let isoDEPChips: [TagFileChip] = []
+    /// ISO-DEP chips (Type 4, DESFire EV1): `Type4Tag+TagFile.swift`, `DESFireEV1Tag+TagFile.swift`.
+    static let isoDEPChips: [TagFileChip] = Type4Tag.tagFileChips + DESFireEV1Tag.tagFileChips
 
     /// Chip names the CLI accepts even before their simulation is registered, with the reason shown to the user.
-    public static let plannedChips: [String: String] = [
-        "type4": "the Type 4 tag file support is not registered yet",
-        "desfire-ev1": "the DESFire EV1 tag file support is not registered yet",
-    ]
+    public static let plannedChips: [String: String] = [:]
 
     /// The entry for chip `name`, if registered.
     public static func chip(named name: String) -> TagFileChip? { chips.first { $0.name == name } }
