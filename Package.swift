@@ -13,7 +13,9 @@ let package = Package(
     name: "OpenCoreNFC",
     products: [
         .library(name: "OpenCoreNFC", targets: ["OpenCoreNFC"]),
+        .library(name: "OpenCoreNFCTesting", targets: ["OpenCoreNFCTesting"]),
         .executable(name: "opennfc", targets: ["opennfc"]),
+        .executable(name: "opennfc-bench", targets: ["opennfc-bench"]),
     ],
     targets: [
         .target(name: "OpenNFCBytes", swiftSettings: strict),
@@ -27,15 +29,33 @@ let package = Package(
         .target(
             name: "OpenNFCVPCD", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCSimulation"], swiftSettings: strict
         ),
-        .target(name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .target(
+            name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation"],
+            swiftSettings: strict),
         .target(
             name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
             swiftSettings: strict),
-        .executableTarget(
-            name: "opennfc", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC"],
+        .target(
+            name: "OpenCoreNFCTesting",
+            dependencies: [
+                "OpenCoreNFC", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCNDEF", "OpenNFCBytes",
+            ],
             swiftSettings: strict),
+        .executableTarget(
+            name: "opennfc",
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
+                "OpenNFCTags",
+            ],
+            swiftSettings: strict),
+        // Release-build benchmarks (`swift run -c release opennfc-bench <mode>`); one file per mode.
+        .executableTarget(name: "opennfc-bench", dependencies: ["OpenNFCBytes", "OpenNFCNDEF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
+        // Reader procedures against the virtual chips: the two independent readings of the specs meet here.
+        .testTarget(
+            name: "OpenNFCInteropTests",
+            dependencies: ["OpenNFCTags", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
@@ -46,7 +66,14 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "OpenNFCSystemTests", dependencies: ["OpenNFCSystem", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(
-            name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF"],
+            name: "OpenCoreNFCTests",
+            dependencies: [
+                "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF", "OpenNFCSimulation",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "OpenCoreNFCTestingTests",
+            dependencies: ["OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem"],
             swiftSettings: strict),
         .testTarget(
             name: "OpenNFCVPCDTests", dependencies: ["OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCBytes"],

@@ -46,6 +46,7 @@ extension NDEFMessage {
         var first = true
         var sawEnd = false
         var lastHeader = start
+        var droppedTail = false
 
         while i < end {
             let recordStart = i
@@ -55,7 +56,15 @@ extension NDEFMessage {
             let short = flags & Flag.sr != 0
             let hasID = flags & Flag.il != 0
             let headerLength = 2 + (short ? 1 : 4) + (hasID ? 1 : 0)
-            guard end - i >= headerLength else { throw NDEFError(.truncatedHeader, at: off(i)) }
+            // After a complete record, lenient mode drops an incomplete record at the end (padding, torn writes).
+            let canDropTail = lenient && !records.isEmpty && chunk == nil
+            guard end - i >= headerLength else {
+                guard canDropTail else { throw NDEFError(.truncatedHeader, at: off(i)) }
+                repairs.add(
+                    .truncatedHeader, at: off(i), "ignored \(end - i) byte(s) of an incomplete record at the end")
+                droppedTail = true
+                break
+            }
             let typeLength = Int(bytes[i + 1])
             var payloadLength: Int
             let payloadLengthAt = i + 2
@@ -68,10 +77,24 @@ extension NDEFMessage {
             let idLength = hasID ? Int(bytes[i + headerLength - 1]) : 0
             i += headerLength
 
-            guard end - i >= typeLength else { throw NDEFError(.typeBeyondEnd, at: off(recordStart + 1)) }
+            guard end - i >= typeLength else {
+                guard canDropTail else { throw NDEFError(.typeBeyondEnd, at: off(recordStart + 1)) }
+                repairs.add(
+                    .typeBeyondEnd, at: off(recordStart + 1),
+                    "ignored \(end - recordStart) byte(s) of an incomplete record at the end")
+                droppedTail = true
+                break
+            }
             var type = bytes[i..<i + typeLength]
             i += typeLength
-            guard end - i >= idLength else { throw NDEFError(.idBeyondEnd, at: off(recordStart + headerLength - 1)) }
+            guard end - i >= idLength else {
+                guard canDropTail else { throw NDEFError(.idBeyondEnd, at: off(recordStart + headerLength - 1)) }
+                repairs.add(
+                    .idBeyondEnd, at: off(recordStart + headerLength - 1),
+                    "ignored \(end - recordStart) byte(s) of an incomplete record at the end")
+                droppedTail = true
+                break
+            }
             var id = bytes[i..<i + idLength]
             i += idLength
             var me = flags & Flag.me != 0
@@ -191,7 +214,9 @@ extension NDEFMessage {
             }
         }
 
-        if !sawEnd {
+        if droppedTail {
+            // Already reported; the records before the incomplete one form the message.
+        } else if !sawEnd {
             guard lenient else { throw NDEFError(.missingMessageEnd, at: off(lastHeader)) }
             repairs.add(.missingMessageEnd, at: off(lastHeader), "treated the last record as the message end")
             if let pending = chunk { records.append(pending.record()) }

@@ -51,8 +51,9 @@ extension NDEFRecord {
         return n
     }
 
-    /// Appends this record with the given MB/ME flags, chunked at `chunkSize` (0: never).
-    func encode(into out: inout [UInt8], begin: Bool, end: Bool, chunkSize: Int) {
+    /// Appends this record with the given MB/ME flags, chunked at `chunkSize` (0: never); for encoders that chunk
+    /// each record differently (Core NFC's per-payload chunk size).
+    public func encode(into out: inout [UInt8], begin: Bool, end: Bool, chunkSize: Int = 0) {
         if chunkSize <= 0 || payload.count <= chunkSize {
             Self.writeRecord(
                 into: &out, flags: (begin ? 0x80 : 0) | (end ? 0x40 : 0), tnf: tnf.rawValue, type: type, id: id,

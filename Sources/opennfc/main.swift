@@ -7,8 +7,19 @@ let root = Command(
     abstract: "Read, write, inspect and simulate NFC tags; Core NFC for Linux and macOS.",
     subcommands: [
         Commands.demo,
-        Commands.doctor,
+        Commands.ndef,
         Commands.readers,
+        Commands.tag,
+        Commands.read,
+        Commands.write,
+        Commands.lock,
+        Commands.format,
+        Commands.dump,
+        Commands.restore,
+        Commands.send,
+        Commands.password,
+        Commands.batch,
+        Commands.doctor,
     ]
 )
 

@@ -155,6 +155,10 @@ import Testing
         ("B5 00 01 61 5E 00 01 01 49 62", [rec(.unknown, bytes("ab"))], ["id in continuation chunk@4"]),
         ("B5 00 01 61 36 00 01 62", [rec(.unknown, bytes("ab"))], ["missing ME flag@4"]),
         ("F5 00 01 61", [rec(.unknown, bytes("a"))], ["ME flag in non-terminal chunk@0"]),
+        // An incomplete record after a complete one (zero padding, a torn write) is dropped.
+        ("11 01 01 55 00 00", [rec(.wellKnown, "U", [0])], ["missing MB flag@0", "truncated record header@5"]),
+        ("91 01 01 55 00 51 09 00 55", [rec(.wellKnown, "U", [0])], ["type length beyond end of data@6"]),
+        ("91 01 01 55 00 59 01 00 09 55", [rec(.wellKnown, "U", [0])], ["id length beyond end of data@8"]),
         // A Type 2 tag's TLV terminator read along with the message.
         ("D1 01 01 55 00 FE 00 00", [rec(.wellKnown, "U", [0])], ["trailing bytes after ME flag@5"]),
     ]
@@ -171,7 +175,7 @@ import Testing
     }
 
     @Test func lenientModeStillRejectsWhatItCannotRepair() {
-        for h in ["", "D1", "D1 05 01 55", "D9 01 01 04 55 61"] {
+        for h in ["", "D1", "D1 05 01 55", "D9 01 01 04 55 61", "B5 00 01 61 36"] {
             #expect(throws: NDEFError.self) { try NDEFMessage(decoding: hex(h), options: .lenient) }
         }
     }

@@ -160,7 +160,7 @@ func type4Detection(cc: String = nfcpyCC, nlen: String) -> [ScriptedFrontend.Ste
         let f = ScriptedFrontend(
             type4Detection(nlen: "00 0E") + [
                 .send("00 D6 00 00 0A 00 00 D1 01 04 54 02 65 6E 41", "90 00"),  // UPDATE BINARY 0: NLEN 0 + message
-                .send("00 D6 00 00 02 00 08", "90 00"),  // UPDATE BINARY 0: NLEN 8
+                .send("00 D6 00 01 01 08", "90 00"),  // UPDATE BINARY 1: NLEN low byte 8 (high byte is 0)
             ])
         let p = Type4NDEF(target: isoTarget, frontend: f)
         try p.writeMessage(textA)
@@ -174,7 +174,7 @@ func type4Detection(cc: String = nfcpyCC, nlen: String) -> [ScriptedFrontend.Ste
             type4Detection(cc: "00 0F 20 00 3B 00 05 04 06 E1 04 00 40 00 00 90 00", nlen: "00 00") + [
                 .send("00 D6 00 02 05 D1 01 04 54 02", "90 00"),  // UPDATE BINARY 2: 5 bytes (MLc 5)
                 .send("00 D6 00 07 03 65 6E 41", "90 00"),  // UPDATE BINARY 7: 3 bytes
-                .send("00 D6 00 00 02 00 08", "90 00"),  // UPDATE BINARY 0: NLEN 8
+                .send("00 D6 00 01 01 08", "90 00"),  // UPDATE BINARY 1: NLEN low byte 8 (high byte is 0)
             ])
         try Type4NDEF(target: isoTarget, frontend: f).writeMessage(textA)
         #expect(f.isComplete)

@@ -79,3 +79,23 @@ extension Type4Tag {
         }
     }
 }
+
+extension Type4Tag {
+    /// Puts back a stored CC file (tag files), keeping the NDEF file's access bytes as configured.
+    func restoreCapabilityContainer(_ data: [UInt8]) {
+        guard let df = ndefApplicationIndex else { return }
+        volume.modify(ISO7816FileReference(df: df, ef: 0)) { $0.contents = data }
+    }
+
+    var ndefApplicationIndex: Int? { configuration.hostsNDEFApplication ? 0 : nil }
+
+    /// Adds an applet after the card was built (for instance after loading a tag file, which stores no code).
+    ///
+    /// - Throws: ``ISODEPCardError`` when the AID is not 1…16 bytes.
+    public func install(_ applet: any ISO7816Applet) throws(ISODEPCardError) {
+        guard (1...16).contains(applet.aid.count) else {
+            throw ISODEPCardError(.invalidConfiguration, "applet AID of \(applet.aid.count) bytes: must be 1…16")
+        }
+        volume.entries.append(.applet(applet))
+    }
+}

@@ -19,6 +19,7 @@
 public final class Type4Tag: VirtualTag {
     public let chip = "type4"
     public var activation: VirtualActivation
+    /// The configuration the card was built with (the NDEF file access may since have changed: ``ndefAccess``).
     public let configuration: Type4Configuration
 
     var volume: ISO7816Volume

@@ -66,6 +66,19 @@ struct Type2Link {
         }
     }
 
+    /// Wakes the tag again after a NAK or an erroneous frame sent it to IDLE/HALT (ISO 14443-3 §6.3; NXP chips go
+    /// mute after a NAK).
+    func reactivate(after command: String) throws(TagError) {
+        guard let target else {
+            throw TagError(.unsupported, "no target to re-activate after \(command)")
+        }
+        do {
+            _ = try frontend.activate(target)
+        } catch {
+            throw .rf(error, during: "re-activation after \(command)")
+        }
+    }
+
     private static func isRetryable(_ e: RFError?) -> Bool {
         guard let e else { return false }
         return e.code == .timeout || e.code == .transmission

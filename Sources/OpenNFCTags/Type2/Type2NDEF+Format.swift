@@ -5,7 +5,8 @@ extension Type2NDEF {
     ///
     /// - Blank tag (CC page all zero): WRITE the chip's factory control TLVs (NTAG212/213: Lock Control) followed by
     ///   an empty NDEF TLV and a Terminator (`03 00 FE`), then WRITE the CC `E1 10 size 00` last, so that a tag taken
-    ///   away early stays blank rather than half formatted. Needs a chip of known size.
+    ///   away early stays blank rather than half formatted. Needs a chip of known size (an NXP chip without
+    ///   GET_VERSION is sized with one probing READ of page 16).
     /// - NDEF tag (CC `E1`): sets the NDEF TLV's length to 0 with a Terminator after it; the control TLVs stay.
     ///
     /// The CC page is one-time programmable: a CC holding anything else cannot be rewritten (``TagError/Code/unsupported``).
@@ -33,13 +34,28 @@ extension Type2NDEF {
         guard ccBytes == [0, 0, 0, 0] else {
             throw TagError(.unsupported, "the CC page holds \(ccBytes.hexString): it is OTP and cannot be formatted")
         }
-        guard let size = chip.dataAreaSize else {
+        guard let size = try formatDataAreaSize() else {
             throw TagError(.unsupported, "the data area size of a \(chip.name) tag is unknown: cannot format it")
         }
         try writeTLVArea(dataEnd: 16 + size)
         try write(
             page: 3, [Type2CapabilityContainer.magicNDEF, Type2CapabilityContainer.version10, UInt8(size / 8), 0])
         state = .unknown
+    }
+
+    /// The data area size to format with: the chip's, or for an NXP chip without GET_VERSION, probed with READ
+    /// page 16: MIFARE Ultralight (16 pages, 48-byte data area) refuses it; Ultralight C and NTAG203 (144-byte data
+    /// area, CC2 `12`) answer. A NAK mutes the chip, which is then re-activated.
+    private func formatDataAreaSize() throws(TagError) -> Int? {
+        if let size = chip.dataAreaSize { return size }
+        guard chip.family == .ultralight else { return nil }
+        do {
+            memory.store(try link.read(page: 16), fromPage: 16)
+            return 144
+        } catch  where error.code == .commandRejected || error.rfError?.code == .timeout {
+            try link.reactivate(after: "READ page 16")
+            return 48
+        }
     }
 
     /// Sets an NDEF TLV's 1-byte length to 0 (its page first: the tag is empty from that WRITE on), then the

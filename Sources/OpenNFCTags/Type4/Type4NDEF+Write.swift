@@ -5,11 +5,14 @@ extension Type4NDEF {
     ///    command (MLc). UPDATE BINARY writes in ascending offset order, so NLEN is 0 before any old byte is
     ///    overwritten. Skipped when NLEN is already 0: the data then starts at offset 2.
     /// 2. UPDATE BINARY of the remaining message bytes in chunks of at most MLc.
-    /// 3. UPDATE BINARY of NLEN at offset 0.
+    /// 3. UPDATE BINARY of NLEN: below 256 bytes only its low byte (offset 1, one byte: no tear can split it),
+    ///    else both bytes at offset 0.
     ///
-    /// A tag taken away during 1–2 reads as empty; during 3 (if the card commits NLEN's two bytes one at a time)
-    /// NLEN can name a prefix of the new message, which the record framing check on read reports as
-    /// ``TagError/Code/tornStateDetected``. The one-command shortcut (NLEN and message together) is never used: a
+    /// A tag taken away during 1–2 reads as empty. A card that commits an UPDATE BINARY byte by byte can be torn
+    /// between the two bytes of NLEN when both change (zeroing an old NLEN ≥ 256 in step 1, or committing a new one
+    /// ≥ 256 in step 3): NLEN then names a proper prefix of the old or new message, which is never a well-framed
+    /// message (its last record lacks ME or is cut), so reading reports ``TagError/Code/tornStateDetected`` instead
+    /// of returning it. The one-command shortcut (NLEN and message together) is never used: a
     /// tear part way would leave the new NLEN over old bytes.
     public func writeMessage(_ message: [UInt8]) throws(TagError) {
         guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
@@ -35,7 +38,16 @@ extension Type4NDEF {
             image.removeFirst(n)
             offset += n
         }
-        try update(offset: 0, [UInt8(message.count >> 8), UInt8(message.count & 0xFF)][...])
+        if message.count < 0x100 {
+            // NLEN's high byte is already 0: the one byte that changes is written alone, which no tear can split.
+            try update(offset: 1, [UInt8(message.count)][...])
+        } else if chunk >= 2 {
+            try update(offset: 0, [UInt8(message.count >> 8), UInt8(message.count & 0xFF)][...])
+        } else {
+            // MLc 1: one byte per command, high byte first (either order leaves a proper prefix if torn between).
+            try update(offset: 0, [UInt8(message.count >> 8)][...])
+            try update(offset: 1, [UInt8(message.count & 0xFF)][...])
+        }
         layout.messageLength = message.count
         layout.message = message
         state = .ndef(layout)

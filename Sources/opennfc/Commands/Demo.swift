@@ -1,3 +1,6 @@
+internal import OpenNFCBytes
+internal import OpenNFCNDEF
+
 /// Namespace for the subcommand definitions.
 enum Commands {}
 
@@ -5,9 +8,52 @@ extension Commands {
     static let demo = Command(
         name: "demo",
         abstract: "Walk through the seed flows on the simulated default device, step by step.",
+        discussion: """
+            Part 1 builds the NDEF messages the seed flows use (a URI record, a Text record, a Smart Poster), prints
+            their bytes and decodes them again. Part 2 runs the flows on the simulated iPhone: what the user sees
+            on the system sheet and what the app receives.
+            """,
         run: { _ in
-            Console.out("OpenCoreNFC demo\n")
+            try DemoNDEF.run()
             return 0
         }
     )
+}
+
+/// Part 1 of the demo: the NDEF layer, message by message.
+enum DemoNDEF {
+    static func run() throws {
+        Console.out("== Part 1: the NDEF messages of the seed flows\n\n")
+        let messages: [(String, [NDEFRecord])] = [
+            ("a URI record (the inventory tag)", [try NDEFURIRecord(uri: "https://example.com/item/42").record()]),
+            ("a Text record", [try NDEFTextRecord(text: "Shelf B, bin 7", language: "en").record()]),
+            (
+                "a Smart Poster (URI + titles + action)",
+                [
+                    try NDEFSmartPosterRecord(
+                        uri: "https://example.com/museum/room-3",
+                        titles: [
+                            NDEFTextRecord(text: "Room 3: Impressionists", language: "en"),
+                            NDEFTextRecord(text: "Salle 3 : impressionnistes", language: "fr"),
+                        ],
+                        action: .doAction
+                    ).record()
+                ]
+            ),
+        ]
+        for (n, (title, records)) in messages.enumerated() {
+            Console.out("Step \(n + 1): build \(title)\n")
+            let message = NDEFMessage(records: records)
+            let bytes = message.encoded()
+            Console.out("  encoded, \(bytes.count) bytes: \(Hex.encode(bytes, separator: " "))\n")
+            let header = bytes[0]
+            Console.out(
+                "  header 0x\(Hex.encode([header])): MB=\(header >> 7 & 1) ME=\(header >> 6 & 1) CF=\(header >> 5 & 1) "
+                    + "SR=\(header >> 4 & 1) IL=\(header >> 3 & 1) TNF=\(header & 7)\n")
+            let decoded = try NDEFMessage(decoding: bytes)
+            Console.out("  decoded again (strict):\n")
+            for line in decoded.listing() { Console.out("    \(line)\n") }
+            Console.out("  round trip equal: \(decoded == message ? "yes" : "NO")\n\n")
+        }
+    }
 }

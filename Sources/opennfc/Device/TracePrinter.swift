@@ -50,7 +50,7 @@ final class TracePrinter {
         case .failed(let e):
             if awaitingAnswer {
                 awaitingAnswer = false
-                write(line("< TIMEOUT", e.code == .timeout && e.detail.isEmpty ? nil : e.description))
+                write(line("< TIMEOUT", e.code == .timeout ? nil : e.description))
             } else {
                 write("# \(e)\n")
             }

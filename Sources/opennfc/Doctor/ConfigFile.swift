@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCSystem
 
 /// A property-list value as `doctor` needs it.
 enum ConfigValue: Sendable, Equatable {
@@ -95,35 +96,37 @@ struct ConfigFile: Sendable {
     }
 }
 
-/// Reads a property list's top level into ``ConfigValue``s through Foundation's parser (XML and binary).
+/// Reads a property list's top level into ``ConfigValue``s through OpenNFCSystem's reader (XML and binary), the same
+/// one the simulated iPhone uses to gate sessions.
 enum PlistReader {
     struct Failure: Error {
         var reason: String
     }
 
     static func topLevelDictionary(_ data: Data) throws(Failure) -> [String: ConfigValue] {
-        let object: Any
+        let plist: PropertyList
         do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            plist = try PropertyList(decoding: [UInt8](data))
         } catch {
-            let ns = error as NSError
-            let detail = (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? "unreadable"
-            throw Failure(reason: detail)
+            throw Failure(reason: error.description)
         }
-        guard let dict = object as? [String: Any] else {
+        guard case .dictionary(let entries) = plist else {
             throw Failure(reason: "the top level is not a dictionary")
         }
-        return dict.mapValues(convert)
+        var out: [String: ConfigValue] = [:]
+        for (k, v) in entries { out[k] = convert(v) }
+        return out
     }
 
-    private static func convert(_ v: Any) -> ConfigValue {
-        if let s = v as? String { return .string(s) }
-        if let a = v as? [Any] { return .array(a.map(convert)) }
-        if let b = v as? Bool, type(of: v) == Bool.self { return .bool(b) }
-        if v is [String: Any] { return .other("a dictionary") }
-        if v is Data { return .other("data") }
-        if v is Date { return .other("a date") }
-        if v is NSNumber { return .other("a number") }
-        return .other("an unknown value")
+    private static func convert(_ v: PropertyList) -> ConfigValue {
+        switch v {
+        case .string(let s): return .string(s)
+        case .array(let a): return .array(a.map(convert))
+        case .bool(let b): return .bool(b)
+        case .dictionary: return .other("a dictionary")
+        case .data: return .other("data")
+        case .date: return .other("a date")
+        case .integer, .real: return .other("a number")
+        }
     }
 }

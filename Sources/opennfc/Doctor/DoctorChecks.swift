@@ -1,12 +1,13 @@
 import OpenNFCBytes
+import OpenNFCSystem
 
 /// The checks `opennfc doctor` runs: the configuration rules Core NFC enforces at run time (corenfc-api §13, §14.13,
 /// §14.14), applied to an app's Info.plist, entitlements and sources before the app ever reaches a phone.
 struct DoctorChecks {
-    static let usageKey = "NFCReaderUsageDescription"
-    static let formatsKey = "com.apple.developer.nfc.readersession.formats"
-    static let aidsKey = "com.apple.developer.nfc.readersession.iso7816.select-identifiers"
-    static let systemCodesKey = "com.apple.developer.nfc.readersession.felica.systemcodes"
+    static let usageKey = AppConfiguration.usageDescriptionKey
+    static let formatsKey = AppConfiguration.formatsKey
+    static let aidsKey = AppConfiguration.selectIdentifiersKey
+    static let systemCodesKey = AppConfiguration.systemCodesKey
     static let knownFormats: Set<String> = ["NDEF", "TAG", "PACE"]
     /// The NFC Forum Type 4 NDEF application (mapping v2 and v1): generic, so better listed after an app's own AIDs.
     static let ndefAIDs: Set<String> = ["D2760000850101", "D2760000850100"]
@@ -268,14 +269,12 @@ struct DoctorChecks {
                     "write the AID as an even number of hex digits, e.g. A0000002471001")
                 continue
             }
-            if aid.count > 32 {
+            if !(10...32).contains(aid.count) {
                 add(
-                    .error, loc, "'\(raw)' is \(aid.count / 2) bytes; an AID has at most 16 (ISO/IEC 7816-4 §8.2.1.2)",
-                    "use the application's real AID")
-            } else if aid.count < 10 {
-                add(
-                    .advice, loc, "'\(raw)' is \(aid.count / 2) bytes; a registered AID has at least 5 (RID)",
-                    "check the AID; a partial AID only matches cards that accept partial SELECT")
+                    .error, loc,
+                    "'\(raw)' is \(aid.count / 2) bytes; an AID has 5 to 16 (ISO/IEC 7816-4 §8.2.1.2) and iOS skips "
+                        + "this entry",
+                    "use the application's full AID")
             }
             if isPayment(aid) {
                 add(

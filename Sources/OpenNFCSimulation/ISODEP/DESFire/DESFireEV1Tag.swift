@@ -10,12 +10,15 @@
 /// | GetVersion `60` | three frames with `AF` chaining; EV1 4K values of a real trace | ``DESFireVersion`` |
 /// | GetApplicationIDs `6A` | 19 AIDs per frame, `AF` chaining; PICC level only (`9D` otherwise [?]) | |
 /// | SelectApplication `5A` | `000000` = PICC; unknown AID `A0` | also sets the ISO current DF |
-/// | GetFileIDs `6F`, GetFileSettings `F5`, GetKeySettings `45` | selected application (`9D` at PICC level [?]) | standard data files, plain |
+/// | GetFileIDs `6F`, GetISOFileIDs `61`, GetFileSettings `F5`, GetKeySettings `45` | selected application (`9D` at PICC level [?]) | |
+/// | GetDFNames `6D` | one application per frame, `AF` chaining; PICC level only | |
+/// | CreateApplication `CA`, DeleteApplication `DA` | with ISO DF id and DF name; at most 28; duplicate `DE`, full `CE` | allowed while key settings bit 2 ("free create/delete") is set, as in the factory state `0F`; otherwise `AE` |
+/// | CreateStdDataFile `CD`, DeleteFile `DF` | with ISO file id when the application has them; duplicate `DE` | same rule with the application's key settings; no memory accounting |
 /// | ReadData `BD` / WriteData `3D` | standard data files, plain communication, 59 data bytes per frame, `AF` chaining both ways | offset/length past the file `BE`, no such file `F0`, file number > 31 `9E`, bad length `7E` |
 /// | Access rights | free (`E`) granted; key-protected `AE`; never (`F`) `9D`; over ISO both `69 82` | |
 /// | Tearing | WriteData commits when complete: torn then, only the first `tearAfter` bytes; UPDATE BINARY likewise | a chain torn before its last frame commits nothing [?] |
 /// | ISO 7816-4 | the shared ``ISO7816Engine``: DF by name or ISO id, EF by ISO id, READ/UPDATE BINARY | MLe 256, MLc 255, short APDUs |
-/// | **Not emulated** | authentication (`0A`/`1A`/`AA`: `1C`), commands requiring it (GetCardUID, ChangeKey, ChangeKeySettings, SetConfiguration, FormatPICC, ChangeFileSettings: `AE`), creating/deleting applications and files, value/record/backup files, transactions, encrypted or MACed communication, GetFreeMemory, random ID (all `1C`) | out of scope: the emulation targets reading and NDEF, not the DESFire security model |
+/// | **Not emulated** | authentication (`0A`/`1A`/`AA`: `1C`), commands requiring it (GetCardUID, ChangeKey, ChangeKeySettings, SetConfiguration, FormatPICC, ChangeFileSettings: `AE`), value/record/backup files, transactions, MACed or enciphered communication, GetFreeMemory, random ID (all `1C`) | out of scope: the emulation targets reading, NDEF and formatting, not the DESFire security model |
 public final class DESFireEV1Tag: VirtualTag {
     public let chip = "desfire-ev1"
     public var activation: VirtualActivation

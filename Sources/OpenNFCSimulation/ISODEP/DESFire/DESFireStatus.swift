@@ -10,6 +10,10 @@ public struct DESFireStatus: RawRepresentable, Sendable, Hashable, CustomStringC
     public static let illegalCommand = DESFireStatus(rawValue: 0x1C)
     /// `7E` length of the command string invalid.
     public static let lengthError = DESFireStatus(rawValue: 0x7E)
+    /// `CE` number of applications limited to 28: no more CreateApplication.
+    public static let countError = DESFireStatus(rawValue: 0xCE)
+    /// `DE` an application or file with the same number already exists.
+    public static let duplicateError = DESFireStatus(rawValue: 0xDE)
     /// `9D` current configuration or status does not allow the command (no application selected, never-access).
     public static let permissionDenied = DESFireStatus(rawValue: 0x9D)
     /// `9E` value of a parameter invalid.

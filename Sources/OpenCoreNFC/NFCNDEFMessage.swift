@@ -1,0 +1,82 @@
+public import Foundation
+import OpenNFCNDEF
+
+/// An NDEF message (Core NFC §6.1), over the `OpenNFCNDEF` codec.
+///
+/// Decisions where Apple documents nothing (docs/DIFFERENCES.md lists them):
+/// - ``init(data:)`` decodes strictly: NDEF structure (MB/ME, TNF rules, chunking, no trailing bytes), the RTD rules
+///   of every record type the codec knows (Text, URI, Smart Poster, MIME syntax, external type syntax, Handover,
+///   Bluetooth/Wi-Fi carriers, Signature, Device Information), the 128 KiB limit and a nesting depth of 16.
+/// - ``length`` is the encoded size with each payload's chunk size; a message without records has length 3, the
+///   empty NDEF message `D0 00 00`, which is what writing it stores.
+open class NFCNDEFMessage: NSObject, NSSecureCoding {
+    /// The records, in order.
+    open var records: [NFCNDEFPayload]
+
+    /// A message of `records`; `[]` gives an empty message.
+    public init(records: [NFCNDEFPayload]) {
+        self.records = records
+        super.init()
+    }
+
+    /// Decodes `data`, which must hold exactly one valid NDEF message; nil otherwise.
+    public convenience init?(data: Data) {
+        guard let message = try? NFCNDEFMessage.decode([UInt8](data)) else { return nil }
+        self.init(records: message.records.map(NFCNDEFPayload.init(record:)))
+    }
+
+    /// Size in bytes of the message as stored on a tag.
+    open var length: Int {
+        records.isEmpty ? 3 : records.reduce(0) { $0 + $1.encodedLength }
+    }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(records as NSArray, forKey: "records")
+    }
+
+    public required init?(coder: NSCoder) {
+        guard let array = coder.decodeObject(of: [NSArray.self, NFCNDEFPayload.self], forKey: "records") as? NSArray
+        else { return nil }
+        var records: [NFCNDEFPayload] = []
+        for element in array {
+            guard let p = element as? NFCNDEFPayload else { return nil }
+            records.append(p)
+        }
+        self.records = records
+        super.init()
+    }
+
+    open override var description: String {
+        "NFCNDEFMessage(\(records.count) record\(records.count == 1 ? "" : "s"), length \(length))"
+    }
+
+    // MARK: Codec bridge
+
+    /// Strict decoding as ``init(data:)`` applies it.
+    static func decode(_ bytes: [UInt8]) throws(NDEFError) -> NDEFMessage {
+        let message = try NDEFMessage(decoding: bytes)
+        var repairs: [NDEFRepair] = []
+        _ = try message.decodedRecords(options: .strict, repairs: &repairs)
+        return message
+    }
+
+    /// A message holding codec records.
+    convenience init(message: NDEFMessage) {
+        self.init(records: message.records.map(NFCNDEFPayload.init(record:)))
+    }
+
+    /// The bytes to store on a tag: each record with its own chunk size; throws when a payload cannot form a record.
+    func encoded() throws(NDEFError) -> [UInt8] {
+        if records.isEmpty { return NDEFMessage(records: []).encoded() }
+        var out: [UInt8] = []
+        out.reserveCapacity(length)
+        for (n, p) in records.enumerated() {
+            try p.ndefRecord().encode(into: &out, begin: n == 0, end: n == records.count - 1, chunkSize: p.chunkSize)
+        }
+        return out
+    }
+}

@@ -1,0 +1,147 @@
+public import Foundation
+import OpenNFCNDEF
+
+/// One NDEF record (Core NFC §6.2), over the `OpenNFCNDEF` codec.
+///
+/// Decisions where Apple documents nothing (docs/DIFFERENCES.md lists them):
+/// - `chunkSize` is kept with the payload and used whenever the payload is encoded (so it changes
+///   ``NFCNDEFMessage/length``); 0 and the four-argument initializer mean one record without chunks. Payloads read
+///   with ``NFCNDEFMessage/init(data:)`` have chunk size 0 (chunked input is reassembled).
+/// - The initializers accept any field values, as Apple's do; an impossible record (type or ID over 255 bytes, TNF
+///   `unchanged`) can exist and fails only when written.
+/// - `wellKnownTypeTextPayload(string:locale:)` stores the locale identifier in BCP 47 form (`en_US` → `en-US`) and
+///   returns nil when that is empty or longer than 63 characters; text is UTF-8.
+/// - `wellKnownTypeURIPayload(url:)` uses `url.absoluteString`; both URI builders pick the longest prefix code.
+/// - `wellKnownTypeURIPayload()` percent-encodes non-ASCII characters when `URL(string:)` rejects the raw text.
+/// - Factory methods return `Self`, so the chunk-size initializer and `init?(coder:)` are `required`.
+/// - Equality is identity (NSObject's), as in Core NFC.
+open class NFCNDEFPayload: NSObject, NSSecureCoding {
+    /// The TNF of the record.
+    open var typeNameFormat: NFCTypeNameFormat
+    /// The type field; empty means none.
+    open var type: Data
+    /// The ID field; empty means none.
+    open var identifier: Data
+    /// The payload.
+    open var payload: Data
+    /// Payload bytes per chunk when encoded; 0 means no chunking.
+    let chunkSize: Int
+
+    /// A record without chunking (the NDEF maximum chunk size, 2^32−1).
+    public convenience init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data) {
+        self.init(format: format, type: type, identifier: identifier, payload: payload, chunkSize: 0)
+    }
+
+    /// A record whose payload is split into chunks of `chunkSize` bytes when encoded; 0 means no chunking.
+    public required init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data, chunkSize: Int) {
+        self.typeNameFormat = format
+        self.type = type
+        self.identifier = identifier
+        self.payload = payload
+        self.chunkSize = max(0, chunkSize)
+        super.init()
+    }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(Int(typeNameFormat.rawValue), forKey: "typeNameFormat")
+        coder.encode(type as NSData, forKey: "type")
+        coder.encode(identifier as NSData, forKey: "identifier")
+        coder.encode(payload as NSData, forKey: "payload")
+        coder.encode(chunkSize, forKey: "chunkSize")
+    }
+
+    public required init?(coder: NSCoder) {
+        let raw = coder.decodeInteger(forKey: "typeNameFormat")
+        guard let format = UInt8(exactly: raw).flatMap(NFCTypeNameFormat.init(rawValue:)),
+            let type = coder.decodeObject(of: NSData.self, forKey: "type"),
+            let identifier = coder.decodeObject(of: NSData.self, forKey: "identifier"),
+            let payload = coder.decodeObject(of: NSData.self, forKey: "payload")
+        else { return nil }
+        self.typeNameFormat = format
+        self.type = Data(referencing: type)
+        self.identifier = Data(referencing: identifier)
+        self.payload = Data(referencing: payload)
+        self.chunkSize = max(0, coder.decodeInteger(forKey: "chunkSize"))
+        super.init()
+    }
+
+    // MARK: Well-known type builders
+
+    /// A Well Known "U" record for `uri` in UTF-8, for URIs a `URL` cannot hold (e.g. non-ASCII characters).
+    open class func wellKnownTypeURIPayload(string uri: String) -> Self? {
+        guard let record = try? NDEFURIRecord(uri: uri).record() else { return nil }
+        return make(record)
+    }
+
+    /// A Well Known "U" record for `url` (its `absoluteString`).
+    open class func wellKnownTypeURIPayload(url: URL) -> Self? {
+        wellKnownTypeURIPayload(string: url.absoluteString)
+    }
+
+    /// A Well Known "T" record: `text` in UTF-8 with the locale's language code.
+    open class func wellKnownTypeTextPayload(string text: String, locale: Locale) -> Self? {
+        let language = locale.identifier.replacingOccurrences(of: "_", with: "-")
+        guard let record = try? NDEFTextRecord(text: text, language: language).record() else { return nil }
+        return make(record)
+    }
+
+    /// The misspelled original of ``wellKnownTypeTextPayload(string:locale:)``.
+    @available(*, deprecated, renamed: "wellKnownTypeTextPayload(string:locale:)")
+    open class func wellKnowTypeTextPayload(string text: String, locale: Locale) -> Self? {
+        wellKnownTypeTextPayload(string: text, locale: locale)
+    }
+
+    /// The URI of a valid Well Known "U" record; nil for any other record.
+    open func wellKnownTypeURIPayload() -> URL? {
+        guard let record = try? ndefRecord(), let uri = try? NDEFURIRecord(decoding: record) else { return nil }
+        if let url = URL(string: uri.uri) { return url }
+        var allowed = CharacterSet(charactersIn: Unicode.Scalar(0x21)...Unicode.Scalar(0x7E))
+        allowed.remove("%")
+        return uri.uri.addingPercentEncoding(withAllowedCharacters: allowed).flatMap(URL.init(string:))
+    }
+
+    /// The text and locale of a valid Well Known "T" record; (nil, nil) for any other record.
+    public func wellKnownTypeTextPayload() -> (String?, Locale?) {
+        guard let record = try? ndefRecord(), let text = try? NDEFTextRecord(decoding: record) else {
+            return (nil, nil)
+        }
+        return (text.text, text.language.isEmpty ? nil : Locale(identifier: text.language))
+    }
+
+    // MARK: Codec bridge
+
+    /// An instance of the receiving class holding `record` (through the required initializer).
+    private class func make(_ record: NDEFRecord) -> Self {
+        self.init(
+            format: NFCTypeNameFormat(rawValue: record.tnf.rawValue) ?? .unknown, type: Data(record.type),
+            identifier: Data(record.id), payload: Data(record.payload), chunkSize: 0)
+    }
+
+    /// A payload holding a codec record (chunk size 0).
+    convenience init(record: NDEFRecord) {
+        self.init(
+            format: NFCTypeNameFormat(rawValue: record.tnf.rawValue) ?? .unknown, type: Data(record.type),
+            identifier: Data(record.id), payload: Data(record.payload), chunkSize: 0)
+    }
+
+    /// The codec record; throws when the fields cannot form a record (TNF rules, type/ID over 255 bytes).
+    func ndefRecord() throws(NDEFError) -> NDEFRecord {
+        let tnf = NDEFRecord.TypeNameFormat(rawValue: typeNameFormat.rawValue)!
+        return try NDEFRecord(tnf: tnf, type: [UInt8](type), id: [UInt8](identifier), payload: [UInt8](payload))
+    }
+
+    /// Bytes of this record on the wire with its chunk size.
+    var encodedLength: Int {
+        NDEFRecord.encodedLength(
+            typeCount: type.count, idCount: identifier.count, payloadCount: payload.count, chunkSize: chunkSize)
+    }
+
+    open override var description: String {
+        "NFCNDEFPayload(typeNameFormat: \(typeNameFormat.rawValue), type: \([UInt8](type).hexString), identifier: "
+            + "\([UInt8](identifier).hexString), payload: \([UInt8](payload).hexString))"
+    }
+}

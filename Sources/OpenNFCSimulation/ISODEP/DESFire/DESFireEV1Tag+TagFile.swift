@@ -1,0 +1,143 @@
+internal import OpenNFCBytes
+
+/// The `desfire` section of tag files for chip `desfire-ev1` (docs/TAG-FILES.md):
+///
+/// ```json
+/// "desfire": {
+///   "version": {"hardware": "04 01 01 01 00 18 05", "software": "04 01 01 01 04 18 05",
+///               "batch": "BA 34 98 BA D0", "productionWeek": "29", "productionYear": "12"},
+///   "applications": [
+///     {"aid": "00 00 01", "keySettings": "0F", "keyCount": "21", "isoFileID": "E1 05",
+///      "dfName": "D2 76 00 00 85 01 01",
+///      "files": [{"number": 1, "isoFileID": "E1 03", "communication": "00", "accessRights": "EE EE",
+///                 "data": ["00 0F 20 00 3B 00 34 04 06 E1 04 10 00 00 00"]}, …]}
+///   ]
+/// }
+/// ```
+///
+/// AIDs are written as values, most significant byte first (`00 00 01` travels `01 00 00`); access rights as the
+/// 16-bit value Read|Write|Read&Write|Change (`EE EE`: all free).
+extension DESFireEV1Tag {
+    static let sectionKeys: Set<String> = ["activation", "version", "applications"]
+
+    /// The tag-file registry entry of chip `desfire-ev1`.
+    static var tagFileChips: [TagFileChip] {
+        [
+            TagFileChip(
+                name: "desfire-ev1", section: "desfire",
+                summary: "MIFARE DESFire EV1 4K, NDEF-formatted as Android does it (application 000001, E103/E104)",
+                factory: { uid, ndef throws(TagFileError) in
+                    do throws(ISODEPCardError) {
+                        return try DESFireEV1Tag.ndefFormatted(uid: uid, holding: ndef ?? [])
+                    } catch {
+                        throw TagFileError(error.reason)
+                    }
+                },
+                decode: { _, section, uid throws(TagFileError) in try DESFireEV1Tag.decode(section, uid: uid) },
+                encode: { tag in (tag as? DESFireEV1Tag)?.encodeSection() },
+                ndefMessage: { tag in
+                    guard let m = (tag as? DESFireEV1Tag)?.ndefMessage, !m.isEmpty else { return nil }
+                    return m
+                },
+                report: { tag in (tag as? DESFireEV1Tag)?.report })
+        ]
+    }
+
+    func encodeSection() -> JSONValue {
+        typealias C = ISODEPTagFileCoding
+        let v = version
+        let hex = { (b: [UInt8]) -> JSONValue in .string(Hex.encode(b, separator: " ")) }
+        return .object([
+            ("activation", C.activation(activation)),
+            (
+                "version",
+                .object([
+                    ("hardware", hex(v.hardware)), ("software", hex(v.software)), ("batch", hex(v.batch)),
+                    ("productionWeek", C.byte(v.productionWeek)), ("productionYear", C.byte(v.productionYear)),
+                ])
+            ),
+            (
+                "applications",
+                .array(
+                    applications.map { app in
+                        var m: [(String, JSONValue)] = [
+                            (
+                                "aid",
+                                hex([UInt8(app.aid >> 16 & 0xFF), UInt8(app.aid >> 8 & 0xFF), UInt8(app.aid & 0xFF)])
+                            ),
+                            ("keySettings", C.byte(app.keySettings)),
+                            ("keyCount", C.byte(app.keyCount)),
+                        ]
+                        if let fid = app.isoFileID { m.append(("isoFileID", C.uint16(fid))) }
+                        if let name = app.dfName { m.append(("dfName", hex(name))) }
+                        m.append(
+                            (
+                                "files",
+                                .array(
+                                    app.files.map { f in
+                                        var fm: [(String, JSONValue)] = [("number", .int(Int(f.number)))]
+                                        if let fid = f.isoFileID { fm.append(("isoFileID", C.uint16(fid))) }
+                                        fm += [
+                                            ("communication", C.byte(f.communicationSettings)),
+                                            ("accessRights", C.uint16(f.accessRights)),
+                                            ("data", C.data(f.contents)),
+                                        ]
+                                        return .object(fm)
+                                    })
+                            ))
+                        return .object(m)
+                    })
+            ),
+        ])
+    }
+
+    static func decode(_ s: TagFileFields, uid: [UInt8]) throws(TagFileError) -> DESFireEV1Tag {
+        typealias C = ISODEPTagFileCoding
+        try C.checkKeys(s, sectionKeys)
+        var version = DESFireVersion()
+        if s.contains("version") {
+            let v = try s.object("version")
+            try C.checkKeys(v, ["hardware", "software", "batch", "productionWeek", "productionYear"])
+            if let b = try v.optionalHex("hardware", count: 7) { version.hardware = b }
+            if let b = try v.optionalHex("software", count: 7) { version.software = b }
+            if let b = try v.optionalHex("batch", count: 5) { version.batch = b }
+            if let b = try C.optionalByte(v, "productionWeek") { version.productionWeek = b }
+            if let b = try C.optionalByte(v, "productionYear") { version.productionYear = b }
+        }
+        var applications: [DESFireApplication] = []
+        if s.contains("applications") {
+            for (i, value) in try s.array("applications").enumerated() {
+                let a = try TagFileFields(value, path: "\(s.field("applications"))[\(i)]")
+                try C.checkKeys(a, ["aid", "keySettings", "keyCount", "isoFileID", "dfName", "files"])
+                let aid = try a.hex("aid", count: 3)
+                var app = DESFireApplication(aid: UInt32(aid[0]) << 16 | UInt32(aid[1]) << 8 | UInt32(aid[2]))
+                if let b = try C.optionalByte(a, "keySettings") { app.keySettings = b }
+                if let b = try C.optionalByte(a, "keyCount") { app.keyCount = b }
+                app.isoFileID = try C.optionalUInt16(a, "isoFileID")
+                app.dfName = try a.optionalHex("dfName")
+                if a.contains("files") {
+                    for (j, fileValue) in try a.array("files").enumerated() {
+                        let f = try TagFileFields(fileValue, path: "\(a.field("files"))[\(j)]")
+                        try C.checkKeys(f, ["number", "isoFileID", "communication", "accessRights", "data"])
+                        app.files.append(
+                            DESFireFile(
+                                number: UInt8(try f.int("number", in: 0...31)),
+                                isoFileID: try C.optionalUInt16(f, "isoFileID"),
+                                communicationSettings: try C.optionalByte(f, "communication") ?? 0,
+                                accessRights: try C.optionalUInt16(f, "accessRights") ?? 0xEEEE,
+                                contents: try C.data(f, "data")))
+                    }
+                }
+                applications.append(app)
+            }
+        }
+        let tag: DESFireEV1Tag
+        do throws(ISODEPCardError) {
+            tag = try DESFireEV1Tag(uid: uid, applications: applications, version: version)
+        } catch {
+            throw TagFileError(error.reason, field: s.field("applications"))
+        }
+        tag.activation = try C.activation(s, over: tag.activation)
+        return tag
+    }
+}

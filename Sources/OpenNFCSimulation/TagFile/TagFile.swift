@@ -1,0 +1,184 @@
+internal import Foundation
+internal import OpenNFCBytes
+
+/// Tag files: a virtual tag's complete non-volatile state in a documented JSON format (docs/TAG-FILES.md), plus
+/// import and export of Flipper Zero `.nfc` dumps and raw `.ndef` messages. The format follows the file extension.
+///
+/// JSON root: `format` (`"opennfc-tag"`), `version` (1), `chip`, `uid`, then the chip family's section (`type2`,
+/// …). Without the section the file means "a factory-fresh chip", holding the message in the optional `ndef` member.
+public enum TagFile {
+    public static let formatName = "opennfc-tag"
+    public static let formatVersion = 1
+
+    /// File formats, chosen by extension.
+    public enum Format: String, Sendable, CaseIterable {
+        case json
+        case flipper = "nfc"
+        case ndef
+
+        /// The format of `path` by its extension, nil for an unknown one.
+        public init?(path: String) {
+            guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+            self.init(rawValue: path[path.index(after: dot)...].lowercased())
+        }
+    }
+
+    // MARK: JSON
+
+    /// Builds the tag a JSON tag file describes.
+    public static func decodeJSON(_ text: String) throws(TagFileError) -> any VirtualTag {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: text)
+        } catch {
+            throw TagFileError(error.reason, line: error.line)
+        }
+        let root = try TagFileFields(json, path: "")
+        let format = try root.string("format")
+        guard format == formatName else {
+            throw TagFileError("expected \"\(formatName)\", found \"\(format)\"", field: "format")
+        }
+        let version = try root.int("version", in: 0...Int.max)
+        guard version == formatVersion else {
+            throw TagFileError(
+                "version \(version) is not supported (this build reads \(formatVersion))", field: "version")
+        }
+        let name = try root.string("chip")
+        let chip = try registered(name, field: "chip")
+        let uid = try root.hex("uid")
+        guard uid.count == chip.uidLength else {
+            throw TagFileError("\(chip.name) has a \(chip.uidLength)-byte UID, found \(uid.count) bytes", field: "uid")
+        }
+        for (key, _) in root.members
+        where !["format", "version", "chip", "uid", "ndef", chip.section].contains(key) {
+            throw TagFileError("unknown field for chip \(chip.name)", field: key)
+        }
+        guard root.contains(chip.section) else {
+            return try chip.factory(uid, try root.optionalHex("ndef"))
+        }
+        if root.contains("ndef") {
+            throw TagFileError("give either a '\(chip.section)' section or an 'ndef' message, not both", field: "ndef")
+        }
+        return try chip.decode(root, try root.object(chip.section), uid)
+    }
+
+    /// The JSON tag file of `tag` (indented, ending with a newline).
+    public static func encodeJSON(_ tag: any VirtualTag) throws(TagFileError) -> String {
+        guard let chip = chip(for: tag), let section = chip.encode(tag) else {
+            throw TagFileError("chip '\(tag.chip)' cannot be saved to a tag file")
+        }
+        let root = JSONValue.object([
+            ("format", .string(formatName)),
+            ("version", .int(formatVersion)),
+            ("chip", .string(chip.name)),
+            ("uid", .string(Hex.encode(tag.activation.uid))),
+            (chip.section, section),
+        ])
+        return root.pretty + "\n"
+    }
+
+    /// The registered chip `name`, or an error saying which chips exist.
+    static func registered(_ name: String, field: String? = nil) throws(TagFileError) -> TagFileChip {
+        if let chip = chip(named: name) { return chip }
+        if let reason = plannedChips[name] { throw TagFileError("chip '\(name)': \(reason)", field: field) }
+        throw TagFileError(
+            "unknown chip '\(name)' (known: \(chips.map(\.name).joined(separator: ", ")))", field: field)
+    }
+
+    // MARK: NDEF
+
+    /// The NDEF message the tag holds, nil when it holds none (not formatted, empty TLV, unknown chip).
+    public static func ndefMessage(of tag: any VirtualTag) -> [UInt8]? {
+        chip(for: tag)?.ndefMessage(tag)
+    }
+
+    /// A factory-fresh chip `chipName` holding the raw NDEF message `message`.
+    public static func factory(chip chipName: String, uid: [UInt8], holding message: [UInt8]?) throws(TagFileError)
+        -> any VirtualTag
+    {
+        let chip = try registered(chipName)
+        guard uid.count == chip.uidLength else {
+            throw TagFileError("\(chip.name) has a \(chip.uidLength)-byte UID, not \(uid.count) bytes")
+        }
+        return try chip.factory(uid, message)
+    }
+
+    // MARK: Files
+
+    /// Reads a tag file in the format its extension names. A `.ndef` file becomes a factory `ndefChip` (UID `uid`,
+    /// default a fixed NXP UID) holding the message.
+    public static func read(
+        path: String, ndefChip: String = "ntag215", uid: [UInt8]? = nil
+    ) throws(TagFileError) -> any VirtualTag {
+        guard let format = Format(path: path) else {
+            throw TagFileError("unknown extension: use .json, .nfc or .ndef", file: path)
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw TagFileError("cannot read: \(error.localizedDescription)", file: path)
+        }
+        do throws(TagFileError) {
+            switch format {
+            case .json:
+                guard let text = String(data: data, encoding: .utf8) else { throw TagFileError("not UTF-8 text") }
+                return try decodeJSON(text)
+            case .flipper:
+                guard let text = String(data: data, encoding: .utf8) else { throw TagFileError("not UTF-8 text") }
+                return try FlipperNFCFile.decode(text)
+            case .ndef:
+                let chip = try registered(ndefChip)
+                let id = uid ?? chip.uidPrefix + [UInt8](repeating: 0x00, count: chip.uidLength - chip.uidPrefix.count)
+                return try factory(chip: ndefChip, uid: id, holding: [UInt8](data))
+            }
+        } catch {
+            throw error.inFile(path)
+        }
+    }
+
+    /// The bytes of `tag` in `format`.
+    public static func encode(_ tag: any VirtualTag, as format: Format) throws(TagFileError) -> [UInt8] {
+        switch format {
+        case .json: return Array(try encodeJSON(tag).utf8)
+        case .flipper: return Array(try FlipperNFCFile.encode(tag).utf8)
+        case .ndef:
+            guard let message = ndefMessage(of: tag) else {
+                throw TagFileError("the tag holds no NDEF message to save as .ndef")
+            }
+            return message
+        }
+    }
+
+    /// Writes `tag` in the format the extension names, atomically (a temporary file in the same directory, then a
+    /// rename), so a reader never sees half a file.
+    public static func write(_ tag: any VirtualTag, path: String) throws(TagFileError) {
+        guard let format = Format(path: path) else {
+            throw TagFileError("unknown extension: use .json, .nfc or .ndef", file: path)
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try encode(tag, as: format)
+        } catch {
+            throw error.inFile(path)
+        }
+        try writeAtomically(bytes, to: path)
+    }
+
+    /// Writes `bytes` to `path` through a temporary file in the same directory and `rename(2)`.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(TagFileError) {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent()
+        let temp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try Data(bytes).write(to: temp)
+        } catch {
+            throw TagFileError("cannot write: \(error.localizedDescription)", file: path)
+        }
+        if rename(temp.path, url.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temp)
+            throw TagFileError("cannot write: \(reason)", file: path)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+public import OpenNFCBytes
+
+/// One chip's support in tag files and the CLI: how to build it factory-fresh, how to read and write its JSON
+/// section, and where its NDEF message is. Entries are listed in ``TagFile/chips`` (`TagFile+Chips.swift`).
+public struct TagFileChip: Sendable {
+    /// Chip name in files and `--chip` (`ntag215`, `type4`).
+    public var name: String
+    /// Key of the chip family's section in the JSON file (`type2`, `iso7816`, `desfire`).
+    public var section: String
+    /// One line for help output.
+    public var summary: String
+    /// First UID bytes a random UID must start with (`[0x04]` for NXP chips) and the UID length.
+    public var uidPrefix: [UInt8]
+    public var uidLength: Int
+    /// A factory-fresh tag with this UID, NDEF formatted as its maker ships it, holding `ndef` (a raw NDEF message)
+    /// when given.
+    public var factory: @Sendable (_ uid: [UInt8], _ ndef: [UInt8]?) throws(TagFileError) -> any VirtualTag
+    /// Builds the tag from the file: `root` is the whole object (`uid` is there), `section` the family section.
+    public var decode:
+        @Sendable (_ root: TagFileFields, _ section: TagFileFields, _ uid: [UInt8]) throws(TagFileError) ->
+            any VirtualTag
+    /// The family section of a tag of this chip, or nil when `tag` is not one.
+    public var encode: @Sendable (_ tag: any VirtualTag) -> JSONValue?
+    /// The NDEF message the tag holds (nil when it is not NDEF formatted or holds none), for `.ndef` export.
+    public var ndefMessage: @Sendable (_ tag: any VirtualTag) -> [UInt8]?
+    /// The decoded memory map, configuration and NDEF access for `tag show`; nil shows chip and UID only.
+    public var report: (@Sendable (_ tag: any VirtualTag) -> TagReport?)?
+
+    public init(
+        name: String, section: String, summary: String, uidPrefix: [UInt8] = [0x04], uidLength: Int = 7,
+        factory: @escaping @Sendable (_ uid: [UInt8], _ ndef: [UInt8]?) throws(TagFileError) -> any VirtualTag,
+        decode:
+            @escaping @Sendable (_ root: TagFileFields, _ section: TagFileFields, _ uid: [UInt8]) throws(TagFileError)
+            ->
+            any VirtualTag,
+        encode: @escaping @Sendable (_ tag: any VirtualTag) -> JSONValue?,
+        ndefMessage: @escaping @Sendable (_ tag: any VirtualTag) -> [UInt8]?,
+        report: (@Sendable (_ tag: any VirtualTag) -> TagReport?)? = nil
+    ) {
+        self.name = name
+        self.section = section
+        self.summary = summary
+        self.uidPrefix = uidPrefix
+        self.uidLength = uidLength
+        self.factory = factory
+        self.decode = decode
+        self.encode = encode
+        self.ndefMessage = ndefMessage
+        self.report = report
+    }
+}

@@ -1,0 +1,85 @@
+public import OpenNFCBytes
+
+/// Reads the members of one JSON object of a tag file, naming the field path in every error. Chip codecs use it to
+/// decode their section (see ``TagFileChip``).
+public struct TagFileFields: Sendable {
+    public let members: [(String, JSONValue)]
+    /// Path of this object (`""` for the root, `type2` for a section).
+    public let path: String
+
+    public init(_ value: JSONValue, path: String) throws(TagFileError) {
+        guard let o = value.objectValue else {
+            throw TagFileError("expected an object", field: path.isEmpty ? "(root)" : path)
+        }
+        self.members = o
+        self.path = path
+    }
+
+    /// The full path of member `key`.
+    public func field(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    public func contains(_ key: String) -> Bool { members.contains { $0.0 == key } }
+
+    public func value(_ key: String) -> JSONValue? { members.first { $0.0 == key }?.1 }
+
+    public func require(_ key: String) throws(TagFileError) -> JSONValue {
+        guard let v = value(key) else { throw TagFileError("missing", field: field(key)) }
+        return v
+    }
+
+    public func string(_ key: String) throws(TagFileError) -> String {
+        guard let s = try require(key).stringValue else { throw TagFileError("expected a string", field: field(key)) }
+        return s
+    }
+
+    public func optionalString(_ key: String) throws(TagFileError) -> String? {
+        contains(key) ? try string(key) : nil
+    }
+
+    public func int(_ key: String, in range: ClosedRange<Int>) throws(TagFileError) -> Int {
+        guard let i = try require(key).intValue, range.contains(i) else {
+            throw TagFileError(
+                "expected a whole number from \(range.lowerBound) to \(range.upperBound)", field: field(key))
+        }
+        return i
+    }
+
+    public func bool(_ key: String) throws(TagFileError) -> Bool {
+        guard let b = try require(key).boolValue else {
+            throw TagFileError("expected true or false", field: field(key))
+        }
+        return b
+    }
+
+    /// Hex bytes (spaces allowed), optionally of an exact length.
+    public func hex(_ key: String, count: Int? = nil) throws(TagFileError) -> [UInt8] {
+        try Self.hex(try string(key), field: field(key), count: count)
+    }
+
+    public func optionalHex(_ key: String, count: Int? = nil) throws(TagFileError) -> [UInt8]? {
+        contains(key) ? try hex(key, count: count) : nil
+    }
+
+    public func object(_ key: String) throws(TagFileError) -> TagFileFields {
+        try TagFileFields(try require(key), path: field(key))
+    }
+
+    public func array(_ key: String) throws(TagFileError) -> [JSONValue] {
+        guard let a = try require(key).arrayValue else { throw TagFileError("expected an array", field: field(key)) }
+        return a
+    }
+
+    /// Decodes hex text, naming `field` on error.
+    public static func hex(_ text: String, field: String, count: Int? = nil) throws(TagFileError) -> [UInt8] {
+        let bytes: [UInt8]
+        do {
+            bytes = try Hex.decode(text)
+        } catch {
+            throw TagFileError("not hex: \(error)", field: field)
+        }
+        if let count, bytes.count != count {
+            throw TagFileError("expected \(count) bytes, found \(bytes.count)", field: field)
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,132 @@
+internal import OpenNFCBytes
+public import OpenNFCRF
+
+/// Every page of a Type 2 chip, as a reader can see it: what `opennfc dump` saves.
+public struct Type2MemoryImage: Sendable, Hashable {
+    /// Page contents in order (4 bytes each); nil for a page the chip refused to read (password-protected).
+    public var pages: [[UInt8]?]
+    /// The first page the chip refused to read, if any: from there on the pages need the password (AUTH0 with PROT).
+    public var firstProtectedPage: Int?
+
+    public init(pages: [[UInt8]?], firstProtectedPage: Int?) {
+        self.pages = pages
+        self.firstProtectedPage = firstProtectedPage
+    }
+
+    /// All bytes, with unreadable pages as zeros.
+    public var bytes: [UInt8] { pages.flatMap { $0 ?? [0, 0, 0, 0] } }
+}
+
+/// Reads a whole Type 2 chip, configuration pages included, with the fewest frames the frontend allows
+/// (NTAG213/215/216 datasheet §10.2 READ, §10.3 FAST_READ; T2T §5.1).
+///
+/// | Chip | How |
+/// |---|---|
+/// | size known (NTAG21x, Ultralight EV1) | FAST_READ in ranges that fit the frontend's largest answer; READ (4 pages) without FAST_READ |
+/// | size unknown (Ultralight, generic) | READ 4 pages at a time until the chip refuses a page past its end, then re-activates |
+/// | password-protected reads (PROT) | the refused range is re-read page by page after re-activation, to find the first protected page; with the password, PWD_AUTH first and everything is read |
+///
+/// PWD and PACK always read as zeros (datasheet §8.8.1): the image holds zeros there whatever the secret is.
+public final class Type2MemoryReader {
+    let link: Type2Link
+    let frontend: any RFFrontend
+    let target: RFTarget
+    let chip: Type2Chip
+    let password: [UInt8]?
+    /// The PACK the chip answered to the password, once ``read()`` has authenticated.
+    public private(set) var pack: [UInt8]?
+
+    public init(target: RFTarget, chip: Type2Chip, frontend: any RFFrontend, password: [UInt8]? = nil) {
+        self.link = Type2Link(frontend: frontend, target: target)
+        self.frontend = frontend
+        self.target = target
+        self.chip = chip
+        self.password = password
+    }
+
+    public func read() throws(TagError) -> Type2MemoryImage {
+        if let password { try authenticate(password) }
+        guard let total = chip.totalPages else { return try readUnknownSize() }
+        var pages: [[UInt8]?] = []
+        var page = 0
+        let perFrame = max(1, min(frontend.capabilities.maxResponseSize / 4, 64))
+        while page < total {
+            let end = chip.hasFastRead ? min(total - 1, page + perFrame - 1) : min(total - 1, page + 3)
+            do {
+                let data =
+                    chip.hasFastRead
+                    ? try link.fastRead(from: page, to: end)
+                    : Array(try link.read(page: page).prefix((end - page + 1) * 4))
+                for p in 0...(end - page) { pages.append(Array(data[(p * 4)..<(p * 4 + 4)])) }
+                page = end + 1
+            } catch let e where e.code == .commandRejected {
+                // Refused: a protected range. Find its first page one page at a time, then stop: every page from
+                // AUTH0 on is protected.
+                try reactivate()
+                var first = page
+                while first <= end {
+                    do {
+                        let one =
+                            chip.hasFastRead
+                            ? try link.fastRead(from: first, to: first) : Array(try link.read(page: first).prefix(4))
+                        pages.append(one)
+                        first += 1
+                    } catch let e where e.code == .commandRejected {
+                        try reactivate()
+                        break
+                    }
+                }
+                let protectedFrom = first
+                while pages.count < total { pages.append(nil) }
+                return Type2MemoryImage(pages: pages, firstProtectedPage: protectedFrom < total ? protectedFrom : nil)
+            }
+        }
+        return Type2MemoryImage(pages: pages, firstProtectedPage: nil)
+    }
+
+    private func readUnknownSize() throws(TagError) -> Type2MemoryImage {
+        var pages: [[UInt8]?] = []
+        var page = 0
+        // 256 pages is the most a Type 2 chip addresses without SECTOR_SELECT.
+        while page < 256 {
+            do {
+                let data = try link.read(page: page)
+                for p in 0..<4 { pages.append(Array(data[(p * 4)..<(p * 4 + 4)])) }
+                page += 4
+            } catch let e where e.code == .commandRejected {
+                try reactivate()
+                // READ rolls over at the end of memory, so the last group read may hold pages 0, 1, … again: the
+                // chip ends at the first of the last three pages that a READ refuses.
+                var end = page
+                for q in max(0, page - 3)..<page {
+                    do {
+                        _ = try link.read(page: q)
+                    } catch let e where e.code == .commandRejected {
+                        try reactivate()
+                        end = q
+                        break
+                    }
+                }
+                pages = Array(pages.prefix(end))
+                break
+            }
+        }
+        return Type2MemoryImage(pages: pages, firstProtectedPage: nil)
+    }
+
+    private func reactivate() throws(TagError) {
+        do {
+            _ = try frontend.activate(target)
+        } catch {
+            throw .rf(error, during: "re-activation after a refused read")
+        }
+        if let password { try authenticate(password) }
+    }
+
+    private func authenticate(_ password: [UInt8]) throws(TagError) {
+        guard let pw = try? NTAGPassword(target: target, chip: chip, frontend: frontend) else {
+            throw TagError(.unsupported, "\(chip.name) has no password (PWD_AUTH)")
+        }
+        pack = try pw.authenticate(password: password)
+    }
+}

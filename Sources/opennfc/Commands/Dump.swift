@@ -1,0 +1,181 @@
+import OpenNFCBytes
+import OpenNFCRF
+import OpenNFCSimulation
+import OpenNFCTags
+
+extension Commands {
+    static let dump = Command(
+        name: "dump",
+        abstract: "Read the whole tag: print its memory map, or save it as a tag file.",
+        discussion: """
+            Reads every page of a Type 2 tag, configuration pages included, and the chip's signature. Without -o
+            it prints the memory map page by page; with -o it saves a tag file (.json, or Flipper Zero .nfc, by
+            the file's extension) that 'opennfc restore', 'opennfc tag show' and --device sim: use.
+            PWD and PACK never read back from a chip; pages a password protects (PROT) cannot be read without
+            --password. Both are noted, and the saved file holds zeros there (or the password given).
+
+            Examples:
+              opennfc dump --device pcsc
+              opennfc dump -o backup.json --device pcsc
+              opennfc dump -o backup.nfc --password 12345678 --device sim:tag.json
+            """,
+        options: TagSession.options + [
+            .init(name: "output", short: "o", value: "<file>", help: "Save a tag file (.json or .nfc)."),
+            .init(name: "password", value: "<hex>", help: "Authenticate first (PWD_AUTH) to read protected pages."),
+            .init(name: "json", help: "Print the tag file JSON on stdout."),
+        ],
+        run: { inv in
+            let password = try hexOption(inv, "password", bytes: 4)
+            let output = inv.value("output")
+            if let output, TagFile.Format(path: output) == nil || TagFile.Format(path: output) == .ndef {
+                throw CLIError.usage("-o takes a .json or .nfc file, not '\(output)'")
+            }
+            if output != nil && inv.flag("json") { throw CLIError.usage("-o and --json cannot be combined") }
+            return try TagSession.run(inv) { session in
+                let tag = try session.connectTag()
+                guard let chip = tag.type2Chip else {
+                    throw CLIError.failure(
+                        "dump reads Type 2 tags (NTAG, Ultralight); this tag is \(tag.chip), UID \(tag.uid)")
+                }
+                let reader = Type2MemoryReader(
+                    target: tag.target, chip: chip, frontend: tag.frontend, password: password)
+                let image = try tagStep("read its memory") { () throws(TagError) in try reader.read() }
+                let pack = reader.pack
+                let signature = readSignature(chip, tag.frontend)
+                try session.release()
+                let map = MemoryMap(
+                    chip: chip, image: image, profile: TagFileBridge.profile(for: tag, pages: image.pages.count))
+                var notes = map.notes
+                let saving = output != nil || inv.flag("json")
+                if saving, let pack, let password, let p = map.profile, p.configPage != nil {
+                    notes.removeAll { $0.hasPrefix("PWD and PACK") }
+                    notes.append("PWD and PACK saved as given (\(password.hexString) / \(pack.hexString))")
+                }
+                if output == nil && !inv.flag("json") {
+                    Console.out("Tag:      \(tag.chip), UID \(tag.uid), \(image.pages.count) pages\n")
+                    Console.out(map.listing())
+                    for n in notes { Console.out("Note: \(n)\n") }
+                    return 0
+                }
+                guard let profile = map.profile else {
+                    throw CLIError.failure(
+                        "tag files hold the simulated chips (\(Type2ChipProfile.all.map(\.name).joined(separator: ", "))); "
+                            + "this \(tag.chip) of \(image.pages.count) pages can only be printed (omit -o)")
+                }
+                var memory = image.bytes
+                if let password, let pack, let cfg = profile.configPage {
+                    memory.replaceSubrange(((cfg + 2) * 4)..<((cfg + 3) * 4), with: password)
+                    memory.replaceSubrange(((cfg + 3) * 4)..<((cfg + 3) * 4 + 2), with: pack)
+                }
+                let virtual: Type2Tag
+                do {
+                    virtual = try Type2Tag(
+                        profile: profile, memory: memory, signature: signature ?? Array(repeating: 0, count: 32))
+                } catch {
+                    throw CLIError.failure("\(error)")
+                }
+                do {
+                    if let output {
+                        try TagFile.write(virtual, path: output)
+                        Console.out("Saved \(tag.chip) \(tag.uid) (\(image.pages.count) pages) to \(output).\n")
+                    } else {
+                        Console.out(try TagFile.encodeJSON(virtual))
+                    }
+                } catch {
+                    throw CLIError.failure("\(error)")
+                }
+                for n in notes { Console.err("Note: \(n)\n") }
+                return 0
+            }
+        }
+    )
+
+    /// READ_SIG (`3C 00`, NTAG21x §10.10 / MF0ULx1 §9.13): the 32-byte originality signature, when the chip has it.
+    static func readSignature(_ chip: Type2Chip, _ frontend: any RFFrontend) -> [UInt8]? {
+        guard chip.family == .ntag21x || chip.family == .ultralightEV1 else { return nil }
+        if case .frame(let b)? = try? frontend.exchange([0x3C, 0x00]), b.count == 32 { return b }
+        return nil
+    }
+}
+
+/// Maps what the reader identified to the simulation's chip profiles, for saving and restoring tag files.
+enum TagFileBridge {
+    /// The simulated chip with the same GET_VERSION answer (or, without one, a plain Ultralight of 16 pages).
+    static func profile(for tag: ConnectedTag, pages: Int) -> Type2ChipProfile? {
+        if let v = tag.identified.versionData, v.count == 8 {
+            return Type2ChipProfile.all.first { $0.version == v && $0.pageCount == pages }
+        }
+        if tag.type2Chip?.family == .ultralight, pages == Type2ChipProfile.ultralight.pageCount {
+            return .ultralight
+        }
+        return nil
+    }
+}
+
+/// The page-by-page listing of a Type 2 image, with what each page is.
+struct MemoryMap {
+    let chip: Type2Chip
+    let image: Type2MemoryImage
+    let profile: Type2ChipProfile?
+
+    var notes: [String] {
+        var n: [String] = []
+        if let p = image.firstProtectedPage {
+            n.append(
+                "pages \(p)–\(image.pages.count - 1) are password-protected (PROT) and were not read; "
+                    + "give --password to read them")
+        }
+        if profile?.configPage != nil || chip.family == .ntag21x || chip.family == .ultralightEV1 {
+            n.append("PWD and PACK never read back from a chip: they are shown and saved as zeros")
+        }
+        return n
+    }
+
+    func meaning(_ page: Int) -> String {
+        let total = image.pages.count
+        switch page {
+        case 0: return "UID 0–2, BCC0"
+        case 1: return "UID 3–6"
+        case 2: return "BCC1, internal, static lock bytes"
+        case 3: return "capability container"
+        default: break
+        }
+        if let cfg = profile?.configPage
+            ?? ((chip.family == .ntag21x || chip.family == .ultralightEV1) ? total - 4 : nil)
+        {
+            switch page - cfg {
+            case 0: return "CFG0 (AUTH0 = \(image.pages[page].map { Hex.encode([$0[3]]) } ?? "?"))"
+            case 1: return "CFG1 (ACCESS)"
+            case 2: return "PWD (never readable)"
+            case 3: return "PACK (never readable)"
+            default: break
+            }
+        }
+        if let lock = profile?.dynamicLock?.page ?? chip.dynamicLockPage, page == lock { return "dynamic lock bytes" }
+        if let last = profile?.lastUserPage, page > last { return "reserved" }
+        return page == 4 ? "user memory" : ""
+    }
+
+    func listing() -> String {
+        var s = "Page  Bytes        ASCII  Meaning\n"
+        for (i, p) in image.pages.enumerated() {
+            let num = String(i)
+            let pad = String(repeating: " ", count: max(0, 4 - num.count)) + num
+            let bytes = p.map { Hex.encode($0, separator: " ") } ?? "-- -- -- --"
+            let ascii =
+                p.map { String($0.map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "." }) } ?? "    "
+            var meaning = meaning(i)
+            if p == nil { meaning = meaning.isEmpty ? "protected (password)" : meaning + ", protected (password)" }
+            s += "\(pad)  \(bytes)  \(ascii)   \(meaning)".trimmingTrailingSpaces() + "\n"
+        }
+        return s
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,54 @@
+import OpenNFCBytes
+import OpenNFCTags
+
+extension Commands {
+    static let lock = Command(
+        name: "lock",
+        abstract: "Make the tag's NDEF message permanently read-only.",
+        discussion: """
+            Sets the capability container to read-only and every static and dynamic lock bit of the chip (Type 2),
+            or the write access of the NDEF file (Type 4, where the card allows it). This cannot be undone: no
+            command, password or tool makes the tag writable again. Refuses to run without --yes.
+
+            Examples:
+              opennfc lock --device sim:poster.json --yes
+              opennfc lock --device pcsc --yes --trace
+            """,
+        options: TagSession.options + [
+            .init(name: "yes", help: "Confirm: lock the tag for good."),
+            .init(name: "json", help: "Print the result as JSON."),
+        ],
+        run: { inv in
+            guard inv.flag("yes") else {
+                throw CLIError.failure(
+                    "locking makes the tag read-only for good and cannot be undone; run again with --yes to lock it")
+            }
+            return try TagSession.run(inv) { session in
+                let tag = try session.connectTag()
+                let procedure = try tag.ndef()
+                let before = try tagStep("detect NDEF") { () throws(TagError) in try procedure.detect() }
+                if before.status == .notSupported {
+                    throw CLIError.failure(
+                        "the tag (\(tag.chip), UID \(tag.uid)) is not NDEF formatted: "
+                            + "\(before.reason ?? "no NDEF data"); format and write it before locking")
+                }
+                try tagStep("make the tag read-only") { () throws(TagError) in try procedure.makeReadOnly() }
+                let fresh = try tag.ndef()
+                let after = try tagStep("check the lock") { () throws(TagError) in try fresh.detect() }
+                try session.release()
+                guard after.status == .readOnly else {
+                    throw CLIError.failure("the tag still reads as \(after.status.rawValue) after locking")
+                }
+                if inv.flag("json") {
+                    Console.out(
+                        JSONValue.object([
+                            ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("status", .string("readOnly")),
+                        ]).pretty + "\n")
+                } else {
+                    Console.out("Locked \(tag.chip) \(tag.uid): the NDEF message is now read-only for good.\n")
+                }
+                return 0
+            }
+        }
+    )
+}

@@ -1,0 +1,74 @@
+import OpenNFCBytes
+import OpenNFCSimulation
+import OpenNFCTags
+
+extension Commands {
+    static let restore = Command(
+        name: "restore",
+        abstract: "Write a dump's user memory to a tag of the same chip.",
+        discussion: """
+            Reads the tag in the field, compares it with the tag file page by page, and writes only the user
+            pages that differ, in an order that leaves the tag readable as its old content, an empty NDEF tag or
+            the restored content if it is pulled away. The capability container is written when it only needs
+            bits set. Lock bytes and the password configuration are never written. Refuses a tag of another chip.
+
+            Examples:
+              opennfc restore backup.json --device pcsc
+              opennfc restore backup.nfc --device sim:blank.json --trace
+            """,
+        arguments: [.init(name: "file", help: "A tag file saved by 'opennfc dump' (.json or .nfc).")],
+        options: TagSession.options + [
+            .init(name: "password", value: "<hex>", help: "Authenticate first when the tag's pages need a password."),
+            .init(name: "json", help: "Print the result as JSON."),
+        ],
+        run: { inv in
+            let path = inv.positionals[0]
+            let password = try hexOption(inv, "password", bytes: 4)
+            let source: Type2Tag
+            do {
+                guard let t = try TagFile.read(path: path) as? Type2Tag else {
+                    throw CLIError.failure("'\(path)' is not a Type 2 dump; restore writes NTAG and Ultralight dumps")
+                }
+                source = t
+            } catch let e as TagFileError {
+                throw CLIError.failure(e.file == nil ? "tag file '\(path)': \(e)" : "\(e)")
+            }
+            let profile = source.profile
+            return try TagSession.run(inv) { session in
+                let tag = try session.connectTag()
+                guard let chip = tag.type2Chip, TagFileBridge.profile(for: tag, pages: profile.pageCount) == profile
+                else {
+                    throw CLIError.failure(
+                        "'\(path)' is a dump of \(profile.name), but the tag in the field is \(tag.chip) (UID "
+                            + "\(tag.uid)); restore writes only to the same chip")
+                }
+                let wanted = stride(from: 0, to: source.memory.count, by: 4).map { Array(source.memory[$0..<($0 + 4)]) }
+                let reader = Type2MemoryReader(
+                    target: tag.target, chip: chip, frontend: tag.frontend, password: password)
+                let image = try tagStep("read its memory") { () throws(TagError) in try reader.read() }
+                if let p = image.firstProtectedPage, p <= profile.lastUserPage {
+                    throw CLIError.failure(
+                        "pages from \(p) on are password-protected on the tag; give --password to restore them")
+                }
+                let writer = Type2MemoryWriter(target: tag.target, frontend: tag.frontend)
+                let written = try tagStep("take the restored memory") { () throws(TagError) in
+                    try writer.restore(current: image.pages, wanted: wanted, userPages: 4...profile.lastUserPage)
+                }
+                try session.release()
+                if inv.flag("json") {
+                    Console.out(
+                        JSONValue.object([
+                            ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("source", .string(path)),
+                            ("pagesWritten", .int(written)),
+                        ]).pretty + "\n")
+                } else if written == 0 {
+                    Console.out("\(tag.chip) \(tag.uid) already holds the user memory of '\(path)'; nothing written.\n")
+                } else {
+                    Console.out(
+                        "Restored the user memory of '\(path)' to \(tag.chip) \(tag.uid): \(written) page writes.\n")
+                }
+                return 0
+            }
+        }
+    )
+}

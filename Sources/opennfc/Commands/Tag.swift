@@ -1,0 +1,48 @@
+import OpenNFCBytes
+import OpenNFCSimulation
+
+extension Commands {
+    static let tag = Command(
+        name: "tag",
+        abstract: "Create, inspect, drive and convert virtual tag files.",
+        discussion: """
+            A tag file holds one virtual chip's complete state (docs/TAG-FILES.md). The format follows the \
+            extension: .json (OpenCoreNFC tag file), .nfc (Flipper Zero dump, NTAG/Ultralight chips) or .ndef (a \
+            raw NDEF message, read as a factory NTAG215 holding it unless --chip says otherwise).
+            """,
+        subcommands: [tagNew, tagShow, tagSend, tagConvert]
+    )
+}
+
+/// Shared helpers of the `tag` subcommands.
+enum TagCLI {
+    /// Reads a tag file, turning its error into `Error: <file>: <where>: <what>` (exit 1).
+    static func load(_ path: String, ndefChip: String = "ntag215") throws(CLIError) -> any VirtualTag {
+        do {
+            return try TagFile.read(path: path, ndefChip: ndefChip)
+        } catch {
+            throw CLIError.failure(error.description)
+        }
+    }
+
+    static func save(_ tag: any VirtualTag, to path: String) throws(CLIError) {
+        do {
+            try TagFile.write(tag, path: path)
+        } catch {
+            throw CLIError.failure(error.description)
+        }
+    }
+
+    /// The `--chip` value checked against the registry: a usage error for an unknown chip, a failure for a chip
+    /// whose simulation is not registered yet.
+    static func chip(_ name: String) throws(CLIError) -> TagFileChip {
+        if let chip = TagFile.chip(named: name) { return chip }
+        if let reason = TagFile.plannedChips[name] { throw CLIError.failure("chip '\(name)': \(reason)") }
+        let known = (TagFile.chips.map(\.name) + TagFile.plannedChips.keys.sorted()).joined(separator: ", ")
+        throw CLIError.usage("unknown chip '\(name)' (choose from: \(known))")
+    }
+
+    static var chipList: String {
+        (TagFile.chips.map(\.name) + TagFile.plannedChips.keys.sorted()).joined(separator: "|")
+    }
+}

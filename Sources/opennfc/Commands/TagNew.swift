@@ -1,0 +1,89 @@
+import OpenNFCBytes
+import OpenNFCNDEF
+import OpenNFCSimulation
+
+extension Commands {
+    static let tagNew = Command(
+        name: "new",
+        abstract:
+            "Create a factory-fresh tag file, NDEF formatted as its maker ships it, optionally holding a message.",
+        discussion: """
+            Without --uid the UID is random (7 bytes, first byte 04 for the NXP chips). --text and --uri write one \
+            Text or URI record; --ndef-hex takes a whole NDEF message in hex. The output format follows the \
+            extension of -o (.json, .nfc, .ndef).
+            """,
+        options: [
+            .init(name: "chip", value: "<chip>", help: "Chip: \(TagCLI.chipList)."),
+            .init(name: "uid", value: "<hex>", help: "UID in hex (7 bytes for the NXP chips)."),
+            .init(name: "text", value: "<text>", help: "Store a Text record (language en, UTF-8)."),
+            .init(name: "uri", value: "<uri>", help: "Store a URI record."),
+            .init(name: "ndef-hex", value: "<hex>", help: "Store this NDEF message (hex)."),
+            .init(name: "output", short: "o", value: "<file>", help: "Where to write the tag file."),
+        ],
+        run: { inv in
+            guard let chipName = inv.value("chip") else { throw CLIError.usage("missing --chip <\(TagCLI.chipList)>") }
+            guard let output = inv.value("output") else { throw CLIError.usage("missing -o <file>") }
+            guard TagFile.Format(path: output) != nil else {
+                throw CLIError.usage("-o \(output): use a .json, .nfc or .ndef file name")
+            }
+            let chip = try TagCLI.chip(chipName)
+            let uid: [UInt8]
+            if let text = inv.value("uid") {
+                do {
+                    uid = try Hex.decode(text)
+                } catch {
+                    throw CLIError.usage("--uid: \(error)")
+                }
+                guard uid.count == chip.uidLength else {
+                    throw CLIError.usage("--uid: \(chip.name) has a \(chip.uidLength)-byte UID, not \(uid.count) bytes")
+                }
+            } else {
+                var rng = SystemRandomNumberGenerator()
+                uid =
+                    chip.uidPrefix
+                    + (chip.uidPrefix.count..<chip.uidLength).map { _ in UInt8.random(in: 1...0xFE, using: &rng) }
+            }
+            let message = try messageOption(inv)
+            let tag: any VirtualTag
+            do {
+                tag = try chip.factory(uid, message)
+            } catch {
+                throw CLIError.failure("\(error)")
+            }
+            try TagCLI.save(tag, to: output)
+            Console.err("Wrote \(chip.name) UID \(Hex.encode(uid)) to \(output)\n")
+            return 0
+        }
+    )
+
+    /// The message of --text, --uri or --ndef-hex (at most one), encoded.
+    static func messageOption(_ inv: Invocation) throws(CLIError) -> [UInt8]? {
+        let given = ["text", "uri", "ndef-hex"].filter { inv.value($0) != nil }
+        guard given.count <= 1 else {
+            throw CLIError.usage("give only one of --text, --uri and --ndef-hex")
+        }
+        do {
+            if let text = inv.value("text") {
+                return NDEFMessage(records: [try NDEFTextRecord(text: text).record()]).encoded()
+            }
+            if let uri = inv.value("uri") {
+                return NDEFMessage(records: [try NDEFURIRecord(uri: uri).record()]).encoded()
+            }
+        } catch {
+            throw CLIError.usage("cannot encode the record: \(error)")
+        }
+        guard let hex = inv.value("ndef-hex") else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try Hex.decode(hex)
+        } catch {
+            throw CLIError.usage("--ndef-hex: \(error)")
+        }
+        do {
+            _ = try NDEFMessage(decoding: bytes)
+        } catch {
+            throw CLIError.usage("--ndef-hex is not a valid NDEF message: \(error)")
+        }
+        return bytes
+    }
+}

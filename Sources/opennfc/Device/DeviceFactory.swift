@@ -1,0 +1,10 @@
+/// Opens the device a `--device` value names (nil: the only PC/SC reader).
+enum DeviceFactory {
+    static func open(_ spec: DeviceSpec?) throws -> any Device {
+        switch spec {
+        case .sim(let files)?: return try SimDevice(files: files)
+        case .pcsc(let reader)?: return try PCSCDevice(wanted: reader, implicit: false)
+        case nil: return try PCSCDevice(wanted: nil, implicit: true)
+        }
+    }
+}

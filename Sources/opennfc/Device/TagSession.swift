@@ -1,0 +1,97 @@
+import Foundation
+import OpenNFCRF
+
+/// One tag command's use of a device: the shared `--device`, `--timeout` and `--trace` options, waiting for a tag
+/// with a prompt, activation, frame counting, and the closing `frames: <n>` line of the trace.
+final class TagSession {
+    /// The options every tag command takes.
+    static let options: [Command.Option] = [
+        .init(
+            name: "device", value: "<device>",
+            help: "sim:<tagfile>[+<tagfile>…], pcsc or pcsc:<reader> (default: $OPENNFC_DEVICE, else the only "
+                + "PC/SC reader)."),
+        .init(name: "timeout", value: "<seconds>", help: "How long to wait for a tag (default: 30)."),
+        .init(name: "trace", help: "Print every frame or APDU on stderr as it happens."),
+    ]
+
+    let device: any Device
+    /// The device's frontend, counted and traced; every procedure talks through it.
+    let frontend: InstrumentedFrontend
+    let trace: TracePrinter?
+    let timeout: NFCDuration
+    private var closed = false
+
+    init(_ inv: Invocation, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let seconds = try inv.int("timeout", default: 30, range: 0...86_400)
+        timeout = .seconds(UInt64(seconds))
+        let spec: DeviceSpec?
+        if let d = inv.value("device") {
+            spec = try DeviceSpec.parse(d)
+        } else if let d = environment[DeviceSpec.environmentVariable], !d.isEmpty {
+            do {
+                spec = try DeviceSpec.parse(d)
+            } catch CLIError.usage(let m) {
+                throw CLIError.failure("$\(DeviceSpec.environmentVariable): \(m)")
+            }
+        } else {
+            spec = nil
+        }
+        device = try DeviceFactory.open(spec)
+        let tracer = inv.flag("trace") ? TracePrinter() : nil
+        trace = tracer
+        frontend = InstrumentedFrontend(device.frontend, observer: tracer.map { t in { t.handle($0) } })
+    }
+
+    /// Runs `body` with a session, then prints the trace's last line and closes the device, whatever happened.
+    static func run(_ inv: Invocation, _ body: (TagSession) throws -> Int32) throws -> Int32 {
+        let session = try TagSession(inv)
+        defer { session.close() }
+        return try body(session)
+    }
+
+    /// Waits for the next tag and activates it (in its highest protocol: ISO-DEP when offered).
+    /// Throws a one-line failure when no tag came within the timeout.
+    func connect() throws -> RFTarget {
+        guard let target = try waitForTarget() else {
+            throw CLIError.failure(noTagMessage)
+        }
+        return try activate(target)
+    }
+
+    /// Activates a target found by ``waitForTarget()``.
+    func activate(_ target: RFTarget) throws -> RFTarget {
+        do {
+            return try frontend.activate(target)
+        } catch {
+            throw CLIError.failure("the tag could not be activated (\(error)); hold it still and try again")
+        }
+    }
+
+    /// The next target without activating it, nil after the timeout.
+    func waitForTarget() throws -> RFTarget? {
+        if device.waitsForPeople {
+            Console.err("Hold a tag near the reader (\(device.name)); waiting up to \(timeout)…\n")
+        }
+        return try device.waitForTag(timeout: timeout)
+    }
+
+    var noTagMessage: String {
+        if let left = device.tagsRemaining, left == 0 {
+            return "no tag within \(timeout) on \(device.name): every simulated tag has been used"
+        }
+        return "no tag within \(timeout) on \(device.name); hold a tag on the reader, or raise --timeout"
+    }
+
+    /// Ends the use of the current tag: deactivates it and lets the device write it back / take it away.
+    func release() throws {
+        frontend.deactivate()
+        try device.release()
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        trace?.finish()
+        device.close()
+    }
+}

@@ -1,0 +1,16 @@
+import Testing
+
+/// `opennfc demo` is the README's first command: it must run, and what it prints must be true.
+@Suite struct DemoTests {
+    @Test func partOnePrintsTheSeedMessagesAndTheirRoundTrips() throws {
+        let r = try CLIRunner.run(["demo"])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)
+        // URI record, well-known "U", prefix code 0x04 = "https://" (NFC Forum RTD-URI 1.0 table 3).
+        #expect(r.stdout.contains("D1 01 14 55 04 65 78 61 6D 70 6C 65 2E 63 6F 6D 2F 69 74 65 6D 2F 34 32"))
+        // Text record: status byte 0x02 = UTF-8, language length 2, "en" (NFC Forum RTD-Text 1.0 §3.2.1).
+        #expect(r.stdout.contains("D1 01 11 54 02 65 6E 53 68 65 6C 66"))
+        #expect(r.stdout.contains("Smart Poster: https://example.com/museum/room-3"))
+        #expect(!r.stdout.contains("round trip equal: NO"))
+    }
+}

@@ -1,0 +1,121 @@
+import OpenNFCRF
+import OpenNFCSimulation
+import OpenNFCTags
+import Testing
+
+/// Frames on the air for full-capacity reads and writes, pinned: a change that costs air time fails here.
+/// Counts start after identification (GET_VERSION / GetVersion) and include NDEF detection. Frontend: the simulated
+/// iPhone (261-byte commands, 258-byte answers ⇒ FAST_READ of up to 64 pages, READ BINARY of up to 256 bytes).
+/// docs/PROCEDURES.md derives each minimum at length.
+@Suite struct FramePinTests {
+    struct Pin: Sendable, CustomStringConvertible {
+        var profile: Type2ChipProfile
+        var capacity: Int
+        var readFrames: Int
+        var readBytes: Int
+        var writeFrames: Int
+        var overwriteFrames: Int
+        var description: String { profile.name }
+    }
+
+    static let type2Pins: [Pin] = [
+        // NTAG213: message bytes 23–159 (after the Lock Control TLV, `03 LL`) = pages 5–39.
+        // Read: READ 3 (pages 3–6: CC, TLVs, first bytes) + FAST_READ 7–39 (33 pages ≤ 64) = 2 frames;
+        //   16 + 33 × 4 = 148 bytes received. (16 bytes per READ: pages 3–39 = 37 pages ⇒ 10 READs.)
+        // Write onto the empty factory tag: READ 3 + WRITE pages 6–39 (34) + WRITE page 5 (length, last) = 36.
+        // Overwrite with another full message: + 1 WRITE, the length page written twice (0 first, then 137): 37.
+        Pin(profile: .ntag213, capacity: 137, readFrames: 2, readBytes: 148, writeFrames: 36, overwriteFrames: 37),
+        // NTAG215: `03 FF 01 EC` fills page 4; message bytes 20–511 = pages 5–127.
+        // Read: READ 3 + FAST_READ 7–70, 71–127 (64 + 57 pages) = 3 frames; 16 + 121 × 4 = 500 bytes.
+        //   (16 bytes per READ: pages 3–127 = 125 pages ⇒ 32 READs.)
+        // Write: READ 3 + WRITE pages 5–127 (123) + WRITE page 4 (length) = 125.
+        // Overwrite: + 1 for the length page written twice, − 1 for page 5, which holds the same record header
+        // (`C5 00 00 00`) in both messages and is known from the READ of page 3: 125.
+        Pin(profile: .ntag215, capacity: 492, readFrames: 3, readBytes: 500, writeFrames: 125, overwriteFrames: 125),
+        // NTAG216: `03 FF 03 64` fills page 4; message bytes 20–887 = pages 5–221.
+        // Read: READ 3 + FAST_READ 7–70, 71–134, 135–198, 199–221 (64 + 64 + 64 + 23) = 5 frames;
+        //   16 + 215 × 4 = 876 bytes. 16 bytes per READ needs pages 3–221 = 219 pages ⇒ 55 READs: 5 ≤ 55 ÷ 2.
+        // Write: READ 3 + WRITE pages 5–221 (217) + WRITE page 4 (length) = 219.
+        // Overwrite: as for NTAG215, + 1 − 1: 219.
+        Pin(profile: .ntag216, capacity: 868, readFrames: 5, readBytes: 876, writeFrames: 219, overwriteFrames: 219),
+    ]
+
+    @Test(arguments: type2Pins)
+    func type2FullCapacity(pin: Pin) throws {
+        let bench = InteropBench()
+        let chip = try Type2Tag.factory(pin.profile, uid: uid7)
+        var (_, p) = try bench.connect(chip)
+        let message = ndefMessage(length: pin.capacity, seed: 1)
+        try p.writeMessage(message)
+        #expect(bench.frames == pin.writeFrames)
+
+        (_, p) = try bench.connect(chip)
+        #expect(try p.readMessage() == message)
+        #expect(bench.frames == pin.readFrames)
+        #expect(bench.frontend.counts.bytesReceived == pin.readBytes)
+
+        // Overwriting a full tag with another full message: the length page is written twice (length 0 first, the
+        // real length last), since the old message must be hidden before its pages change; unchanged known pages
+        // are not written.
+        (_, p) = try bench.connect(chip)
+        try p.writeMessage(ndefMessage(length: pin.capacity, seed: 2))
+        #expect(bench.frames == pin.overwriteFrames)
+    }
+
+    @Test func ntag216ReadIsAtMostHalfOf16BytesPerREAD() throws {
+        let bench = InteropBench()
+        let chip = try Type2Tag.factory(.ntag216, uid: uid7)
+        var (_, p) = try bench.connect(chip)
+        try p.writeMessage(ndefMessage(length: 868))
+        (_, p) = try bench.connect(chip)
+        _ = try p.readMessage()
+        let readsOf16Bytes = (219 + 3) / 4  // pages 3…221 (219 pages) in READs of 4 pages
+        #expect(readsOf16Bytes == 55)
+        #expect(bench.frames * 2 <= readsOf16Bytes)
+    }
+
+    @Test func acr122uFrameSizeGives63PagePerFastRead() throws {
+        // 252-byte answers ⇒ 63 pages per FAST_READ: pages 7–221 = 215 ⇒ 4 FAST_READs, still 5 frames in all.
+        let bench = InteropBench(capabilities: .simulatedACR122U)
+        let chip = try Type2Tag.factory(.ntag216, uid: uid7)
+        var (_, p) = try bench.connect(chip)
+        try p.writeMessage(ndefMessage(length: 868))
+        (_, p) = try bench.connect(chip)
+        _ = try p.readMessage()
+        #expect(bench.frames == 5)
+    }
+
+    /// A Type 4 tag with a 4 KiB NDEF file (the virtual card's default: MLe = MLc = 255, short APDUs).
+    ///
+    /// Detection: SELECT application, SELECT CC, READ BINARY CC, SELECT NDEF file, READ BINARY NLEN = 5 frames.
+    /// Read of 4094 bytes in chunks of MLe = 255: ⌈4094 ÷ 255⌉ = 17 ⇒ 22 frames.
+    /// Write of 4094 bytes onto an empty file: data from offset 2 in ⌈4094 ÷ 255⌉ = 17 UPDATE BINARY + NLEN = 18
+    /// ⇒ 23 frames. Over a full file: NLEN 00 00 rides in the first chunk, ⌈4096 ÷ 255⌉ = 17 + NLEN = 18 ⇒ 23.
+    @Test func type4FourKiBFile() throws {
+        let bench = InteropBench()
+        let card = try Type4Tag(uid: uid7)
+        var (_, p) = try bench.connect(card)
+        let message = ndefMessage(length: 4094, seed: 1)
+        try p.writeMessage(message)
+        #expect(bench.frames == 23)
+
+        (_, p) = try bench.connect(card)
+        #expect(try p.readMessage() == message)
+        #expect(bench.frames == 22)
+
+        (_, p) = try bench.connect(card)
+        try p.writeMessage(ndefMessage(length: 4094, seed: 2))
+        #expect(bench.frames == 23)
+    }
+
+    /// The same file on a card advertising MLe 256: READ BINARY with Le `00` takes 256 bytes ⇒ ⌈4094 ÷ 256⌉ = 16.
+    @Test func type4WithMLe256ReadsIn16Chunks() throws {
+        let bench = InteropBench()
+        let card = try Type4Tag(uid: uid7, configuration: Type4Configuration(mle: 0x0100))
+        var (_, p) = try bench.connect(card)
+        try p.writeMessage(ndefMessage(length: 4094))
+        (_, p) = try bench.connect(card)
+        _ = try p.readMessage()
+        #expect(bench.frames == 5 + 16)
+    }
+}
