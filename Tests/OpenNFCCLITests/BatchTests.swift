@@ -104,7 +104,9 @@ import Testing
         """.write(to: ws.dir.appendingPathComponent("b.csv"), atomically: true, encoding: .utf8)
         let r = try ws.run(["batch", "write", "--csv", "b.csv", "--report", "r.csv", "--device", device])
         #expect(r.status == 0)
-        #expect(try Self.report(ws).contains("1,04000000000001,\"uri=https://b.example/ann; text=Ann, Badge 1; lang=en\",written,\n"))
+        #expect(
+            try Self.report(ws).contains(
+                "1,04000000000001,\"uri=https://b.example/ann; text=Ann, Badge 1; lang=en\",written,\n"))
         let read = try ws.run(["read", "--json", "--device", "sim:t1.json"])
         let o = try #require(try JSONSerialization.jsonObject(with: read.stdoutBytes) as? [String: Any])
         let records = try #require((o["ndef"] as? [String: Any])?["records"] as? [[String: Any]])
@@ -141,7 +143,9 @@ import Testing
         #expect(again.status == 0)
         #expect(again.stderr.hasPrefix("Continuing: 1 of 3 already done according to the report.\n"))
         #expect(again.stdout == "3 of 3 done: 2 written, 0 skipped, 0 failed; report: r.csv\n")
-        #expect(try Self.report(ws).hasSuffix("2,04000000000002,https://m.example/2,written,\n3,04000000000003,https://m.example/3,written,\n"))
+        #expect(
+            try Self.report(ws).hasSuffix(
+                "2,04000000000002,https://m.example/2,written,\n3,04000000000003,https://m.example/3,written,\n"))
     }
 
     @Test func badInputIsRefusedBeforeAnyTag() throws {

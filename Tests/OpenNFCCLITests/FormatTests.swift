@@ -30,6 +30,8 @@ import Testing
         #expect(o["status"] as? String == "readWrite")
         #expect(o["capacity"] as? Int == 137)
         let after = try ws.run(["read", "--device", "sim:torn.json"])
-        #expect(after.stderr == "Error: the tag (ntag213, UID 04A1B2C3D4E5F6) holds no NDEF message: it is formatted but empty\n")
+        #expect(
+            after.stderr
+                == "Error: the tag (ntag213, UID 04A1B2C3D4E5F6) holds no NDEF message: it is formatted but empty\n")
     }
 }

@@ -59,7 +59,9 @@ import Testing
         let d = try ws.run(["dump", "--device", "sim:\(file)"])
         #expect(d.status == 0)
         #expect(d.stdout.contains("\n  16  -- -- -- --         protected (password)\n"))
-        #expect(d.stdout.contains("Note: pages 16–44 are password-protected (PROT) and were not read; give --password to read them\n"))
+        #expect(
+            d.stdout.contains(
+                "Note: pages 16–44 are password-protected (PROT) and were not read; give --password to read them\n"))
         let full = try ws.run(["dump", "--password", "CAFEBABE", "--device", "sim:\(file)"])
         #expect(!full.stdout.contains("protected (password)"))
         #expect(full.stdout.contains("\n  41  04 00 00 10  ....   CFG0 (AUTH0 = 10)\n"))
@@ -75,7 +77,9 @@ import Testing
         let missing = try ws.run(["password", "auth", "--device", "sim:\(file)"])
         #expect(missing.status == 64)
         #expect(missing.stderr.hasPrefix("Error: missing --password (4 bytes as 8 hex digits)\n"))
-        let limit = try ws.run(["password", "set", "--password", "12345678", "--auth-limit", "9", "--device", "sim:\(file)"])
+        let limit = try ws.run([
+            "password", "set", "--password", "12345678", "--auth-limit", "9", "--device", "sim:\(file)",
+        ])
         #expect(limit.status == 64)
         let t4 = try ws.run(["tag", "new", "--chip", "type4", "--uid", "04112233445566", "-o", "t4.json"])
         #expect(t4.status == 0)
