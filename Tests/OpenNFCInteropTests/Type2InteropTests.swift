@@ -88,7 +88,7 @@ import Testing
         let bench = InteropBench()
         var memory = try Type2Tag.factoryMemory(.ntag213, uid: uid7)
         memory[14] = 0x3E
-        let chip = Type2Tag(profile: .ntag213, memory: memory)
+        let chip = try Type2Tag(profile: .ntag213, memory: memory)
         var (_, p) = try bench.connect(chip)
         let d = try p.detect()
         // 496 − 5 (Lock Control TLV) − 1 (tag) − 3 (3-byte length) − 2 (its lock bytes at 160–161, now inside the
@@ -110,7 +110,7 @@ import Testing
         let tlvs = h("02 03 A0 08 02 01 03 28 10 44 03 00 FE")
         for (i, b) in tlvs.enumerated() { memory[16 + i] = b }
         for a in 40..<48 { memory[a] = 0xA5 }
-        let chip = Type2Tag(profile: .ntag215, memory: memory)
+        let chip = try Type2Tag(profile: .ntag215, memory: memory)
         var (_, p) = try bench.connect(chip)
         let d = try p.detect()
         // 496 − 10 (control TLVs) − 1 (tag) − 8 (reserved) − 3 (3-byte length) = 474.

@@ -8,7 +8,7 @@ import Testing
     func usedTag(_ p: Type2ChipProfile) -> Type2Tag {
         let tag = try! Type2Tag.factory(
             p, uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], holding: [0xD0, 0x00, 0x00])
-        tag.signature = (0..<32).map { UInt8($0) }
+        try! tag.setSignature((0..<32).map { UInt8($0) })
         let s = TagLineSession(tag: tag)
         s.activate()
         #expect(s.answer("A2 08 01 02 03 04") == "ACK")

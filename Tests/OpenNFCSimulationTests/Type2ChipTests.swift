@@ -208,3 +208,82 @@ import Testing
 enum VirtualClockForTests {
     static func make() -> OpenNFCRF.VirtualClock { OpenNFCRF.VirtualClock() }
 }
+
+/// The command table of every chip with the EV1/NTAG command set, driven by the profile's addresses.
+@Suite struct Type2CommandTableTests {
+    static let passwordChips = Type2ChipProfile.all.filter { $0.configPage != nil }
+
+    func hex(_ p: Int) -> String { Hex.encode([UInt8(p)]) }
+
+    @Test(arguments: passwordChips)
+    func everyCommandAndErrorPath(_ p: Type2ChipProfile) {
+        let c = p.configPage!
+        let tag = factoryTag(p)
+        let cfg = Hex.encode(p.factoryConfig)
+        let counterIndex = p.family == .ntag21x ? "02" : "00"
+        let counterAnswer = p.family == .ntag21x ? "NAK 0" : "000000"  // NTAG: NFC counter disabled
+        expectTranscript(
+            tag,
+            """
+            60 -> \(Hex.encode(p.version!))                           # GET_VERSION
+            60 00 -> TIMEOUT                                          # GET_VERSION with a stray byte: malformed
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            3A \(hex(c)) \(hex(c + 3)) -> \(cfg) 00000000 00000000    # FAST_READ config, PWD/PACK as zero
+            3A 03 03 -> \(Hex.encode(p.ndefCC))                       # FAST_READ one page
+            3C 00 -> \(type2Zeros(32))                                # READ_SIG
+            3C 02 -> NAK 0                                            # READ_SIG bad address
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            39 \(counterIndex) -> \(counterAnswer)                    # READ_CNT
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            39 03 -> NAK 0                                            # READ_CNT bad counter
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            1B FF FF FF FF -> 0000                                    # PWD_AUTH, factory password
+            1B FF FF FF FE -> NAK 0                                   # wrong password
+            1B FF FF FF FF -> TIMEOUT                                 # mute after NAK
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            1B FF FF FF -> TIMEOUT                                    # PWD_AUTH too short: malformed
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            A0 \(hex(c + 2)) -> ACK                                   # COMPATIBILITY WRITE of PWD
+            01020304 05060708 090A0B0C 0D0E0F10 -> ACK
+            A2 \(hex(c + 3)) 99 88 00 00 -> ACK                       # WRITE PACK
+            1B 01 02 03 04 -> 9988
+            A2 \(hex(c + 1)) 03 \(p.family == .ntag21x ? "00" : "05") 00 00 -> ACK   # AUTHLIM 3
+            A2 \(hex(c)) \(Hex.encode(p.factoryConfig[0..<3])) 04 -> ACK              # AUTH0 = 4: writes need the password
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            30 04 -> \(Hex.encode(tag.memory[16..<32]))               # PROT 0: reads stay free
+            A2 04 00 00 00 00 -> NAK 0                                # protected write
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            A0 04 -> NAK 0                                            # protected COMPATIBILITY WRITE
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            A2 03 00 00 00 00 -> ACK                                  # below AUTH0: allowed
+            1B 00 00 00 00 -> NAK 0                                   # failure 1
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            1B 00 00 00 00 -> NAK 0                                   # failure 2
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            1B 01 02 03 04 -> 9988                                    # right password resets the count
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            1B 00 00 00 00 -> NAK 0
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            1B 00 00 00 00 -> NAK 0
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            1B 00 00 00 00 -> NAK 0                                   # third failure: AUTHLIM 3 reached
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            1B 01 02 03 04 -> NAK 0                                   # locked out for good
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            A2 04 00 00 00 00 -> NAK 0                                # the protected area stays closed
+            """)
+        #expect(tag.failedAuthentications == 3)
+    }
+
+    @Test func constructorsRejectBadSizes() {
+        #expect(throws: Type2Tag.FactoryError("NTAG213 has 180 bytes of memory, not 4")) {
+            try Type2Tag(profile: .ntag213, memory: [0, 0, 0, 0])
+        }
+        #expect(throws: Type2Tag.FactoryError("a signature has 32 bytes, not 3")) {
+            try factoryTag(.ntag213).setSignature([1, 2, 3])
+        }
+        #expect(throws: Type2Tag.FactoryError("UID0 88h is the cascade tag and cannot start a UID")) {
+            try Type2Tag.factory(.ntag213, uid: [0x88, 1, 2, 3, 4, 5, 6])
+        }
+    }
+}

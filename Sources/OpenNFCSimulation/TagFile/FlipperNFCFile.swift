@@ -124,7 +124,7 @@ public enum FlipperNFCFile {
         guard Array(memory[0..<3]) + Array(memory[4..<8]) == uid else {
             throw TagFileError("UID does not match pages 0-1", field: "UID", line: uidLine.line)
         }
-        let tag = Type2Tag(profile: profile, memory: memory)
+        let tag = Type2Tag(unchecked: profile, memory: memory)
         if let sig = values["Signature"] { tag.signature = try bytes("Signature", sig, count: 32) }
         for i in 0..<3 {
             if let c = try int("Counter \(i)", 0...0xFF_FFFF) { tag.counters[i] = UInt32(c) }

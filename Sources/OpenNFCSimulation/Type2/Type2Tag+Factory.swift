@@ -41,7 +41,7 @@ extension Type2Tag {
     public static func factory(
         _ profile: Type2ChipProfile, uid: [UInt8], ndefFormatted: Bool = true
     ) throws(FactoryError) -> Type2Tag {
-        Type2Tag(profile: profile, memory: try factoryMemory(profile, uid: uid, ndefFormatted: ndefFormatted))
+        Type2Tag(unchecked: profile, memory: try factoryMemory(profile, uid: uid, ndefFormatted: ndefFormatted))
     }
 
     /// A factory-fresh, NDEF-formatted chip holding `message` (raw NDEF message bytes): the message is wrapped in an
@@ -74,7 +74,7 @@ extension Type2Tag {
         if tlv.count < area { tlv.append(0xFE) }
         for i in 16..<16 + area { memory[i] = 0 }
         for (i, b) in tlv.enumerated() { memory[16 + i] = b }
-        return Type2Tag(profile: profile, memory: memory)
+        return Type2Tag(unchecked: profile, memory: memory)
     }
 
     /// A random NXP UID (first byte 04h) from the given generator.

@@ -61,7 +61,7 @@ extension Type2Tag {
                 "pages 0-1 hold UID \(Hex.encode(memory[0..<3] + memory[4..<8])), not the file's uid",
                 field: "uid")
         }
-        let tag = Type2Tag(profile: profile, memory: memory)
+        let tag = Type2Tag(unchecked: profile, memory: memory)
         if let sig = try s.optionalHex("signature", count: 32) { tag.signature = sig }
         if s.contains("counters") {
             let a = try s.array("counters")

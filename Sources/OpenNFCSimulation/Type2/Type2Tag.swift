@@ -34,8 +34,8 @@ public final class Type2Tag: VirtualTag {
     public internal(set) var counters: [UInt32] = [0, 0, 0]
     /// Ultralight EV1 tearing flags per counter (`BD` = valid, no tearing event).
     public internal(set) var tearingFlags: [UInt8] = [0xBD, 0xBD, 0xBD]
-    /// READ_SIG answer (32 bytes).
-    public var signature: [UInt8]
+    /// READ_SIG answer (32 bytes); see ``setSignature(_:)``.
+    public internal(set) var signature: [UInt8]
     /// Failed PWD_AUTH attempts counted against AUTHLIM (non-volatile).
     public internal(set) var failedAuthentications = 0
 
@@ -45,12 +45,28 @@ public final class Type2Tag: VirtualTag {
     private var pendingCompatibilityWrite: Int?
     private var nfcCounterCounted = false
 
-    /// A chip with this exact memory image; `memory` must hold `profile.pageCount × 4` bytes.
-    public init(profile: Type2ChipProfile, memory: [UInt8], signature: [UInt8] = Array(repeating: 0, count: 32)) {
-        precondition(memory.count == profile.pageCount * 4, "memory image size does not match the chip")
+    /// A chip with this exact memory image (`profile.pageCount × 4` bytes) and a 32-byte signature.
+    public convenience init(
+        profile: Type2ChipProfile, memory: [UInt8], signature: [UInt8] = Array(repeating: 0, count: 32)
+    ) throws(FactoryError) {
+        guard memory.count == profile.pageCount * 4 else {
+            throw FactoryError(
+                "\(profile.displayName) has \(profile.pageCount * 4) bytes of memory, not \(memory.count)")
+        }
+        guard signature.count == 32 else { throw FactoryError("a signature has 32 bytes, not \(signature.count)") }
+        self.init(unchecked: profile, memory: memory, signature: signature)
+    }
+
+    init(unchecked profile: Type2ChipProfile, memory: [UInt8], signature: [UInt8] = Array(repeating: 0, count: 32)) {
         self.profile = profile
         self.memory = memory
         self.signature = signature
+    }
+
+    /// Configures the READ_SIG answer (an NXP originality signature is 32 bytes of ECC r ‖ s).
+    public func setSignature(_ bytes: [UInt8]) throws(FactoryError) {
+        guard bytes.count == 32 else { throw FactoryError("a signature has 32 bytes, not \(bytes.count)") }
+        signature = bytes
     }
 
     public var chip: String { profile.name }

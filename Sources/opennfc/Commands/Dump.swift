@@ -67,8 +67,13 @@ extension Commands {
                     memory.replaceSubrange(((cfg + 2) * 4)..<((cfg + 3) * 4), with: password)
                     memory.replaceSubrange(((cfg + 3) * 4)..<((cfg + 3) * 4 + 2), with: pack)
                 }
-                let virtual = Type2Tag(
-                    profile: profile, memory: memory, signature: signature ?? Array(repeating: 0, count: 32))
+                let virtual: Type2Tag
+                do {
+                    virtual = try Type2Tag(
+                        profile: profile, memory: memory, signature: signature ?? Array(repeating: 0, count: 32))
+                } catch {
+                    throw CLIError.failure("\(error)")
+                }
                 do {
                     if let output {
                         try TagFile.write(virtual, path: output)
