@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "OpenCoreNFC", targets: ["OpenCoreNFC"]),
         .executable(name: "opennfc", targets: ["opennfc"]),
+        .executable(name: "opennfc-bench", targets: ["opennfc-bench"]),
     ],
     targets: [
         .target(name: "OpenNFCBytes", swiftSettings: strict),
@@ -34,6 +35,8 @@ let package = Package(
                 "OpenNFCTags",
             ],
             swiftSettings: strict),
+        // Release-build benchmarks (`swift run -c release opennfc-bench <mode>`); one file per mode.
+        .executableTarget(name: "opennfc-bench", dependencies: ["OpenNFCBytes", "OpenNFCNDEF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
         // Reader procedures against the virtual chips: the two independent readings of the specs meet here.

@@ -24,8 +24,8 @@ import Testing
             .send("30 03", "E1 10 08 00 03 00 FE 00 00 00 00 00 00 00 00 00"),  // READ page 3
             .send("A2 03 E1 10 08 0F", .ack),  // WRITE CC: read-only
             .send("A2 02 00 00 FF FF", .ack),  // WRITE page 2: static lock bits
-            .send("30 11", [UInt8](repeating: 0, count: 16)),  // READ page 0x11 (pages 0x11–0x14): lock page content
-            .send("A2 14 03 00 00 00", .ack),  // WRITE page 0x14: 2 dynamic lock bits
+            .send("30 11", "00 00 00 00 00 00 00 00 00 00 00 00 00 7A 00 00"),  // READ page 0x11 (0x11–0x14)
+            .send("A2 14 03 7A 00 00", .ack),  // WRITE page 0x14: 2 dynamic lock bits, byte 81 kept
         ])
         try Type2NDEF(target: ntagTarget, chip: .generic, frontend: f).makeReadOnly()
         #expect(f.isComplete)

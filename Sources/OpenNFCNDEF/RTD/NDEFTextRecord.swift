@@ -53,7 +53,8 @@ public struct NDEFTextRecord: NDEFTypedRecord {
                 .invalidText, at: languageOffset, options, &repairs, detail: "language code is not ASCII",
                 action: "decoded the language code as UTF-8")
         }
-        language = String(decoding: languageBytes, as: UTF8.self)
+        language = try decodeUTF8(
+            languageBytes, at: languageOffset, code: .invalidText, options: .lenient, repairs: &repairs)
         let textOffset = c.offset
         let body = c.rest()
         if status & 0x80 == 0 {
@@ -104,7 +105,7 @@ public struct NDEFTextRecord: NDEFTypedRecord {
     }
 
     public func record() throws(NDEFError) -> NDEFRecord {
-        let lang = Array(language.utf8)
+        let lang = language.utf8
         guard (1...63).contains(lang.count), lang.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             throw NDEFError(.invalidText, at: 0, detail: "language code must be 1–63 ASCII characters")
         }

@@ -76,14 +76,24 @@ struct PayloadCursor {
 }
 
 /// UTF-8 text of a field: strict mode rejects invalid UTF-8; lenient mode substitutes U+FFFD and reports it.
+/// `prefix` is prepended (the URI record's expanded prefix) in the same allocation.
 func decodeUTF8(
     _ bytes: ArraySlice<UInt8>, at offset: Int, code: NDEFError.Code, options: NDEFDecodingOptions,
-    repairs: inout [NDEFRepair]
+    repairs: inout [NDEFRepair], prefix: StaticString = ""
 ) throws(NDEFError) -> String {
-    if let s = String(validating: bytes, as: UTF8.self) { return s }
+    // Fast path: ASCII is valid UTF-8; build the string in one allocation without a validation pass.
+    if bytes.allSatisfy({ $0 < 0x80 }) {
+        let p = prefix.utf8CodeUnitCount
+        return String(unsafeUninitializedCapacity: p + bytes.count) { buffer in
+            if p > 0 { buffer.baseAddress!.initialize(from: prefix.utf8Start, count: p) }
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[p...]).initialize(from: bytes)
+            return p + bytes.count
+        }
+    }
+    if let s = String(validating: bytes, as: UTF8.self) { return prefix.description + s }
     guard options.isLenient else { throw NDEFError(code, at: offset, detail: "not valid UTF-8") }
     repairs.append(NDEFRepair(code, at: offset, action: "replaced invalid UTF-8 with U+FFFD"))
-    return String(decoding: bytes, as: UTF8.self)
+    return prefix.description + String(decoding: bytes, as: UTF8.self)
 }
 
 /// Strict: throw; lenient: log the repair and carry on.
@@ -105,9 +115,18 @@ extension NDEFRecord {
 
     /// A record built from fields the typed encoder has checked.
     static func wellKnown(_ name: StaticString, payload: [UInt8], id: ArraySlice<UInt8> = []) -> NDEFRecord {
-        let type = name.withUTF8Buffer { Array($0) }
-        return NDEFRecord(unchecked: .wellKnown, type: type[...], id: id, payload: payload[...])
+        let type: ArraySlice<UInt8>
+        switch name.utf8CodeUnitCount == 1 ? name.utf8Start.pointee : 0 {
+        case UInt8(ascii: "U"): type = uriType
+        case UInt8(ascii: "T"): type = textType
+        default: type = name.withUTF8Buffer { Array($0) }[...]
+        }
+        return NDEFRecord(unchecked: .wellKnown, type: type, id: id, payload: payload[...])
     }
+
+    /// Shared type fields of the two most common records, so encoding them allocates no type array.
+    private static let uriType: ArraySlice<UInt8> = [UInt8(ascii: "U")]
+    private static let textType: ArraySlice<UInt8> = [UInt8(ascii: "T")]
 }
 
 extension NDEFRecord {

@@ -16,7 +16,10 @@ public struct NDEFURIRecord: NDEFTypedRecord {
     }
 
     /// The prefixes of identifier codes 0x00–0x23 (RTD-URI §3.2.2), indexed by code.
-    public static let prefixes: [String] = [
+    public static let prefixes: [String] = staticPrefixes.map(\.description)
+
+    /// The table as static strings (decoding copies a prefix straight into the result).
+    static let staticPrefixes: [StaticString] = [
         "", "http://www.", "https://www.", "http://", "https://", "tel:", "mailto:", "ftp://anonymous:anonymous@",
         "ftp://ftp.", "ftps://", "sftp://", "smb://", "nfs://", "ftp://", "dav://", "news:", "telnet://", "imap:",
         "rtsp://", "urn:", "pop:", "sip:", "sips:", "tftp:", "btspp://", "btl2cap://", "btgoep://", "tcpobex://",
@@ -49,9 +52,9 @@ public struct NDEFURIRecord: NDEFTypedRecord {
         var c = PayloadCursor(record, code: .invalidURI)
         let codeOffset = c.offset
         let code = try c.byte()
-        var prefix = ""
-        if Int(code) < Self.prefixes.count {
-            prefix = Self.prefixes[Int(code)]
+        var prefix: StaticString = ""
+        if Int(code) < Self.staticPrefixes.count {
+            prefix = Self.staticPrefixes[Int(code)]
         } else {
             try violate(
                 .reservedURIPrefix, at: codeOffset, options, &repairs,
@@ -59,17 +62,20 @@ public struct NDEFURIRecord: NDEFTypedRecord {
                 action: "read the URI without a prefix")
         }
         let restOffset = c.offset
-        let rest = try decodeUTF8(c.rest(), at: restOffset, code: .invalidURI, options: options, repairs: &repairs)
-        uri = prefix + rest
+        uri = try decodeUTF8(
+            c.rest(), at: restOffset, code: .invalidURI, options: options, repairs: &repairs, prefix: prefix)
     }
 
     public func record() throws(NDEFError) -> NDEFRecord {
-        let bytes = Array(uri.utf8)
-        let (code, length) = Self.abbreviation(for: bytes)
-        var payload: [UInt8] = []
-        payload.reserveCapacity(1 + bytes.count - length)
-        payload.append(code)
-        payload.append(contentsOf: bytes[length...])
+        var u = uri
+        let payload = u.withUTF8 { bytes in
+            let (code, length) = Self.abbreviation(for: bytes)
+            return [UInt8](unsafeUninitializedCapacity: 1 + bytes.count - length) { buffer, count in
+                buffer[0] = code
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(from: bytes[length...])
+                count = 1 + bytes.count - length
+            }
+        }
         return .wellKnown("U", payload: payload)
     }
 }

@@ -24,6 +24,7 @@ extension Type2NDEF {
             state = .ndef(layout)
         }
         try write(page: 2, [0x00, 0x00, 0xFF, 0xFF])
+        memory.forget(page: 2)  // the chip kept bytes 0–1 and ORed the lock bits: the page is not what was sent
 
         var lockBits: [Int: UInt8] = [:]
         if let page = chip.dynamicLockPage, let bytes = chip.dynamicLockBytes {
@@ -43,6 +44,7 @@ extension Type2NDEF {
         for p in pages {
             let bytes = (p * 4..<p * 4 + 4).map { a in (memory[a] ?? 0x00) | (lockBits[a] ?? 0x00) }
             try write(page: p, bytes)
+            if chip.dynamicLockPage != nil { memory.forget(page: p) }  // ORed into content that was not read
         }
     }
 }

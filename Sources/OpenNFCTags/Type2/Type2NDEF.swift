@@ -180,11 +180,28 @@ public final class Type2NDEF: NDEFTagProcedure {
     }
 
     private func readWithREAD(page p: Int) throws(TagError) {
-        let data = try link.read(page: p)
-        memory.store(data, fromPage: p, pageLimit: chip.totalPages)
+        storeREAD(try link.read(page: p), page: p)
         if memory.page(p) == nil {
             throw TagError(.invalidResponse, "READ page \(p) did not return page \(p)")
         }
+    }
+
+    /// Keeps the 16 bytes of a READ of page `p`. READ rolls over to page 0 past the chip's last page (T2T §5.1), so
+    /// pages after `p` are kept only where they surely exist: below the chip's page count, or, for a chip of unknown
+    /// size, inside the data area the CC declares.
+    private func storeREAD(_ data: [UInt8], page p: Int, requestedThrough last: Int? = nil) {
+        var limit: Int
+        if let total = chip.totalPages {
+            limit = total
+        } else if let cc = memory.page(3).map(Type2CapabilityContainer.init(page:)),
+            cc.magic == Type2CapabilityContainer.magicNDEF
+        {
+            limit = max(p + 1, (Type2AddressSpace.dataStart + cc.dataAreaSize) / 4)
+        } else {
+            limit = max(p + 1, 7)  // the first READ (page 3): pages 3–6 exist on every Type 2 tag (16 pages at least)
+        }
+        if let last { limit = max(limit, last + 1) }  // pages asked for by name are taken as answered
+        memory.store(data, fromPage: p, pageLimit: limit)
     }
 
     /// Reads every page of `pages` that is not known yet, with the fewest frames: runs of consecutive missing pages,
@@ -213,7 +230,7 @@ public final class Type2NDEF: NDEFTagProcedure {
                 var start = run.lowerBound
                 while start <= run.upperBound {
                     let p = min(start, max(0, run.upperBound - 3))
-                    memory.store(try link.read(page: p), fromPage: p, pageLimit: chip.totalPages)
+                    storeREAD(try link.read(page: p), page: p, requestedThrough: run.upperBound)
                     start = p + 4
                 }
             }

@@ -1,0 +1,214 @@
+import Foundation
+import OpenNFCBytes
+import OpenNFCNDEF
+
+/// `opennfc-bench ndef`: decode and encode rates of the NDEF codec on a fixed corpus, beside ndeflib's on the same
+/// corpus when `python3` can `import ndef` (PyPI package `ndeflib`).
+///
+/// Corpus (anyone can rebuild it): 10,000 messages; message i = URI record `https://example.com/item/<i>` followed
+/// by Text record `Item <i>` in `en`, encoded without chunking.
+///
+/// Figures (best of several timed rounds, each over the whole corpus):
+/// - `decode_*`: `NDEFMessage(decoding:)` on each message's bytes (records as slices of the input, no copies).
+/// - `encode_*`: `NDEFMessage.encoded()` of each decoded message.
+/// - `typed.decode_*`: decoding plus the URI and Text records to strings (what ndeflib's `message_decoder` does).
+/// - `typed.encode_*`: building both records from strings plus encoding (what ndeflib's `message_encoder` does).
+/// - `ndeflib`: `list(ndef.message_decoder(octets))` and `b"".join(ndef.message_encoder(records))` per message.
+///
+/// Options: `--rounds <n>` timed rounds per figure (default 7), `--no-ndeflib` to skip Python.
+let ndefBenchmark = BenchMode(
+    name: "ndef",
+    summary: "NDEF decode/encode rates on the fixed corpus, with ndeflib's beside them.",
+    run: runNDEFBenchmark
+)
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The fixed corpus: message i = URI `https://example.com/item/<i>` + Text `Item <i>` (en).
+func ndefBenchCorpus(count: Int = 10_000) throws -> [[UInt8]] {
+    var out: [[UInt8]] = []
+    out.reserveCapacity(count)
+    for i in 0..<count {
+        let message = NDEFMessage(records: [
+            try NDEFURIRecord(uri: "https://example.com/item/\(i)").record(),
+            try NDEFTextRecord(text: "Item \(i)", language: "en").record(),
+        ])
+        out.append(message.encoded())
+    }
+    return out
+}
+
+/// Best-of-`rounds` seconds for one pass of `body` over the corpus.
+func bestTime(rounds: Int, _ body: () throws -> Int) rethrows -> (seconds: Double, check: Int) {
+    var best = Double.infinity
+    var check = 0
+    let clock = ContinuousClock()
+    _ = try body()  // warm-up
+    for _ in 0..<rounds {
+        var c = 0
+        let d = try clock.measure { c = try body() }
+        let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        best = min(best, s)
+        check = c
+    }
+    return (best, check)
+}
+
+func rates(_ seconds: Double, messages: Int, bytes: Int, prefix: String) -> [(String, JSONValue)] {
+    [
+        ("\(prefix)_msgs_per_s", .int(Int((Double(messages) / seconds).rounded()))),
+        ("\(prefix)_mb_per_s", .double((Double(bytes) / seconds / 1e6 * 100).rounded() / 100)),
+    ]
+}
+
+func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
+    var rounds = 7
+    var withNDEFLib = true
+    var i = 0
+    while i < args.count {
+        switch args[i] {
+        case "--rounds":
+            guard i + 1 < args.count, let n = Int(args[i + 1]), n > 0 else {
+                throw BenchError(description: "--rounds takes a positive number")
+            }
+            rounds = n
+            i += 1
+        case "--no-ndeflib": withNDEFLib = false
+        default: throw BenchError(description: "unknown option '\(args[i])' (ndef takes --rounds <n>, --no-ndeflib)")
+        }
+        i += 1
+    }
+
+    let corpus = try ndefBenchCorpus()
+    let bytes = corpus.reduce(0) { $0 + $1.count }
+    let n = corpus.count
+
+    // Raw codec.
+    let decoded = try corpus.map { try NDEFMessage(decoding: $0) }
+    let decode = try bestTime(rounds: rounds) {
+        var c = 0
+        for m in corpus { c &+= try NDEFMessage(decoding: m).records.count }
+        return c
+    }
+    let encode = bestTime(rounds: rounds) {
+        var c = 0
+        for m in decoded { c &+= m.encoded().count }
+        return c
+    }
+    guard decode.check == 2 * n, encode.check == bytes else { throw BenchError(description: "round trip mismatch") }
+
+    // Typed: records to and from strings.
+    let typedDecode = try bestTime(rounds: rounds) {
+        var c = 0
+        for m in corpus {
+            let message = try NDEFMessage(decoding: m)
+            c &+= try NDEFURIRecord(decoding: message.records[0]).uri.utf8.count
+            c &+= try NDEFTextRecord(decoding: message.records[1]).text.utf8.count
+        }
+        return c
+    }
+    let strings = (0..<n).map { ("https://example.com/item/\($0)", "Item \($0)") }
+    let typedEncode = try bestTime(rounds: rounds) {
+        var c = 0
+        for (uri, text) in strings {
+            let message = NDEFMessage(records: [
+                try NDEFURIRecord(uri: uri).record(), try NDEFTextRecord(text: text, language: "en").record(),
+            ])
+            c &+= message.encoded().count
+        }
+        return c
+    }
+    guard typedEncode.check == bytes else { throw BenchError(description: "typed encoding mismatch") }
+
+    var out: [(String, JSONValue)] = [
+        (
+            "corpus",
+            .object([
+                ("messages", .int(n)), ("bytes", .int(bytes)),
+                ("description", .string("message i = URI https://example.com/item/<i> + Text 'Item <i>' (en)")),
+            ])
+        ),
+        ("rounds", .int(rounds)),
+    ]
+    out += rates(decode.seconds, messages: n, bytes: bytes, prefix: "decode")
+    out += rates(encode.seconds, messages: n, bytes: bytes, prefix: "encode")
+    out.append(
+        (
+            "typed",
+            .object(
+                rates(typedDecode.seconds, messages: n, bytes: bytes, prefix: "decode")
+                    + rates(typedEncode.seconds, messages: n, bytes: bytes, prefix: "encode"))
+        ))
+
+    if withNDEFLib, let lib = try runNDEFLib(corpus: corpus, rounds: rounds) {
+        out.append(("ndeflib", lib))
+        if let d = lib["decode_msgs_per_s"]?.intValue, let e = lib["encode_msgs_per_s"]?.intValue, d > 0, e > 0 {
+            func ratio(_ ours: Double, _ theirs: Int) -> JSONValue {
+                .double((ours / Double(theirs) * 10).rounded() / 10)
+            }
+            out.append(
+                (
+                    "speedup_vs_ndeflib",
+                    .object([
+                        ("decode", ratio(Double(n) / decode.seconds, d)),
+                        ("encode", ratio(Double(n) / encode.seconds, e)),
+                        ("typed_decode", ratio(Double(n) / typedDecode.seconds, d)),
+                        ("typed_encode", ratio(Double(n) / typedEncode.seconds, e)),
+                    ])
+                ))
+        }
+    } else if withNDEFLib {
+        out.append(("ndeflib", .string("not measured: python3 with ndeflib ('pip install ndeflib') not found")))
+    }
+    return .object(out)
+}
+
+/// Runs ndeflib on the same corpus in a python3 subprocess; nil when python3 or ndeflib is missing.
+func runNDEFLib(corpus: [[UInt8]], rounds: Int) throws -> JSONValue? {
+    let script = """
+        import sys, time, json
+        try:
+            import ndef
+        except ImportError:
+            sys.exit(3)
+        corpus = [bytes.fromhex(line.strip()) for line in sys.stdin if line.strip()]
+        n = len(corpus)
+        total = sum(len(m) for m in corpus)
+        rounds = int(sys.argv[1])
+        def best(f):
+            f()
+            b = float('inf')
+            for _ in range(rounds):
+                t = time.perf_counter(); f(); b = min(b, time.perf_counter() - t)
+            return b
+        decoded = [list(ndef.message_decoder(m)) for m in corpus]
+        same = all(b''.join(ndef.message_encoder(r)) == m for r, m in zip(decoded, corpus))
+        d = best(lambda: [list(ndef.message_decoder(m)) for m in corpus])
+        e = best(lambda: [b''.join(ndef.message_encoder(r)) for r in decoded])
+        print(json.dumps({"version": getattr(ndef, "__version__", "?"), "same_bytes": same,
+            "decode_msgs_per_s": round(n / d), "decode_mb_per_s": round(total / d / 1e6, 2),
+            "encode_msgs_per_s": round(n / e), "encode_mb_per_s": round(total / e / 1e6, 2)}))
+        """
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", script, String(rounds)]
+    let input = Pipe()
+    let output = Pipe()
+    p.standardInput = input
+    p.standardOutput = output
+    p.standardError = FileHandle.nullDevice
+    do { try p.run() } catch { return nil }
+    let text = corpus.map { $0.hexString }.joined(separator: "\n") + "\n"
+    // Feed stdin from another thread so a full pipe cannot deadlock against reading stdout.
+    let writer = Thread {
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try? input.fileHandleForWriting.close()
+    }
+    writer.start()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { return nil }
+    return try? JSONValue(parsing: String(decoding: data, as: UTF8.self))
+}
