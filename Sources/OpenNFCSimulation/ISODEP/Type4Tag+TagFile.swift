@@ -39,7 +39,8 @@ extension Type4Tag {
                     guard let t = tag as? Type4Tag, t.configuration.hostsNDEFApplication, !t.ndefMessage.isEmpty
                     else { return nil }
                     return t.ndefMessage
-                })
+                },
+                report: { tag in (tag as? Type4Tag)?.report })
         ]
     }
 

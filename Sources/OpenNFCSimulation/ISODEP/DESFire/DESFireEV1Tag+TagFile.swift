@@ -38,7 +38,8 @@ extension DESFireEV1Tag {
                 ndefMessage: { tag in
                     guard let m = (tag as? DESFireEV1Tag)?.ndefMessage, !m.isEmpty else { return nil }
                     return m
-                })
+                },
+                report: { tag in (tag as? DESFireEV1Tag)?.report })
         ]
     }
 
