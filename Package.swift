@@ -45,7 +45,7 @@ let package = Package(
             name: "opennfc",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
-                "OpenNFCTags", "OpenCoreNFCTesting",
+                "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD",
             ],
             swiftSettings: strict),
         // Release-build benchmarks (`swift run -c release opennfc-bench <mode>`); one file per mode.

@@ -39,6 +39,7 @@ public final class VPCDServer: @unchecked Sendable {
     private let lock = NSLock()
     private let fd = Atomic<Int32>(-1)
     private let stopped = Atomic<Bool>(false)
+    private let greeted = Atomic<Bool>(false)
     /// Decides a fault for each command APDU (tests: torn writes, removal mid-APDU). Called on the serving thread.
     public let faults: (@Sendable ([UInt8]) -> VPCDFault)?
     /// Called with each APDU and its response (nil: none was sent), on the serving thread.
@@ -131,7 +132,9 @@ public final class VPCDServer: @unchecked Sendable {
                 case 0x00: withCard { $0.powerOff() }
                 case 0x01: withCard { $0.powerOn() }
                 case 0x02: withCard { $0.reset() }
-                case 0x04: try send(s, withCard { $0.atr })
+                case 0x04:
+                    greeted.store(true, ordering: .sequentiallyConsistent)
+                    try send(s, withCard { $0.atr })
                 default: break  // unknown control codes get no answer (vpcd.c)
                 }
                 continue
@@ -149,6 +152,11 @@ public final class VPCDServer: @unchecked Sendable {
             try send(s, response)
         }
     }
+
+    /// True once the driver has asked for the ATR: the slot took the card. vpcd accepts a connection to a slot that
+    /// already holds a card but never talks to it, so a card still waiting after a second or two is queued behind
+    /// another one.
+    public var isInserted: Bool { greeted.load(ordering: .sequentiallyConsistent) }
 
     /// Makes ``run()`` return: the connection closes and pcscd sees the card leave. Safe from any thread and from a
     /// signal-handling queue.

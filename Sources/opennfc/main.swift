@@ -9,6 +9,7 @@ let root = Command(
         Commands.demo,
         Commands.ndef,
         Commands.readers,
+        Commands.emulate,
         Commands.tag,
         Commands.read,
         Commands.write,

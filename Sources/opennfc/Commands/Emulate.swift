@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+import OpenNFCBytes
+import OpenNFCSimulation
+import OpenNFCVPCD
+
+extension Commands {
+    static let emulate = Command(
+        name: "emulate",
+        abstract: "Present a tag file to every PC/SC application, as a card on the vsmartcard virtual reader (vpcd).",
+        discussion: """
+            Connects to the vpcd driver inside pcscd and serves the tag as the card a contactless reader would \
+            report: the PC/SC Part 3 storage-card ATR and pseudo-APDUs (FF CA, FF B0, FF D6) for Type 2 chips, the \
+            ATS-based ATR and raw APDUs for Type 4 and DESFire, and ACR122U-style pass-through of native frames \
+            (FF 00 00 00 Lc D4 42 …). pcsc_scan, pyscard, opensc-tool and `opennfc --device pcsc` then see it. \
+            Stops on Ctrl-C, SIGTERM, or when pcscd closes the connection; --save writes the tag back (atomically) \
+            then.
+
+            Examples:
+              scripts/pcscd up && opennfc emulate poster.json
+              opennfc emulate --slot 1 --save card.json        (the second virtual reader, port 35964)
+            """,
+        arguments: [.init(name: "tagfile", help: "Tag file (.json, .nfc or .ndef).")],
+        options: [
+            .init(
+                name: "vpcd", value: "<host:port>",
+                help: "Where the vpcd driver listens (default 127.0.0.1:35963; slot 1 is 35964)."),
+            .init(name: "slot", value: "<n>", help: "Virtual reader slot 0 or 1 on 127.0.0.1 (instead of --vpcd)."),
+            .init(name: "save", help: "Write the tag file back when the emulation ends (atomically)."),
+            .init(name: "chip", value: "<chip>", help: "Chip a .ndef file is loaded into (default ntag215)."),
+            .init(name: "trace", help: "Print every APDU and response on stderr."),
+        ],
+        run: { inv in try EmulateCommand.run(inv) }
+    )
+}
+
+/// `opennfc emulate`: serves a tag file on a vpcd slot until stopped.
+enum EmulateCommand {
+    /// SIGINT and SIGTERM stop the server (run() returns, then --save runs), instead of killing the process.
+    static func stopOnSignals(_ server: VPCDServer) -> [any DispatchSourceSignal] {
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            // A parent may have started us with the signal blocked (test runners do).
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, sig)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { server.stop() }
+            source.resume()
+            sources.append(source)
+        }
+        return sources
+    }
+
+    static func traceLine(_ command: [UInt8], _ response: [UInt8]?) {
+        let answer = response.map { Hex.encode($0, separator: " ") } ?? "(no answer: the card left)"
+        Console.err("> \(Hex.encode(command, separator: " "))\n< \(answer)\n")
+    }
+
+    static func run(_ inv: Invocation) throws -> Int32 {
+        let path = inv.positionals[0]
+        var host = "127.0.0.1"
+        var port: UInt16 = 35963
+        if let v = inv.value("vpcd") {
+            guard inv.value("slot") == nil else { throw CLIError.usage("give --vpcd or --slot, not both") }
+            guard let a = VPCDServer.parseAddress(v) else {
+                throw CLIError.usage("--vpcd takes <host:port>, e.g. 127.0.0.1:35963, not '\(v)'")
+            }
+            (host, port) = a
+        } else if inv.value("slot") != nil {
+            port = 35963 + UInt16(try inv.int("slot", default: 0, range: 0...1))
+        }
+        let tag = try TagCLI.load(path, ndefChip: inv.value("chip") ?? "ntag215")
+        var trace: (@Sendable ([UInt8], [UInt8]?) -> Void)? = nil
+        if inv.flag("trace") { trace = { command, response in traceLine(command, response) } }
+        let server = VPCDServer(card: VPCDCard(tag: tag), host: host, port: port, trace: trace)
+        do { try server.connect() } catch { throw CLIError.failure(error.detail) }
+
+        // SIGINT and SIGTERM end the emulation cleanly (the tag is saved with --save).
+        let signals = stopOnSignals(server)
+        defer { signals.forEach { $0.cancel() } }
+        let address = "\(host):\(port)"
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+            if !server.isInserted {
+                Console.err(
+                    "Warning: vpcd at \(address) has not taken the card after 2 s; another card may "
+                        + "already sit in this slot (try --slot 1)\n")
+            }
+        }
+        let a = tag.activation
+        Console.err("Emulating \(tag.chip) UID \(Hex.encode(a.uid)) on vpcd \(host):\(port); Ctrl-C to stop\n")
+        var failure: String?
+        do { try server.run() } catch { failure = error.detail }
+        if inv.flag("save") {
+            // run() has returned: nothing else touches the tag any more.
+            try TagCLI.save(tag, to: path)
+            Console.err("Saved \(path)\n")
+        }
+        if let failure { throw CLIError.failure(failure) }
+        Console.err("Emulation ended\n")
+        return 0
+
+    }
+}
