@@ -30,7 +30,8 @@ let package = Package(
             name: "OpenNFCVPCD", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCSimulation"], swiftSettings: strict
         ),
         .target(
-            name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation"],
+            name: "OpenNFCSystem",
+            dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC"],
             swiftSettings: strict),
         .target(
             name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
@@ -86,7 +87,7 @@ let package = Package(
             name: "OpenNFCPCSCEndToEndTests",
             dependencies: [
                 "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCNDEF", "OpenNFCRF",
-                "OpenNFCBytes",
+                "OpenNFCBytes", "OpenNFCSystem", "OpenCoreNFC", "OpenCoreNFCTesting",
             ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
