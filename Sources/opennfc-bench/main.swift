@@ -13,7 +13,8 @@ struct BenchMode: Sendable {
 
 /// The modes, in the order `--help` lists them.
 let benchModes: [BenchMode] = [
-    ndefBenchmark
+    ndefBenchmark,
+    sessionsBenchmark,
 ]
 
 @MainActor func benchUsage() -> String {
