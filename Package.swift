@@ -41,7 +41,7 @@ let package = Package(
             name: "opennfc",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
-                "OpenNFCTags",
+                "OpenNFCTags", "OpenCoreNFCTesting",
             ],
             swiftSettings: strict),
         // Release-build benchmarks (`swift run -c release opennfc-bench <mode>`); one file per mode.
