@@ -308,6 +308,8 @@ extension DESFireMachine {
         guard picc.file(in: df, number: number) == nil else { return .status(.duplicateError) }
         if let fid, app.files.contains(where: { $0.isoFileID == fid }) { return .status(.duplicateError) }
         let size = Int(rest[3]) | Int(rest[4]) << 8 | Int(rest[5]) << 16
+        // No memory accounting (the usable total of each EV1 size is not modelled), but no file outgrows the chip.
+        guard size <= 1 << Int(version.hardware[5] >> 1) else { return .status(.outOfEEPROM) }
         let rights = UInt16(rest[1]) | UInt16(rest[2]) << 8
         picc.applications[df].files.append(
             DESFireFile(
