@@ -13,6 +13,7 @@ let package = Package(
     name: "OpenCoreNFC",
     products: [
         .library(name: "OpenCoreNFC", targets: ["OpenCoreNFC"]),
+        .library(name: "OpenCoreNFCTesting", targets: ["OpenCoreNFCTesting"]),
         .executable(name: "opennfc", targets: ["opennfc"]),
         .executable(name: "opennfc-bench", targets: ["opennfc-bench"]),
     ],
@@ -24,9 +25,17 @@ let package = Package(
         .target(name: "OpenNFCTags", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
         .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
-        .target(name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        .target(
+            name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation"],
+            swiftSettings: strict),
         .target(
             name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
+            swiftSettings: strict),
+        .target(
+            name: "OpenCoreNFCTesting",
+            dependencies: [
+                "OpenCoreNFC", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCNDEF", "OpenNFCBytes",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "opennfc",
@@ -55,7 +64,14 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "OpenNFCSystemTests", dependencies: ["OpenNFCSystem", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(
-            name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF"],
+            name: "OpenCoreNFCTests",
+            dependencies: [
+                "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF", "OpenNFCSimulation",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "OpenCoreNFCTestingTests",
+            dependencies: ["OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem"],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
         .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc"], swiftSettings: strict),

@@ -197,4 +197,24 @@ import Testing
             39 02 -> 020000
             """)
     }
+
+    @Test func uidAndCounterMirror() {
+        let tag = factoryTag(.ntag213)
+        expectTranscript(
+            tag,
+            """
+            A2 2A 10 00 00 00 -> ACK     # NFC_CNT_EN
+            A2 29 C4 00 05 FF -> ACK     # MIRROR_CONF 11 (UID and counter), MIRROR_BYTE 0, MIRROR_PAGE 05h
+            REMOVE -> REMOVED
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            30 05 -> 30343031303230333034303530367830   # "04010203040506x0": the first READ counted, then mirrored
+            30 09 -> 3030303031 000000 00000000 00000000 # "00001", then memory
+            3A 04 04 -> 0103A00C                        # pages before the mirror are untouched
+            A2 29 54 00 06 FF -> ACK     # MIRROR_CONF 01 (UID only), MIRROR_BYTE 1, MIRROR_PAGE 06h
+            3A 06 06 -> 00303430                        # memory byte 0, then "040"
+            A2 29 84 00 27 FF -> ACK     # counter mirror would run past the last user page: no mirror
+            30 27 -> 00000000 000000BD 840027FF 10000000
+            """)
+        #expect(tag.memory[20..<24] == [0x34, 0x03, 0x00, 0xFE])  // memory itself is unchanged
+    }
 }

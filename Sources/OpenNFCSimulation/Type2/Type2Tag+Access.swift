@@ -1,3 +1,5 @@
+internal import OpenNFCBytes
+
 /// Memory access rules of the NXP Type 2 chips: static lock bytes (page 2, NTAG213 §8.5.2, MF0ICU1 §7.5.2), dynamic
 /// lock bytes (NTAG213 §8.5.3, MF0ULX1 §8.5.3), OTP page 3, and the AUTH0/PROT/CFGLCK password configuration
 /// (NTAG213 §8.5.7, MF0ULX1 §8.6).
@@ -26,10 +28,42 @@ extension Type2Tag {
         return profile.pageCount
     }
 
-    /// A page as READ returns it: PWD and PACK always read as zeros.
-    func visiblePage(_ page: Int) -> [UInt8] {
+    /// A page as READ returns it: PWD and PACK always read as zeros; mirrored bytes replace memory.
+    func visiblePage(_ page: Int, mirror: (start: Int, bytes: [UInt8])?) -> [UInt8] {
         if page == profile.pwdPage || page == profile.packPage { return [0, 0, 0, 0] }
-        return Array(memory[page * 4..<page * 4 + 4])
+        var out = Array(memory[page * 4..<page * 4 + 4])
+        if let m = mirror {
+            for i in 0..<4 where (m.start..<m.start + m.bytes.count).contains(page * 4 + i) {
+                out[i] = m.bytes[page * 4 + i - m.start]
+            }
+        }
+        return out
+    }
+
+    /// The NTAG21x ASCII mirror (NTAG213/215/216 §8.7): MIRROR_CONF (CFG0 byte 0 bits 7–6) selects the UID (14 hex
+    /// digits), the NFC counter (6 hex digits, only while NFC_CNT_EN is set) or both separated by `x`; it starts at
+    /// byte MIRROR_BYTE (bits 5–4) of MIRROR_PAGE (CFG0 byte 2) and must end inside user memory.
+    var mirror: (start: Int, bytes: [UInt8])? {
+        guard profile.family == .ntag21x else { return nil }
+        let cfg = config(0)
+        let mode = cfg[0] >> 6
+        let page = Int(cfg[2])
+        guard mode != 0, page >= 4 else { return nil }
+        let ascii = { (bytes: [UInt8]) in Array(Hex.encode(bytes).utf8) }
+        let counterOn = config(1)[0] & 0x10 != 0
+        let c = counters[2]
+        let counter = ascii([UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)])
+        let bytes: [UInt8]
+        switch mode {
+        case 1: bytes = ascii(uid)
+        case 2:
+            guard counterOn else { return nil }
+            bytes = counter
+        default: bytes = counterOn ? ascii(uid) + [0x78] + counter : ascii(uid)
+        }
+        let start = page * 4 + Int(cfg[0] >> 4 & 0x03)
+        guard start + bytes.count <= (profile.lastUserPage + 1) * 4 else { return nil }
+        return (start, bytes)
     }
 
     /// The NAK code a WRITE/COMPATIBILITY WRITE to `page` gets, or nil when it is allowed.

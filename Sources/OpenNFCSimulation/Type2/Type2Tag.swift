@@ -24,8 +24,9 @@ public import OpenNFCRF
 /// mute (forgetting authentication) until re-activated; a command it lacks, or a malformed frame, gets no answer
 /// and also mutes it (the state machine falls back to IDLE). Writes to OTP and lock bits OR the new bits in.
 ///
-/// Not simulated: the NTAG21x UID/counter ASCII mirror (MIRROR bytes are stored but READ returns memory as is),
-/// the NFC_FIELD/STRG_MOD_EN analogue options, Ultralight C (3DES) and the PWD_AUTH tearing of the AUTHLIM counter.
+/// NTAG21x UID and NFC counter ASCII mirror (CFG0 MIRROR, MIRROR_PAGE) appear in READ and FAST_READ answers.
+///
+/// Not simulated: the STRG_MOD_EN analogue option, Ultralight C (3DES), and tearing of the AUTHLIM counter.
 public final class Type2Tag: VirtualTag {
     public let profile: Type2ChipProfile
     /// The whole memory image, page × 4 bytes, including PWD and PACK as stored (they read back as zeros).
@@ -150,7 +151,8 @@ public final class Type2Tag: VirtualTag {
         countNFCRead()
         var out: [UInt8] = []
         out.reserveCapacity(16)
-        for i in 0..<4 { out += visiblePage((page + i) % limit) }
+        let mirror = self.mirror
+        for i in 0..<4 { out += visiblePage((page + i) % limit, mirror: mirror) }
         return .data(out)
     }
 
@@ -160,7 +162,8 @@ public final class Type2Tag: VirtualTag {
         countNFCRead()
         var out: [UInt8] = []
         out.reserveCapacity((end - start + 1) * 4)
-        for p in start...end { out += visiblePage(p) }
+        let mirror = self.mirror
+        for p in start...end { out += visiblePage(p, mirror: mirror) }
         return .data(out)
     }
 

@@ -6,9 +6,9 @@ public import OpenNFCRF
 ///
 /// | Step | Commands | Why |
 /// |---|---|---|
-/// | 1 | WRITE page 4 = `03 00 FE 00` (only when more than page 4 changes) | the tag now reads as an empty NDEF tag |
+/// | 1 | WRITE page 4 = `03 00 FE 00` (when any page other than 4 changes) | the tag now reads as an empty NDEF tag |
 /// | 2 | WRITE each other changed user page, in page order | unchanged pages are not written (fewer frames, less wear) |
-/// | 3 | WRITE page 4 (its saved value) | the saved content appears in one atomic page write |
+/// | 3 | WRITE page 4 (its saved value, even when unchanged, if step 1 overwrote it) | the saved content appears in one atomic page write |
 /// | 4 | WRITE page 3 (CC), when it differs and only sets bits | the CC is one-time programmable: bits can be set, never cleared |
 ///
 /// So a tag pulled away part way reads as its old content, an empty NDEF tag, or the restored content.
@@ -26,16 +26,24 @@ public final class Type2MemoryWriter {
     public func plan(
         current: [[UInt8]?], wanted: [[UInt8]], userPages: ClosedRange<Int>
     ) throws(TagError) -> [(page: Int, bytes: [UInt8])] {
-        var changed = userPages.filter { p in current[p] != wanted[p] }
+        let changed = userPages.filter { p in current[p] != wanted[p] }
         var steps: [(page: Int, bytes: [UInt8])] = []
         let emptyNDEF: [UInt8] = [0x03, 0x00, 0xFE, 0x00]
-        if let first = changed.first, first == userPages.lowerBound, changed.count > 1 {
-            changed.removeFirst()
-            if current[first] != emptyNDEF { steps.append((first, emptyNDEF)) }
+        let first = userPages.lowerBound
+        if changed == [first] || changed.isEmpty {
             steps += changed.map { ($0, wanted[$0]) }
-            steps.append((first, wanted[first]))
         } else {
-            steps += changed.map { ($0, wanted[$0]) }
+            // More than one page changes: the tag reads as empty NDEF while the data goes in, and the first page
+            // (where a reader starts the TLV walk) gets its saved value last.
+            let others = changed.filter { $0 != first }.map { ($0, wanted[$0]) }
+            if wanted[first] == emptyNDEF {
+                if current[first] != emptyNDEF { steps.append((first, emptyNDEF)) }
+                steps += others
+            } else {
+                if current[first] != emptyNDEF { steps.append((first, emptyNDEF)) }
+                steps += others
+                steps.append((first, wanted[first]))
+            }
         }
         if let cc = current[3], cc != wanted[3] {
             let merged = zip(cc, wanted[3]).map { $0 | $1 }
@@ -48,6 +56,18 @@ public final class Type2MemoryWriter {
             steps.append((3, wanted[3]))
         }
         return steps
+    }
+
+    /// Clears a torn NDEF area so that it detects as an empty NDEF tag: the chip's factory control TLVs (NTAG213's
+    /// Lock Control TLV, for instance), an empty NDEF TLV and a Terminator, from page 4 on. The pages are written
+    /// last first, so page 4, which a reader looks at first, changes in the final write. What `opennfc format` does
+    /// when the TLV structure is torn.
+    public func clearTornNDEFArea(factoryControlTLVs: [UInt8]) throws(TagError) {
+        var bytes = factoryControlTLVs + [0x03, 0x00, 0xFE]
+        while bytes.count % 4 != 0 { bytes.append(0x00) }
+        for p in stride(from: bytes.count / 4 - 1, through: 0, by: -1) {
+            try link.write(page: 4 + p, Array(bytes[(p * 4)..<(p * 4 + 4)]))
+        }
     }
 
     /// Performs ``plan(current:wanted:userPages:)``; returns the number of pages written.

@@ -11,6 +11,11 @@ enum Interrupt {
 
     /// Installs the handler. Call once, before the first tag.
     static func install() {
+        // A parent may have started us with SIGINT blocked (test runners do); Ctrl-C must reach the handler.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         signal(SIGINT) { _ in
             Interrupt.flag.store(true, ordering: .relaxed)
             signal(SIGINT, SIG_DFL)

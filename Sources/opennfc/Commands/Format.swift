@@ -18,7 +18,18 @@ extension Commands {
             try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
                 let procedure = try tag.ndef()
-                try tagStep("format the tag") { () throws(TagError) in try procedure.format() }
+                do throws(TagError) {
+                    try procedure.format()
+                } catch let e where e.code == .tornStateDetected && tag.type2Chip != nil {
+                    // A torn TLV structure: rewrite the factory TLVs with an empty NDEF TLV.
+                    let writer = Type2MemoryWriter(target: tag.target, frontend: tag.frontend)
+                    let tlvs = tag.type2Chip?.factoryControlTLVs ?? []
+                    try tagStep("clear the torn NDEF data") { () throws(TagError) in
+                        try writer.clearTornNDEFArea(factoryControlTLVs: tlvs)
+                    }
+                } catch {
+                    throw CLIError.failure(TagErrorText.describe(error, doing: "format the tag"))
+                }
                 let fresh = try tag.ndef()
                 let after = try tagStep("check the format") { () throws(TagError) in try fresh.detect() }
                 try session.release()

@@ -51,7 +51,7 @@ extension Commands {
                         "pages from \(p) on are password-protected on the tag; give --password to restore them")
                 }
                 let writer = Type2MemoryWriter(target: tag.target, frontend: tag.frontend)
-                let written = try tagStep("take the restored memory") { () throws(TagError) in
+                let written = try tagStep("restore the memory") { () throws(TagError) in
                     try writer.restore(current: image.pages, wanted: wanted, userPages: 4...profile.lastUserPage)
                 }
                 try session.release()

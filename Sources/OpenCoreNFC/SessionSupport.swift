@@ -1,0 +1,51 @@
+internal import Foundation
+internal import OpenNFCSystem
+
+/// Carries a value into a `@Sendable` closure when the value is only ever used on the session's queue, as Core
+/// NFC's completion handlers and delegates are (they are not `Sendable` in Apple's SDK either).
+struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+extension NFCReaderError {
+    /// The code for each way a session ends (Core NFC §14, one exhaustive switch).
+    init(_ reason: InvalidationReason) {
+        switch reason {
+        case .userCanceled, .invalidatedByApp: self.init(.readerSessionInvalidationErrorUserCanceled)
+        case .sessionTimeout: self.init(.readerSessionInvalidationErrorSessionTimeout)
+        case .terminatedUnexpectedly: self.init(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly)
+        case .systemBusy: self.init(.readerSessionInvalidationErrorSystemIsBusy)
+        case .firstNDEFTagRead: self.init(.readerSessionInvalidationErrorFirstNDEFTagRead)
+        case .securityViolation: self.init(.readerErrorSecurityViolation)
+        case .unsupportedFeature: self.init(.readerErrorUnsupportedFeature)
+        }
+    }
+
+    /// The code for each operation failure (one exhaustive switch, no `default:`).
+    init(_ e: SystemError) {
+        let code: Code
+        switch e.code {
+        case .unsupportedFeature: code = .readerErrorUnsupportedFeature
+        case .securityViolation: code = .readerErrorSecurityViolation
+        case .invalidParameter: code = .readerErrorInvalidParameter
+        case .invalidParameterLength: code = .readerErrorInvalidParameterLength
+        case .parameterOutOfBound: code = .readerErrorParameterOutOfBound
+        case .tagConnectionLost: code = .readerTransceiveErrorTagConnectionLost
+        case .retryExceeded: code = .readerTransceiveErrorRetryExceeded
+        case .tagResponseError: code = .readerTransceiveErrorTagResponseError
+        case .sessionInvalidated: code = .readerTransceiveErrorSessionInvalidated
+        case .tagNotConnected: code = .readerTransceiveErrorTagNotConnected
+        case .packetTooLong: code = .readerTransceiveErrorPacketTooLong
+        case .tagNotWritable: code = .ndefReaderSessionErrorTagNotWritable
+        case .tagUpdateFailure: code = .ndefReaderSessionErrorTagUpdateFailure
+        case .tagSizeTooSmall: code = .ndefReaderSessionErrorTagSizeTooSmall
+        case .zeroLengthMessage: code = .ndefReaderSessionErrorZeroLengthMessage
+        }
+        self.init(code, userInfo: e.unexpectedLength ? [NFCTagResponseUnexpectedLengthErrorKey: true] : [:])
+    }
+}
+
+/// The system a new session belongs to: the one bound to the current task (testing product), else the process
+/// default built from the environment.
+func resolveSystem() -> NFCSystem { NFCSystem.current ?? NFCSystem.processDefault }

@@ -1,0 +1,107 @@
+internal import Foundation
+internal import OpenNFCRF
+internal import Synchronization
+
+/// The process-wide system, for programs that use the public module without the testing product: built once from
+/// the environment (Core NFC parity issue item 5).
+///
+/// | Variable | Meaning |
+/// |---|---|
+/// | `OPENCORENFC_DEVICE` | `sim:<tagfile>[,<tagfile>…]`, `sim:empty`, `pcsc[:<reader>]`, or any registered scheme |
+/// | `OPENCORENFC_PROFILE` | `iphone` (default) or `desktop` |
+/// | `OPENCORENFC_INFO_PLIST` | path of the app's Info.plist (XML or binary) |
+/// | `OPENCORENFC_ENTITLEMENTS` | path of the app's `.entitlements` (XML or binary) |
+///
+/// With no device configured the system has no reader: `readingAvailable` is false, and beginning a session prints
+/// what to set and ends it with `readerErrorUnsupportedFeature`.
+extension NFCSystem {
+    private static let defaultSystem = Mutex<NFCSystem?>(nil)
+    private static let platformStorage = Mutex<any TagPlatform>(StandardTagPlatform())
+    /// The reader procedures systems use unless told otherwise.
+    public static var standardPlatform: any TagPlatform {
+        get { platformStorage.withLock { $0 } }
+        set { platformStorage.withLock { $0 = newValue } }
+    }
+
+    /// The process default system (created from the environment on first use).
+    public static var processDefault: NFCSystem {
+        get {
+            defaultSystem.withLock { s in
+                if let s { return s }
+                let made = fromEnvironment(ProcessInfo.processInfo.environment)
+                s = made
+                return made
+            }
+        }
+        set { defaultSystem.withLock { $0 = newValue } }
+    }
+
+    /// Builds a system from environment variables; problems are reported on stderr and give a device without a
+    /// reader, so the app's sessions fail the way Core NFC fails on a phone without NFC.
+    public static func fromEnvironment(_ env: [String: String]) -> NFCSystem {
+        do {
+            return try configured(env)
+        } catch {
+            FileHandle.standardError.write(Data("OpenCoreNFC: \(error)\n".utf8))
+            let profile = DeviceProfile(rawValue: env["OPENCORENFC_PROFILE"] ?? "") ?? .iphone
+            let system = NFCSystem(
+                frontend: nil, clock: WallClock(), configuration: .empty(profile),
+                platform: standardPlatform)
+            return system
+        }
+    }
+
+    /// Builds a system from environment variables, throwing what is wrong.
+    public static func configured(_ env: [String: String]) throws(DeviceError) -> NFCSystem {
+        let profileName = env["OPENCORENFC_PROFILE"] ?? "iphone"
+        guard let profile = DeviceProfile(rawValue: profileName) else {
+            throw DeviceError("OPENCORENFC_PROFILE must be iphone or desktop, not \"\(profileName)\"")
+        }
+        let configuration: AppConfiguration
+        do {
+            configuration = try AppConfiguration(
+                infoPlistPath: env["OPENCORENFC_INFO_PLIST"], entitlementsPath: env["OPENCORENFC_ENTITLEMENTS"],
+                profile: profile)
+        } catch {
+            throw DeviceError("configuration: \(error)")
+        }
+        guard let device = env["OPENCORENFC_DEVICE"], !device.isEmpty else {
+            throw DeviceError(
+                "no NFC device configured. Set OPENCORENFC_DEVICE=sim:<tagfile>[,<tagfile>…] (or sim:empty) for the "
+                    + "simulated iPhone, or pcsc[:<reader>] for a USB reader; OPENCORENFC_INFO_PLIST and "
+                    + "OPENCORENFC_ENTITLEMENTS for the app's configuration, or OPENCORENFC_PROFILE=desktop.")
+        }
+        let opened = try DeviceRegistry.open(device)
+        return make(opened, configuration: configuration, idleJumps: true)
+    }
+
+    /// Builds a system over an opened device.
+    public static func make(_ opened: OpenedDevice, configuration: AppConfiguration, idleJumps: Bool) -> NFCSystem {
+        let platform = standardPlatform
+        let system: NFCSystem
+        switch opened.clock {
+        case .virtual(let clock):
+            system = NFCSystem(
+                frontend: opened.frontend, clock: clock, configuration: configuration, platform: platform,
+                presence: opened.presence)
+            if idleJumps { IdleDetector.start(system: system, clock: clock) }
+        case .wall:
+            system = NFCSystem(
+                frontend: opened.frontend, clock: WallClock(), configuration: configuration, platform: platform,
+                presence: opened.presence)
+        }
+        system.pollInterval = opened.pollInterval
+        // A long-running program must not accumulate a transcript; OPENCORENFC_TRACE could turn it on later.
+        system.recordsTranscript = false
+        opened.connect?(system)
+        return system
+    }
+}
+
+/// A platform without reader procedures: nothing can be identified.
+struct NoProcedures: TagPlatform {
+    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity {
+        TagIdentity(target: target, family: .unsupported("no reader procedures are linked"))
+    }
+    func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)? { nil }
+}

@@ -1,0 +1,193 @@
+internal import OpenNFCRF
+
+/// Discovery: polling, identification, the ISO 7816 AID rule, and NDEF reading for read-only sessions
+/// (Core NFC §3.2, §4.2, §7.3, §14 items 8 and 13).
+extension NFCSystem {
+    /// The field changed (a tag arrived, left or moved): the active session looks again.
+    public func fieldDidChange() {
+        event { [self] in
+            guard let id = arbiter.active, let s = sessions[id] else { return }
+            scan(s)
+        }
+    }
+
+    /// `restartPolling()`: a new polling round; tags delivered earlier become stale (Core NFC §3.2, §4.2).
+    public func restartPolling(_ id: SessionID) {
+        touch()
+        perform {
+            guard let s = sessions[id], arbiter.active == id else { return }
+            if s.isNDEF && s.ndefMode == .readOnly { return }
+            log(.system, "\(id) restarts polling")
+            if s.connected != nil { frontend?.deactivate() }
+            s.connected = nil
+            s.ndef = nil
+            s.generation += 1
+            s.delivered.removeAll()
+            s.seen.removeAll()
+            s.gone.removeAll()
+            s.awaitingRestart = false
+            scan(s)
+        }
+    }
+
+    /// The delegate of an NDEF session turned out not to implement `didDetect tags`: read the tags it was offered
+    /// and continue in read-only mode.
+    public func fallBackToReading(_ id: SessionID, tags: [DeliveredTag]) {
+        perform {
+            guard let s = sessions[id], s.ndefMode == .undetermined else { return }
+            s.ndefMode = .readOnly
+            s.awaitingRestart = false
+            log(.system, "\(id) delegate lacks didDetect tags: read-only NDEF mode")
+            guard arbiter.active == id else { return }
+            for t in tags {
+                guard arbiter.active == id, let entry = s.delivered[t.reference.handle] else { continue }
+                readAndDeliver(s, entry.tag, entry.identity)
+            }
+            s.delivered.removeAll()
+            scan(s)
+        }
+    }
+
+    /// The delegate implements `didDetect tags`.
+    public func confirmReadWrite(_ id: SessionID) {
+        perform {
+            guard let s = sessions[id], s.ndefMode == .undetermined else { return }
+            s.ndefMode = .readWrite
+        }
+    }
+
+    func technologies(for s: SessionState) -> Set<RFTechnology> {
+        switch s.kind {
+        case .ndef: return [.nfcA, .nfcB, .nfcF, .nfcV]
+        case .tag(let t, _): return t
+        }
+    }
+
+    /// Polls and delivers what this session may see.
+    func scan(_ s: SessionState) {
+        guard let frontend, arbiter.active == s.id, !s.awaitingRestart, s.connected == nil else { return }
+        s.pollTimer?.cancel()
+        s.pollTimer = nil
+        let targets: [RFTarget]
+        do {
+            targets = try frontend.poll(technologies(for: s))
+        } catch {
+            log(.system, "poll failed: \(error)")
+            schedulePoll(s)
+            return
+        }
+        let present = Set(targets.map(\.handle))
+        s.seen.formIntersection(present)
+        var found: [(DeliveredTag, TagIdentity)] = []
+        for target in targets where !s.seen.contains(target.handle) {
+            guard arbiter.active == s.id else { return }
+            s.seen.insert(target.handle)
+            guard let (tag, identity) = discover(target, for: s) else { continue }
+            if s.isNDEF && s.ndefMode == .readOnly {
+                readAndDeliver(s, tag, identity)
+            } else {
+                found.append((tag, identity))
+            }
+        }
+        guard arbiter.active == s.id else { return }
+        if !found.isEmpty {
+            for (tag, identity) in found { s.delivered[tag.reference.handle] = (tag, identity) }
+            s.awaitingRestart = true
+            log(.system, "\(s.id) detected \(found.count) tag\(found.count == 1 ? "" : "s")")
+            post(s, .detected(found.map(\.0)))
+        } else {
+            schedulePoll(s)
+        }
+    }
+
+    private func schedulePoll(_ s: SessionState) {
+        guard let interval = pollInterval, arbiter.active == s.id else { return }
+        let id = s.id
+        s.pollTimer = makeTimer(interval) { [weak self] in
+            self?.event { [weak self] in
+                guard let self, let s = self.sessions[id] else { return }
+                self.scan(s)
+            }
+        }
+    }
+
+    /// Activates and identifies a target and decides whether and how this session may see it. Nil: not deliverable
+    /// (gone during identification, no declared AID selects, a technology the session cannot deliver).
+    func discover(_ target: RFTarget, for s: SessionState) -> (DeliveredTag, TagIdentity)? {
+        guard let frontend else { return nil }
+        defer { frontend.deactivate() }
+        let identity: TagIdentity
+        do {
+            let active = try frontend.activate(target)
+            identity = try platform.identify(active, frontend: frontend)
+        } catch {
+            log(.system, "tag \(target.handle) not identified: \(error)")
+            return nil
+        }
+        let t = identity.target
+        func make(_ kind: DeliveredTag.Kind) -> DeliveredTag {
+            DeliveredTag(
+                reference: TagReference(session: s.id, generation: s.generation, handle: t.handle), kind: kind,
+                identifier: t.identifier, historicalBytes: identity.historicalBytes,
+                applicationData: t.technology == .nfcB ? t.atqb.map { Array($0.dropFirst(5).prefix(4)) } : nil,
+                technology: t.technology)
+        }
+        switch identity.family {
+        case .type2: return (make(.miFare(.ultralight)), identity)
+        case .mifareClassic: return s.isNDEF ? nil : (make(.miFare(.unknown)), identity)
+        case .unsupported(let why):
+            log(.system, "tag \(t.handle) not deliverable: \(why)")
+            return nil
+        case .desfire, .iso7816:
+            if s.isNDEF { return (make(.iso7816(initialSelectedAID: "D2760000850101")), identity) }
+            let declared = configuration.validSelectIdentifiers
+            if declared.isEmpty && configuration.profile == .desktop {
+                return (make(.iso7816(initialSelectedAID: "")), identity)
+            }
+            for (text, aid) in declared where select(aid, on: frontend) {
+                log(.system, "tag \(t.handle) selected \(text)")
+                return (make(.iso7816(initialSelectedAID: text)), identity)
+            }
+            if case .desfire = identity.family { return (make(.miFare(.desfire)), identity) }
+            log(.system, "tag \(t.handle) not delivered: no declared AID selects")
+            return nil
+        }
+    }
+
+    /// SELECT by DF name (ISO/IEC 7816-4 §11.2.2, `00 A4 04 00 Lc AID 00`); true on 90 00 or 61 xx.
+    func select(_ aid: [UInt8], on frontend: any RFFrontend) -> Bool {
+        let apdu: [UInt8] = [0x00, 0xA4, 0x04, 0x00, UInt8(aid.count)] + aid + [0x00]
+        guard case .frame(let r) = try? frontend.exchange(apdu), r.count >= 2 else { return false }
+        let sw1 = r[r.count - 2]
+        return (sw1 == 0x90 && r[r.count - 1] == 0x00) || sw1 == 0x61
+    }
+
+    /// Read-only NDEF mode: reads the tag's message and delivers it; invalidates after the first read when asked.
+    func readAndDeliver(_ s: SessionState, _ tag: DeliveredTag, _ identity: TagIdentity) {
+        guard let frontend else { return }
+        let bytes: [UInt8]
+        do {
+            _ = try frontend.activate(identity.target)
+            defer { frontend.deactivate() }
+            guard let access = platform.ndefAccess(for: identity, frontend: frontend) else { return }
+            let state = try access.detect()
+            guard state.status != .notSupported else {
+                log(.system, "tag \(tag.reference.handle) holds no NDEF: skipped")
+                return
+            }
+            bytes = try access.read()
+        } catch {
+            log(.system, "tag \(tag.reference.handle) not read: \(error)")
+            return
+        }
+        guard !bytes.isEmpty else {
+            log(.system, "tag \(tag.reference.handle) holds an empty NDEF message: skipped")
+            return
+        }
+        log(.system, "\(s.id) read an NDEF message of \(bytes.count) bytes")
+        post(s, .message(tag: tag, bytes: bytes))
+        if case .ndef(let once) = s.kind, once {
+            run(arbiter.end(s.id, .firstNDEFTagRead))
+        }
+    }
+}

@@ -1,0 +1,208 @@
+internal import OpenNFCRF
+
+/// Tag operations on behalf of the app's tag objects (Core NFC §5, §7, §8, §14 item 10). Each runs on the executor,
+/// synchronously; the public layer delivers the outcome on the session's queue.
+extension NFCSystem {
+    /// Whether the tag is still usable by its session: session running, tag from the current polling round, and
+    /// still in the field.
+    public func isAvailable(_ ref: TagReference) -> Bool {
+        perform {
+            guard let s = sessions[ref.session], arbiter.active == ref.session, ref.generation == s.generation,
+                s.delivered[ref.handle] != nil, !s.gone.contains(ref.handle)
+            else { return false }
+            if let presence { return presence().contains(ref.handle) }
+            return true
+        }
+    }
+
+    /// The connected tag of a session, if any.
+    public func connectedHandle(_ id: SessionID) -> Int? { perform { sessions[id]?.connected } }
+
+    /// `connect(to:)`: activates the tag; connecting another tag releases the previous one.
+    public func connect(_ ref: TagReference) throws(SystemError) {
+        touch()
+        try operation(ref, requireConnected: false) { (s, entry, frontend) throws(SystemError) in
+            if s.connected == ref.handle { return }
+            if s.connected != nil { frontend.deactivate() }
+            s.connected = nil
+            s.ndef = nil
+            do throws(RFError) {
+                _ = try frontend.activate(entry.identity.target)
+            } catch {
+                throw lost(s, ref, SystemError(rf: error))
+            }
+            if case .iso7816(let aid) = entry.tag.kind, let bytes = AppConfiguration.hexBytes(aid),
+                !select(bytes, on: frontend)
+            {
+                frontend.deactivate()
+                throw SystemError(.tagConnectionLost, "the selected application \(aid) no longer answers")
+            }
+            s.connected = ref.handle
+            log(.system, "\(s.id) connected to tag \(ref.handle)")
+        }
+    }
+
+    /// `queryNDEFStatus`.
+    public func queryNDEFStatus(_ ref: TagReference) throws(SystemError) -> NDEFState {
+        touch()
+        return try operation(ref) { (s, entry, frontend) throws(SystemError) in
+            try ndefAccess(s, entry, frontend).detect()
+        }
+    }
+
+    /// `readNDEF`: the stored message bytes; an empty message is 403, as in Core NFC.
+    public func readNDEF(_ ref: TagReference) throws(SystemError) -> [UInt8] {
+        touch()
+        return try operation(ref) { (s, entry, frontend) throws(SystemError) in
+            let access = try ndefAccess(s, entry, frontend)
+            let state = try access.detect()
+            guard state.status != .notSupported else {
+                throw SystemError(.tagResponseError, "Tag Not NDEF formatted")
+            }
+            let bytes = try access.read()
+            guard !bytes.isEmpty else { throw SystemError(.zeroLengthMessage, "the tag holds an empty NDEF message") }
+            return bytes
+        }
+    }
+
+    /// `writeNDEF`: 400 read-only, 402 too small, 401 failed, checked before the first write (Core NFC §14 item 12).
+    public func writeNDEF(_ ref: TagReference, _ message: [UInt8]) throws(SystemError) {
+        touch()
+        try operation(ref) { (s, entry, frontend) throws(SystemError) in
+            let access = try ndefAccess(s, entry, frontend)
+            let state = try access.detect()
+            switch state.status {
+            case .notSupported: throw SystemError(.tagUpdateFailure, "Tag Not NDEF formatted")
+            case .readOnly: throw SystemError(.tagNotWritable, "the tag is read-only")
+            case .readWrite: break
+            }
+            guard message.count <= state.capacity else {
+                throw SystemError(.tagSizeTooSmall, "message of \(message.count) bytes, capacity \(state.capacity)")
+            }
+            try access.write(message)
+            log(.system, "tag \(ref.handle): wrote \(message.count) bytes of NDEF")
+        }
+    }
+
+    /// `writeLock`: makes the NDEF data permanently read-only.
+    public func writeLock(_ ref: TagReference) throws(SystemError) {
+        touch()
+        try operation(ref) { (s, entry, frontend) throws(SystemError) in
+            let access = try ndefAccess(s, entry, frontend)
+            let state = try access.detect()
+            switch state.status {
+            case .notSupported: throw SystemError(.tagUpdateFailure, "Tag Not NDEF formatted")
+            case .readOnly: throw SystemError(.tagNotWritable, "the tag is already read-only")
+            case .readWrite: break
+            }
+            try access.lock()
+            log(.system, "tag \(ref.handle): NDEF locked")
+        }
+    }
+
+    /// Sends one ISO 7816 APDU and splits the answer into data and SW1 SW2 (Core NFC §7.3). A SELECT by DF name to an
+    /// AID the app did not declare fails with 2 in the `iphone` profile.
+    public func sendAPDU(_ ref: TagReference, _ apdu: [UInt8]) throws(SystemError) -> (
+        data: [UInt8], sw1: UInt8, sw2: UInt8
+    ) {
+        touch()
+        return try operation(ref) { (s, entry, frontend) throws(SystemError) in
+            if apdu.count >= 5, apdu[1] == 0xA4, apdu[2] == 0x04 {
+                let declared = configuration.validSelectIdentifiers
+                if configuration.profile == .iphone || !declared.isEmpty {
+                    let lc = Int(apdu[4])
+                    let aid = lc > 0 && apdu.count >= 5 + lc ? Array(apdu[5..<(5 + lc)]) : []
+                    guard declared.contains(where: { $0.aid == aid }) else {
+                        throw SystemError(.securityViolation, "SELECT of an AID not declared in Info.plist")
+                    }
+                }
+            }
+            guard apdu.count <= frontend.capabilities.maxCommandSize else {
+                throw SystemError(.packetTooLong, "APDU of \(apdu.count) bytes")
+            }
+            let r = try exchange(s, ref, frontend, apdu)
+            guard case .frame(let b) = r, b.count >= 2 else {
+                throw SystemError(.tagResponseError, "response shorter than SW1 SW2", unexpectedLength: true)
+            }
+            return (Array(b.dropLast(2)), b[b.count - 2], b[b.count - 1])
+        }
+    }
+
+    /// Sends a native MIFARE command (a frame without CRC, or a DESFire native command) and returns the answer; a
+    /// 4-bit ACK or NAK comes back as one byte (`0A`, or the NAK code).
+    public func sendMiFareCommand(_ ref: TagReference, _ command: [UInt8]) throws(SystemError) -> [UInt8] {
+        touch()
+        return try operation(ref) { (s, entry, frontend) throws(SystemError) in
+            guard !command.isEmpty else { throw SystemError(.invalidParameterLength, "empty command packet") }
+            guard command.count <= frontend.capabilities.maxCommandSize else {
+                throw SystemError(.packetTooLong, "command of \(command.count) bytes")
+            }
+            switch try exchange(s, ref, frontend, command) {
+            case .frame(let b): return b
+            case .ack: return [0x0A]
+            case .nak(let n): return [n]
+            }
+        }
+    }
+
+    // MARK: plumbing
+
+    private func operation<T>(
+        _ ref: TagReference, requireConnected: Bool = true,
+        _ body: (SessionState, (tag: DeliveredTag, identity: TagIdentity), any RFFrontend) throws(SystemError) -> T
+    ) throws(SystemError) -> T {
+        try perform { () throws(SystemError) -> T in
+            guard let s = sessions[ref.session], let frontend else {
+                throw SystemError(.sessionInvalidated, "the session is gone")
+            }
+            guard arbiter.active == ref.session, !s.ended else {
+                throw SystemError(.sessionInvalidated, "the session is invalidated")
+            }
+            guard ref.generation == s.generation, let entry = s.delivered[ref.handle] else {
+                throw SystemError(.tagConnectionLost, "the tag is from before restartPolling()")
+            }
+            if s.gone.contains(ref.handle) { throw SystemError(.tagConnectionLost, "the tag left the field") }
+            if requireConnected && s.connected != ref.handle {
+                throw SystemError(.tagNotConnected, "connect(to:) the tag first")
+            }
+            inFlight += 1
+            defer { inFlight -= 1 }
+            do throws(SystemError) {
+                return try body(s, entry, frontend)
+            } catch {
+                throw lost(s, ref, error)
+            }
+        }
+    }
+
+    private func ndefAccess(
+        _ s: SessionState, _ entry: (tag: DeliveredTag, identity: TagIdentity), _ frontend: any RFFrontend
+    ) throws(SystemError) -> any NDEFAccess {
+        if let a = s.ndef { return a }
+        guard let a = platform.ndefAccess(for: entry.identity, frontend: frontend) else {
+            throw SystemError(.unsupportedFeature, "this tag has no NDEF mapping")
+        }
+        s.ndef = a
+        return a
+    }
+
+    private func exchange(
+        _ s: SessionState, _ ref: TagReference, _ frontend: any RFFrontend, _ command: [UInt8]
+    ) throws(SystemError) -> RFResponse {
+        do {
+            return try frontend.exchange(command)
+        } catch {
+            throw lost(s, ref, SystemError(rf: error))
+        }
+    }
+
+    /// Notes a tag that left the field.
+    private func lost(_ s: SessionState, _ ref: TagReference, _ e: SystemError) -> SystemError {
+        if e.code == .tagConnectionLost {
+            s.gone.insert(ref.handle)
+            if s.connected == ref.handle { s.connected = nil }
+            s.ndef = nil
+        }
+        return e
+    }
+}

@@ -1,0 +1,222 @@
+public import Dispatch
+internal import Foundation
+public import OpenNFCRF
+
+/// The simulated iPhone's NFC system: the session arbiter's driver, the sheet, the app's foreground state, the
+/// configuration gate, and the reader procedures over one ``RFFrontend`` (house example 2: the state machine
+/// decides, this class performs).
+///
+/// Threading: all state is touched on one serial executor, a recursive lock whose outermost holder drains events
+/// that arrive re-entrantly (a tag leaving the field during an exchange, a timer firing while the virtual clock
+/// moves under a frame) after the current operation. Public callbacks hop to each session's queue. Operations run
+/// synchronously on the caller's thread, which is how a 60 s timeout on the virtual clock completes in microseconds.
+public final class NFCSystem: @unchecked Sendable {
+    /// The frontend, or nil when the device has no reader (`readingAvailable` is false).
+    public let frontend: (any RFFrontend)?
+    public let configuration: AppConfiguration
+    let platform: any TagPlatform
+    let now: @Sendable () -> NFCInstant
+    let makeTimer: @Sendable (NFCDuration, @escaping @Sendable () -> Void) -> TimerHandle
+    /// Which handles are in the field now, when the backend can tell without polling (the virtual field can).
+    let presence: (@Sendable () -> Set<Int>)?
+    /// Called when the app must be terminated (iOS kills an app that starts a session without a usage
+    /// description). The default prints the reason and exits; the testing product records it instead.
+    public var terminate: @Sendable (String) -> Void = { reason in
+        FileHandle.standardError.write(Data("OpenCoreNFC: \(reason)\n".utf8))
+        exit(1)
+    }
+    /// How long a session may run (Core NFC: 60 s).
+    public var sessionLimit = NFCDuration.seconds(60)
+    /// Poll again this often while scanning, for backends that cannot report tags arriving (nil: event driven).
+    public var pollInterval: NFCDuration?
+
+    let lock = NSRecursiveLock()
+    let workQueue = DispatchQueue(label: "OpenCoreNFC.system")
+    /// The serial queue system work runs on; sessions created with `queue: nil` get a private queue targeting it.
+    public var executorQueue: DispatchQueue { workQueue }
+    var depth = 0
+    var deferred: [() -> Void] = []
+    var arbiter = SessionArbiter()
+    var sessions: [SessionID: SessionState] = [:]
+    var sheetState = SystemSheet()
+    var entries: [TranscriptEntry] = []
+    public internal(set) var appTerminated: String?
+    /// Whether transcript lines are kept (RF frames additionally need ``recordsFrames``).
+    public var recordsTranscript = true
+    public var recordsFrames = false
+
+    // Quiescence tracking, for tests and the idle detector.
+    let quiet = NSCondition()
+    var pendingCallbacks = 0
+    var lastAPICall = DispatchTime.now().uptimeNanoseconds
+    var inFlight = 0
+
+    /// Creates a system over a frontend (nil for a device without a reader).
+    public init<C: SystemClock>(
+        frontend: (any RFFrontend)?, clock: C, configuration: AppConfiguration, platform: any TagPlatform,
+        presence: (@Sendable () -> Set<Int>)? = nil
+    ) {
+        self.frontend = frontend
+        self.configuration = configuration
+        self.platform = platform
+        self.presence = presence
+        self.now = { clock.now }
+        self.makeTimer = { delay, action in clock.timer(after: delay, action) }
+        if let f = frontend as? InstrumentedFrontend {
+            f.observer = { [weak self] e in self?.recordFrame(e) }
+        }
+    }
+
+    // MARK: executor
+
+    /// Runs `body` on the executor; events that arrive while it runs are drained afterwards.
+    func perform<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        depth += 1
+        defer {
+            if depth == 1 {
+                while !deferred.isEmpty {
+                    let next = deferred.removeFirst()
+                    next()
+                }
+            }
+            depth -= 1
+            lock.unlock()
+        }
+        return try body()
+    }
+
+    /// Runs `body` on the executor: for anything that touches what the system drives (a virtual field, the virtual
+    /// clock) from outside, e.g. a test placing a tag. Events it causes run after it.
+    public func synchronized<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        depth += 1
+        defer {
+            if depth == 1 {
+                while !deferred.isEmpty {
+                    let next = deferred.removeFirst()
+                    next()
+                }
+            }
+            depth -= 1
+            lock.unlock()
+        }
+        return try body()
+    }
+
+    /// Runs an external event now, or after the current operation when one is running on this thread.
+    func event(_ body: @escaping () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        if depth > 0 {
+            deferred.append(body)
+        } else {
+            perform { body() }
+        }
+    }
+
+    /// Notes an API call from the app (the idle detector waits for a quiet spell).
+    func touch() { quiet.withLock { lastAPICall = DispatchTime.now().uptimeNanoseconds } }
+
+    /// Posts an event to a session's client on its queue, counting it until it has run.
+    func post(_ state: SessionState, _ event: SessionEvent) {
+        guard let client = state.client ?? state.weakClient else { return }
+        quiet.withLock { pendingCallbacks += 1 }
+        let system = self
+        state.queue.async {
+            NFCSystem.$current.withValue(system) { client.receive(event) }
+            system.callbackFinished()
+        }
+    }
+
+    /// Runs `body` on the system's work queue (serial, in submission order), counting it until it has run: the
+    /// public layer submits every app call here so the app's thread never waits for the radio.
+    ///
+    /// `via` names a queue that targets ``executorQueue`` (a session's private queue): work submitted through it runs
+    /// on the same thread as that session's callbacks, saving a thread hop per call.
+    public func submit(via queue: DispatchQueue? = nil, _ body: @escaping @Sendable () -> Void) {
+        quiet.withLock { pendingCallbacks += 1 }
+        let system = self
+        (queue ?? workQueue).async {
+            NFCSystem.$current.withValue(system) { body() }
+            system.callbackFinished()
+        }
+    }
+
+    /// Runs a completion handler on a session's queue, counting it until it has run.
+    public func complete(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
+        quiet.withLock { pendingCallbacks += 1 }
+        let system = self
+        queue.async {
+            NFCSystem.$current.withValue(system) { body() }
+            system.callbackFinished()
+        }
+    }
+
+    func callbackFinished() {
+        quiet.withLock {
+            pendingCallbacks -= 1
+            if pendingCallbacks == 0 { quiet.broadcast() }
+        }
+    }
+
+    /// Blocks until every callback posted so far, and every callback those post in turn, has run. Call it from the
+    /// test's thread, never from a session queue.
+    public func waitForCallbacks() {
+        quiet.lock()
+        while pendingCallbacks > 0 { quiet.wait() }
+        quiet.unlock()
+    }
+
+    /// Whether nothing is running or queued: no callback pending and no operation in flight.
+    public var isQuiescent: Bool { quiet.withLock { pendingCallbacks == 0 && inFlight == 0 } }
+
+    /// Nanoseconds of wall time since the app's last call into the system.
+    public var wallTimeSinceLastAPICall: UInt64 {
+        quiet.withLock { DispatchTime.now().uptimeNanoseconds &- lastAPICall }
+    }
+
+    // MARK: the current system
+
+    /// The system sessions created on this task (or inside its callbacks) belong to; nil means the process default.
+    @TaskLocal public static var current: NFCSystem?
+
+    // MARK: observation
+
+    /// The sheet as the user sees it now.
+    public var sheet: SystemSheet { perform { sheetState } }
+
+    /// Everything recorded so far.
+    public var transcript: [TranscriptEntry] { perform { entries } }
+
+    public func clearTranscript() { perform { entries.removeAll() } }
+
+    /// Adds a line to the transcript (what the app received, for demos and tests).
+    public func note(_ kind: TranscriptEntry.Kind, _ text: String) { perform { log(kind, text) } }
+
+    func log(_ kind: TranscriptEntry.Kind, _ text: @autoclosure () -> String) {
+        guard recordsTranscript else { return }
+        entries.append(TranscriptEntry(time: now(), kind: kind, text: text()))
+    }
+
+    private func recordFrame(_ e: RFTraceEvent) {
+        guard recordsTranscript, recordsFrames else { return }
+        let text: String
+        switch e {
+        case .activated(let t): text = "activated \(t)"
+        case .sent(let b):
+            text =
+                "→ \(b.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined(separator: " "))"
+        case .received(let r): text = "← \(r)"
+        case .failed(let err): text = "✕ \(err)"
+        case .deactivated: text = "deactivated"
+        }
+        entries.append(TranscriptEntry(time: now(), kind: .rf, text: text))
+    }
+
+    /// The phase of a session in the arbiter.
+    public func phase(of id: SessionID) -> SessionArbiter.Phase? { perform { arbiter.phase(of: id) } }
+
+    /// The session the reader is serving now.
+    public var activeSession: SessionID? { perform { arbiter.active } }
+}

@@ -1,0 +1,72 @@
+public import OpenNFCRF
+
+/// The MIFARE family the system reports for a delivered tag (Core NFC `NFCMiFareFamily`).
+public enum MiFareFamilyKind: Sendable, Hashable {
+    case unknown, ultralight, plus, desfire
+}
+
+/// Identifies a delivered tag object: which session, which polling round, which target in the field.
+public struct TagReference: Sendable, Hashable {
+    public var session: SessionID
+    /// Incremented by `restartPolling()`: tags of an older round are stale.
+    public var generation: Int
+    /// The frontend's handle of the target.
+    public var handle: Int
+}
+
+/// A tag as the system delivers it to a session.
+public struct DeliveredTag: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// `NFCMiFareTag`.
+        case miFare(MiFareFamilyKind)
+        /// `NFCISO7816Tag`, with the declared AID that selected (as spelt in the plist; "" when none was needed).
+        case iso7816(initialSelectedAID: String)
+    }
+
+    public var reference: TagReference
+    public var kind: Kind
+    /// UID (NFC-A) or PUPI (NFC-B).
+    public var identifier: [UInt8]
+    /// ISO 14443-4 historical bytes from the ATS (Type A), if any.
+    public var historicalBytes: [UInt8]?
+    /// Application data from the ATQB (Type B), if any.
+    public var applicationData: [UInt8]?
+    /// The technology the tag answered on.
+    public var technology: RFTechnology
+}
+
+/// What a session hears from the system, always on the session's queue, in order.
+public enum SessionEvent: Sendable {
+    /// RF is on and the system is scanning (`readerSessionDidBecomeActive`).
+    case becameActive
+    /// Tags were discovered (`didDetect tags`).
+    case detected([DeliveredTag])
+    /// A tag's NDEF message was read, as stored (read-only NDEF mode: `didDetectNDEFs`).
+    case message(tag: DeliveredTag, bytes: [UInt8])
+    /// The session ended (`didInvalidateWithError`).
+    case invalidated(InvalidationReason)
+}
+
+/// How a session object is driven: the public layer's session implements this.
+public protocol SessionClient: AnyObject, Sendable {
+    /// Called on the session's queue.
+    func receive(_ event: SessionEvent)
+}
+
+/// What kind of session the app began.
+public enum SessionKind: Sendable, Hashable {
+    /// `NFCNDEFReaderSession`.
+    case ndef(invalidateAfterFirstRead: Bool)
+    /// `NFCTagReaderSession` polling these technologies (`pace`: the PACE-only option).
+    case tag(technologies: Set<RFTechnology>, pace: Bool)
+}
+
+/// The NDEF session's mode, decided by whether the delegate implements `readerSession(_:didDetect:)`.
+public enum NDEFMode: Sendable, Hashable {
+    /// Not known until the first detection is offered to the delegate.
+    case undetermined
+    /// The delegate lacks `didDetect tags`: messages are read and delivered through `didDetectNDEFs`.
+    case readOnly
+    /// The delegate implements `didDetect tags`: tag objects are delivered.
+    case readWrite
+}

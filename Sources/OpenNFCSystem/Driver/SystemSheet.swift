@@ -1,0 +1,24 @@
+/// The system's scan sheet as the user sees it (Core NFC §14 item 6): shown on `begin()`, titled "Ready to Scan",
+/// with the app's `alertMessage`, a Cancel button, and an error glyph when the app ends the session with
+/// `invalidate(errorMessage:)`; closed when the session ends.
+public struct SystemSheet: Sendable, Hashable, CustomStringConvertible {
+    public enum Glyph: String, Sendable, Hashable {
+        /// The scanning animation.
+        case scanning
+        /// The error glyph of `invalidate(errorMessage:)`.
+        case error
+    }
+
+    public var isPresented = false
+    public var title = "Ready to Scan"
+    public var message = ""
+    public var glyph = Glyph.scanning
+
+    public init() {}
+
+    public var description: String {
+        guard isPresented else { return "(no sheet)" }
+        let mark = glyph == .error ? "⚠︎ " : ""
+        return message.isEmpty ? "[\(title)] \(mark)" : "[\(title)] \(mark)\(message)"
+    }
+}

@@ -1,0 +1,100 @@
+public import OpenNFCRF
+internal import OpenNFCTags
+
+/// The reader procedures of `OpenNFCTags` as the system's platform: identification (`TagIdentifier`) and the NFC
+/// Forum NDEF procedures (`Type2NDEF`, `Type4NDEF`), with their errors mapped to the session's codes — the read and
+/// write columns of `TagError`'s table (a garbled answer is 102 while reading, 401 while writing; Core NFC §11.2).
+public struct StandardTagPlatform: TagPlatform {
+    public init() {}
+
+    public func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity {
+        let tag: IdentifiedTag
+        do {
+            tag = try TagIdentifier.identify(target: target, frontend: frontend)
+        } catch {
+            throw Self.map(error, writing: false)
+        }
+        let family: TagIdentity.Family
+        switch tag.kind {
+        case .type2(let chip): family = .type2(chip: chip.name)
+        case .desfire: family = .desfire
+        case .iso7816: family = .iso7816
+        case .mifareClassic: family = .mifareClassic
+        case .unsupported(let why): family = .unsupported(why)
+        }
+        return TagIdentity(target: tag.target, family: family, historicalBytes: tag.historicalBytes)
+    }
+
+    public func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)? {
+        let kind: TagKind
+        switch tag.family {
+        case .type2(let name): kind = .type2(Type2Chip.known.first { $0.name == name } ?? .generic)
+        case .desfire, .iso7816: kind = .iso7816
+        case .mifareClassic, .unsupported: return nil
+        }
+        guard let procedure = IdentifiedTag(target: tag.target, kind: kind).ndefProcedure(frontend: frontend) else {
+            return nil
+        }
+        return Access(procedure)
+    }
+
+    /// One exhaustive switch from the procedures' codes to the session's (no `default:`).
+    static func map(_ e: TagError, writing: Bool) -> SystemError {
+        switch e.code {
+        case .rf:
+            if let rf = e.rfError { return SystemError(rf: rf, writing: writing) }
+            return SystemError(writing ? .tagUpdateFailure : .tagResponseError, e.description)
+        case .commandRejected, .invalidResponse, .tornStateDetected:
+            return SystemError(writing ? .tagUpdateFailure : .tagResponseError, e.description)
+        case .notFormatted:
+            return SystemError(writing ? .tagUpdateFailure : .tagResponseError, "Tag Not NDEF formatted")
+        case .readOnly: return SystemError(.tagNotWritable, e.description)
+        case .capacityExceeded: return SystemError(.tagSizeTooSmall, e.description)
+        case .emptyMessage: return SystemError(.zeroLengthMessage, e.description)
+        case .cannotMakeReadOnly: return SystemError(.tagUpdateFailure, e.description)
+        case .unsupported: return SystemError(.unsupportedFeature, e.description)
+        }
+    }
+
+    final class Access: NDEFAccess {
+        let procedure: any NDEFTagProcedure
+        init(_ procedure: any NDEFTagProcedure) { self.procedure = procedure }
+
+        func detect() throws(SystemError) -> NDEFState {
+            do {
+                let d = try procedure.detect()
+                switch d.status {
+                case .notSupported: return NDEFState(status: .notSupported, capacity: 0)
+                case .readWrite: return NDEFState(status: .readWrite, capacity: d.capacity)
+                case .readOnly: return NDEFState(status: .readOnly, capacity: d.capacity)
+                }
+            } catch {
+                throw StandardTagPlatform.map(error, writing: false)
+            }
+        }
+
+        func read() throws(SystemError) -> [UInt8] {
+            do {
+                return try procedure.readMessage()
+            } catch {
+                throw StandardTagPlatform.map(error, writing: false)
+            }
+        }
+
+        func write(_ message: [UInt8]) throws(SystemError) {
+            do {
+                try procedure.writeMessage(message)
+            } catch {
+                throw StandardTagPlatform.map(error, writing: true)
+            }
+        }
+
+        func lock() throws(SystemError) {
+            do {
+                try procedure.makeReadOnly()
+            } catch {
+                throw StandardTagPlatform.map(error, writing: true)
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+public import OpenNFCRF
+
+/// What a discovered target turned out to be, as far as the session rules care.
+public struct TagIdentity: Sendable, Hashable {
+    public enum Family: Sendable, Hashable {
+        /// An NFC Forum Type 2 tag (NTAG, Ultralight): Core NFC's `NFCMiFareTag` with family `.ultralight`.
+        case type2(chip: String)
+        /// A MIFARE DESFire: `NFCISO7816Tag` when a declared AID selects, `NFCMiFareTag` `.desfire` otherwise.
+        case desfire
+        /// Another ISO-DEP card: `NFCISO7816Tag`, delivered only after a declared AID selects.
+        case iso7816
+        /// MIFARE Classic / Plus in SL1: `NFCMiFareTag` with family `.unknown` (no NDEF: Crypto1 is not supported).
+        case mifareClassic
+        /// Something no session can deliver yet (Type 1, FeliCa, ISO 15693 without procedures).
+        case unsupported(String)
+    }
+
+    public var target: RFTarget
+    public var family: Family
+    /// ISO 14443-4 historical bytes from the ATS, if any.
+    public var historicalBytes: [UInt8]?
+
+    public init(target: RFTarget, family: Family, historicalBytes: [UInt8]? = nil) {
+        self.target = target
+        self.family = family
+        self.historicalBytes = historicalBytes
+    }
+}
+
+/// What NDEF detection reports (`queryNDEFStatus`).
+public struct NDEFState: Sendable, Hashable {
+    public enum Status: Sendable, Hashable {
+        case notSupported, readWrite, readOnly
+    }
+
+    public var status: Status
+    public var capacity: Int
+
+    public init(status: Status, capacity: Int) {
+        self.status = status
+        self.capacity = capacity
+    }
+}
+
+/// The NDEF operations of one activated tag; errors are already mapped to the session's codes (read and write
+/// columns differ, as in Core NFC).
+public protocol NDEFAccess: AnyObject {
+    func detect() throws(SystemError) -> NDEFState
+    /// The stored message bytes; `[]` for an empty NDEF tag.
+    func read() throws(SystemError) -> [UInt8]
+    func write(_ message: [UInt8]) throws(SystemError)
+    func lock() throws(SystemError)
+}
+
+/// The reader procedures the system runs over a frontend: identification and NDEF. The standard platform uses
+/// `OpenNFCTags`; tests may substitute their own.
+public protocol TagPlatform: Sendable {
+    /// Identifies an activated target (may exchange frames, e.g. GET_VERSION).
+    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity
+    /// The NDEF operations for an activated tag, or nil when its platform has none.
+    func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)?
+}
+
+extension SystemError {
+    /// The mapping of an RF failure met while exchanging a command (Core NFC §14 item 10, 15).
+    public init(rf: RFError, writing: Bool = false) {
+        switch rf.code {
+        case .linkLost: self.init(.tagConnectionLost, rf.description)
+        case .notActivated: self.init(.tagNotConnected, rf.description)
+        case .frameTooLong: self.init(.packetTooLong, rf.description)
+        case .unsupported: self.init(.unsupportedFeature, rf.description)
+        case .timeout, .transmission, .protocolViolation, .frontendFailure:
+            self.init(writing ? .tagUpdateFailure : .tagResponseError, rf.description)
+        }
+    }
+}

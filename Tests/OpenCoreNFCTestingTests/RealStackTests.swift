@@ -1,0 +1,81 @@
+import Foundation
+import OpenCoreNFC
+import OpenCoreNFCTesting
+import OpenNFCRF
+import OpenNFCSimulation
+import Testing
+
+/// Sessions over the real reader procedures and virtual chips (no test doubles).
+@Suite struct RealStackTests {
+    static func uri(_ s: String) -> [UInt8] {
+        // NDEF 1.0: MB ME SR, TNF 1, type "U", payload: prefix 0x04 (https://) + text.
+        let payload = [0x04] + Array(s.utf8)
+        return [0xD1, 0x01, UInt8(payload.count), 0x55] + payload
+    }
+
+    @Test func readsAnNTAG215InReadOnlyMode() throws {
+        let phone = VirtualPhone()
+        try phone.put(message: Self.uri("example.com"))
+        let app = NDEFMessageRecorder()
+        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
+        phone.settle()
+        #expect(
+            app.events == [
+                .becameActive, .detectedNDEFs(1), .invalidated(.readerSessionInvalidationErrorFirstNDEFTagRead),
+            ])
+        #expect(app.messages.first?.records.first?.wellKnownTypeURIPayload()?.absoluteString == "https://example.com")
+    }
+
+    @Test func readsAType4CardAndADESFire() throws {
+        for tag in [
+            try Type4Tag.factory(uid: [0x02, 0x01, 0x02, 0x03], holding: Self.uri("t4.example")) as any VirtualTag,
+            try DESFireEV1Tag.ndefFormatted(uid: [0x04, 1, 2, 3, 4, 5, 6], holding: Self.uri("df.example")),
+        ] {
+            let phone = VirtualPhone()
+            phone.put(tag)
+            let app = NDEFMessageRecorder()
+            phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
+            phone.settle()
+            #expect(app.messages.count == 1, "\(tag.chip)")
+            #expect([UInt8](app.messages.first?.records.first?.payload ?? Data()).count > 3)
+        }
+    }
+
+    @Test func writesAndLocksAnNTAG213ThroughTheProcedures() throws {
+        let phone = VirtualPhone()
+        let ntag = try Type2Tag.factory(.ntag213, uid: [0x04, 9, 8, 7, 6, 5, 4])
+        phone.put(ntag)
+        let app = NDEFTagRecorder()
+        let log = LogBox()
+        let message = NFCNDEFMessage(data: Data(Self.uri("written.example")))!
+        app.onDetect = { session, tags in
+            let tag = tags[0]
+            session.connect(to: tag) { _ in
+                tag.queryNDEFStatus { status, capacity, _ in
+                    log.append("status \(status.rawValue) capacity \(capacity)")
+                    tag.writeNDEF(message) { e in
+                        log.append("write \(e == nil)")
+                        tag.writeLock { e in
+                            log.append("lock \(e == nil)")
+                            tag.queryNDEFStatus { status, _, _ in
+                                log.append("status \(status.rawValue)")
+                                session.invalidate()
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: false).begin() }
+        phone.settle()
+        #expect(log.lines == ["status 2 capacity 137", "write true", "lock true", "status 3"])
+        #expect(TagFile.ndefMessage(of: ntag) == Self.uri("written.example"))
+    }
+}
+
+final class LogBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _lines: [String] = []
+    func append(_ s: String) { lock.withLock { _lines.append(s) } }
+    var lines: [String] { lock.withLock { _lines } }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import OpenNFCRF
+import OpenNFCSystem
+import Synchronization
+
+/// A test double for the reader procedures: identifies targets from their activation (and a DESFire GetVersion),
+/// and keeps each tag's NDEF data in memory, pinging the tag with a READ before every operation so a tag that left
+/// the field fails as it would on the air. Lets the session rules be tested independently of `OpenNFCTags`.
+final class FakePlatform: TagPlatform, @unchecked Sendable {
+    struct Store {
+        var message: [UInt8]
+        var capacity: Int
+        var readOnly = false
+        var formatted = true
+    }
+
+    private let stores = Mutex<[[UInt8]: Store]>([:])
+
+    /// Sets the NDEF data of the tag with this UID.
+    func setNDEF(uid: [UInt8], _ store: Store) { stores.withLock { $0[uid] = store } }
+    func ndef(uid: [UInt8]) -> Store? { stores.withLock { $0[uid] } }
+
+    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity {
+        guard target.isISODEP else { return TagIdentity(target: target, family: .type2(chip: "ntag215")) }
+        do throws(RFError) {
+            if case .frame(let r) = try frontend.exchange([0x60]), r.first == 0xAF {
+                _ = try frontend.exchange([0xAF])
+                _ = try frontend.exchange([0xAF])
+                return TagIdentity(target: target, family: .desfire)
+            }
+        } catch {
+            throw SystemError(rf: error)
+        }
+        return TagIdentity(target: target, family: .iso7816)
+    }
+
+    func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)? {
+        Access(platform: self, uid: tag.target.identifier, frontend: frontend, isoDEP: tag.target.isISODEP)
+    }
+
+    final class Access: NDEFAccess {
+        let platform: FakePlatform
+        let uid: [UInt8]
+        let frontend: any RFFrontend
+        let isoDEP: Bool
+        init(platform: FakePlatform, uid: [UInt8], frontend: any RFFrontend, isoDEP: Bool) {
+            self.platform = platform
+            self.uid = uid
+            self.frontend = frontend
+            self.isoDEP = isoDEP
+        }
+
+        private func ping(writing: Bool = false) throws(SystemError) {
+            do throws(RFError) {
+                _ = try frontend.exchange(isoDEP ? [0x00, 0xB0, 0x00, 0x00, 0x02] : [0x30, 0x00])
+            } catch {
+                throw SystemError(rf: error, writing: writing)
+            }
+        }
+
+        private var store: Store { platform.ndef(uid: uid) ?? Store(message: [], capacity: 0, formatted: false) }
+
+        func detect() throws(SystemError) -> NDEFState {
+            try ping()
+            let s = store
+            if !s.formatted { return NDEFState(status: .notSupported, capacity: 0) }
+            return NDEFState(status: s.readOnly ? .readOnly : .readWrite, capacity: s.capacity)
+        }
+
+        func read() throws(SystemError) -> [UInt8] {
+            try ping()
+            return store.message
+        }
+
+        func write(_ message: [UInt8]) throws(SystemError) {
+            try ping(writing: true)
+            var s = store
+            s.message = message
+            platform.setNDEF(uid: uid, s)
+            try ping(writing: true)
+        }
+
+        func lock() throws(SystemError) {
+            try ping(writing: true)
+            var s = store
+            s.readOnly = true
+            platform.setNDEF(uid: uid, s)
+        }
+    }
+}

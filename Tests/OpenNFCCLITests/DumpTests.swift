@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// `opennfc dump`: the memory map, and tag files (.json, .nfc) that load again.
+@Suite struct DumpTests {
+    @Test func listsEveryPageWithItsMeaning() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let file = try ws.tag("t.json", TagFixture.ntag213, message: TagFixture.uriMessage("example.com"))
+        let before = try TagFixture.bytes(ws.path(file))
+        let r = try ws.run(["dump", "--device", "sim:\(file)"])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "Tag:      ntag213, UID 04A1B2C3D4E5F6, 45 pages")
+        #expect(lines[1] == "Page  Bytes        ASCII  Meaning")
+        #expect(lines[2] == "   0  04 A1 B2 9F  ....   UID 0–2, BCC0")
+        #expect(lines[5] == "   3  E1 10 12 00  ....   capability container")
+        #expect(lines[6] == "   4  01 03 A0 0C  ....   user memory")
+        #expect(lines[42] == "  40  00 00 00 BD  ....   dynamic lock bytes")
+        #expect(lines[43] == "  41  04 00 00 FF  ....   CFG0 (AUTH0 = FF)")
+        #expect(lines[45] == "  43  00 00 00 00  ....   PWD (never readable)")
+        #expect(lines.last == "Note: PWD and PACK never read back from a chip: they are shown and saved as zeros")
+        #expect(try TagFixture.bytes(ws.path(file)) == before)
+    }
+
+    @Test func savesTagFilesThatLoadAgain() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let file = try ws.tag("t.json", TagFixture.ntag215, message: TagFixture.uriMessage("copy.example"))
+        for name in ["copy.json", "copy.nfc"] {
+            let d = try ws.run(["dump", "-o", name, "--device", "sim:\(file)"])
+            #expect(d.status == 0)
+            #expect(d.stdout == "Saved ntag215 04A1B2C3D4E5F6 (135 pages) to \(name).\n")
+            #expect(d.stderr == "Note: PWD and PACK never read back from a chip: they are shown and saved as zeros\n")
+            let r = try ws.run(["read", "--raw", "--device", "sim:\(name)"])
+            #expect(r.stdout == "D1010D5504636F70792E6578616D706C65\n")
+        }
+        let json = try ws.run(["dump", "--json", "--device", "sim:\(file)"])
+        let o = try #require(try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any])
+        #expect(o["chip"] as? String == "ntag215")
+        #expect(((o["type2"] as? [String: Any])?["pages"] as? [Any])?.count == 135)
+    }
+
+    @Test func badOptions() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let file = try ws.tag("t.json", TagFixture.ntag213)
+        let ext = try ws.run(["dump", "-o", "x.bin", "--device", "sim:\(file)"])
+        #expect(ext.status == 64)
+        #expect(ext.stderr.hasPrefix("Error: -o takes a .json or .nfc file, not 'x.bin'\n"))
+        #expect(!FileManager.default.fileExists(atPath: ws.path("x.bin")))
+        let both = try ws.run(["dump", "-o", "x.json", "--json", "--device", "sim:\(file)"])
+        #expect(both.status == 64)
+        let t4 = try ws.run(["tag", "new", "--chip", "type4", "--uid", "04112233445566", "-o", "t4.json"])
+        #expect(t4.status == 0)
+        let r = try ws.run(["dump", "--device", "sim:t4.json"])
+        #expect(r.status == 1)
+        #expect(
+            r.stderr == "Error: dump reads Type 2 tags (NTAG, Ultralight); this tag is iso7816, UID 04112233445566\n")
+    }
+}

@@ -1,0 +1,75 @@
+import OpenNFCRF
+import OpenNFCSimulation
+import OpenNFCTags
+import Testing
+
+/// Make-read-only and format interrupted after or inside every frame: the tag is always in a state a reader
+/// reports consistently, and running the procedure again completes it.
+@Suite struct TearingLockFormatInteropTests {
+    @Test(arguments: [Type2ChipProfile.ntag213, .ntag216, .ultralightEV1_128])
+    func makeReadOnlyInterruptedAtEveryFrame(profile: Type2ChipProfile) throws {
+        let message = ndefMessage(length: 40, seed: 4)
+        var n = 1
+        var sawReadOnly = false
+        var sawReadWrite = false
+        while n < 20 {
+            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
+                let bench = InteropBench()
+                let chip = try Type2Tag.factory(profile, uid: uid7)
+                var (_, p) = try bench.connect(chip)
+                try p.writeMessage(message)
+                (_, p) = try bench.connect(chip)
+                bench.field.faultPlan = FaultPlan([fault])
+                let failed = TearingInteropTests.attempt { () throws(TagError) in try p.makeReadOnly() } != nil
+                bench.field.faultPlan = .none
+                if !failed && bench.field.framesExchanged < n { return #expect(sawReadOnly && sawReadWrite) }
+                (_, p) = try bench.connect(chip)
+                // Either untouched or read-only: the message is intact either way.
+                let status = try p.detect().status
+                #expect(status == .readWrite || status == .readOnly, "frame \(n) \(fault)")
+                sawReadOnly = sawReadOnly || status == .readOnly
+                sawReadWrite = sawReadWrite || status == .readWrite
+                #expect(try p.readMessage() == message)
+                // Running it again completes the locking: the chip then refuses a raw WRITE to page 4.
+                try p.makeReadOnly()
+                _ = try bench.connect(chip)
+                #expect(try bench.frontend.exchange([0xA2, 0x04, 0, 0, 0, 0]) == .nak(0))
+            }
+            n += 1
+        }
+        Issue.record("make read-only never completed")
+    }
+
+    @Test(arguments: [Type2ChipProfile.ntag213, .ntag215, .ultralight])
+    func formatInterruptedAtEveryFrame(profile: Type2ChipProfile) throws {
+        var n = 1
+        while n < 20 {
+            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
+                let bench = InteropBench()
+                let chip = try Type2Tag.factory(profile, uid: uid7, ndefFormatted: false)
+                var (_, p) = try bench.connect(chip)
+                bench.field.faultPlan = FaultPlan([fault])
+                let failed = TearingInteropTests.attempt { () throws(TagError) in try p.format() } != nil
+                bench.field.faultPlan = .none
+                if !failed && bench.field.framesExchanged < n { return }
+                (_, p) = try bench.connect(chip)
+                // Still blank, or formatted and empty: never half formatted.
+                let d = try p.detect()
+                #expect(d.status == .notSupported || (d.status == .readWrite && d.messageLength == 0), "\(fault)")
+                try p.format()
+                (_, p) = try bench.connect(chip)
+                #expect(try p.detect().status == .readWrite)
+            }
+            n += 1
+        }
+        Issue.record("format never completed")
+    }
+
+    @Test func desfireWriteInterruptedAtEveryFrame() throws {
+        let outcomes = try TearingInteropTests.sweep(
+            make: { try DESFireEV1Tag.ndefFormatted(uid: uid7, holding: [], storage: .size2K) },
+            old: ndefMessage(length: 150, seed: 1), new: ndefMessage(length: 200, seed: 2),
+            faults: { n in [.removeAfter(frame: n), .tear(frame: n, afterBytes: 0), .tear(frame: n, afterBytes: 1)] })
+        #expect(Set(outcomes) == [.old, .empty, .new])
+    }
+}
