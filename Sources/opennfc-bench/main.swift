@@ -15,6 +15,7 @@ struct BenchMode: Sendable {
 let benchModes: [BenchMode] = [
     ndefBenchmark,
     sessionsBenchmark,
+    isodepBenchmark,
 ]
 
 @MainActor func benchUsage() -> String {
