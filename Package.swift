@@ -52,7 +52,9 @@ let package = Package(
         // Release-build benchmarks (`swift run -c release opennfc-bench <mode>`); one file per mode.
         .executableTarget(
             name: "opennfc-bench",
-            dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation"],
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenCoreNFCTesting",
+            ],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
