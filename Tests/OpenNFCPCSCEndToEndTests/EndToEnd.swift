@@ -2,6 +2,7 @@ import Foundation
 import OpenNFCPCSC
 import OpenNFCSimulation
 import OpenNFCVPCD
+import Testing
 
 /// Shared set-up of the end-to-end tests: the real pcscd with the vsmartcard vpcd driver (started by `scripts/test`,
 /// which exports `OPENNFC_E2E_PCSCD=1`), and our card server in process on the two virtual slots.
@@ -12,6 +13,16 @@ enum EndToEnd {
     static let readers = ["Virtual PCD 00 00", "Virtual PCD 00 01"]
     static let ports: [UInt16] = [35963, 35964]
 }
+
+/// Every end-to-end suite nests in this one, so they run one test at a time (they share the two vpcd slots) and are
+/// all skipped, with the reason shown, when pcscd is not there.
+@Suite(
+    .serialized,
+    .enabled(
+        if: EndToEnd.enabled,
+        "OPENNFC_E2E_PCSCD is not set: pcscd with the vpcd driver is not running (scripts/test starts it; or run `scripts/pcscd up` and export OPENNFC_E2E_PCSCD=1)"
+    ))
+enum EndToEndSuite {}
 
 /// A cross-process lock on the two vpcd slots, so that these tests and the CLI's `opennfc emulate` tests never put
 /// two cards in one slot (vpcd takes one card per slot). Blocks until the other holder is done.
