@@ -25,6 +25,10 @@ let package = Package(
         .target(name: "OpenNFCTags", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
         .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        // vpcd card server: presents virtual tags to any PC/SC application through vsmartcard's virtual reader.
+        .target(
+            name: "OpenNFCVPCD", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCSimulation"], swiftSettings: strict
+        ),
         .target(
             name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation"],
             swiftSettings: strict),
@@ -41,11 +45,13 @@ let package = Package(
             name: "opennfc",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
-                "OpenNFCTags",
+                "OpenNFCTags", "OpenCoreNFCTesting",
             ],
             swiftSettings: strict),
         // Release-build benchmarks (`swift run -c release opennfc-bench <mode>`); one file per mode.
-        .executableTarget(name: "opennfc-bench", dependencies: ["OpenNFCBytes", "OpenNFCNDEF"], swiftSettings: strict),
+        .executableTarget(
+            name: "opennfc-bench", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCSimulation"],
+            swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
         // Reader procedures against the virtual chips: the two independent readings of the specs meet here.
@@ -70,6 +76,17 @@ let package = Package(
         .testTarget(
             name: "OpenCoreNFCTestingTests",
             dependencies: ["OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCVPCDTests", dependencies: ["OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCBytes"],
+            swiftSettings: strict),
+        // Real pcscd + vpcd + our card server; skipped (visibly) unless OPENNFC_E2E_PCSCD=1 (scripts/test sets it).
+        .testTarget(
+            name: "OpenNFCPCSCEndToEndTests",
+            dependencies: [
+                "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCNDEF", "OpenNFCRF",
+                "OpenNFCBytes",
+            ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
         .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc"], swiftSettings: strict),

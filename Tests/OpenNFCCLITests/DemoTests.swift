@@ -14,3 +14,23 @@ import Testing
         #expect(!r.stdout.contains("round trip equal: NO"))
     }
 }
+
+extension DemoTests {
+    /// Part 2 runs the four seed flows of issue 5 item 8 on the simulated iPhone; the outcomes that matter are pinned.
+    @Test func partTwoRunsTheSeedFlows() throws {
+        let r = try CLIRunner.run(["demo"])
+        #expect(r.status == 0)
+        let out = r.stdout
+        #expect(out.contains("Flow 1: Inventory scanner"))
+        #expect(out.contains("row added: https://example.com/item/2"))
+        #expect(out.contains("204 First NDEF tag read"))
+        #expect(out.contains("More than 1 tag is detected"))
+        #expect(out.contains("writeLock: ok"))
+        #expect(out.contains("initialSelectedAID F00102030405"))
+        #expect(out.contains("SW1 SW2 = 90 00"))
+        #expect(out.contains("201 Session timeout"))
+        #expect(out.contains("writeNDEF: 402 Insufficient space on NDEF tag"))
+        #expect(out.contains("writeNDEF: 400 NDEF tag is read only"))
+        #expect(out.contains("writeNDEF: 100 Tag connection lost"))
+    }
+}

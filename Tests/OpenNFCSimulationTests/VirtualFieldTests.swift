@@ -43,7 +43,10 @@ private func uid(_ last: UInt8) -> [UInt8] { [0x04, 0x10, 0x20, 0x30, 0x40, 0x50
         let fe = VirtualFieldFrontend(field: field)
         let a = field.place(try Type2Tag.factory(.ntag213, uid: uid(1)), at: 2)
         let b = field.place(try Type2Tag.factory(.ultralight, uid: uid(2)), at: 1)
-        let c = field.place(EchoISODEPTag(), at: 3)
+        let echo = EchoISODEPTag()
+        let c = field.place(echo, at: 3)
+        #expect(field.place(echo, at: 7) == c)  // already in the field
+        #expect(field.tags.count == 3)
         #expect(try fe.poll([.nfcA]).map(\.handle) == [b, a, c])
         field.move(c, to: 0)
         #expect(try fe.poll([.nfcA]).map(\.handle) == [c, b, a])

@@ -77,9 +77,11 @@ public final class VirtualField: @unchecked Sendable {
     /// The tag with this handle, if it is in the field.
     public func tag(_ handle: Int) -> (any VirtualTag)? { entries.first { $0.handle == handle }?.tag }
 
-    /// Puts a tag into the field (it powers up) and returns its handle, unique for this field.
+    /// Puts a tag into the field (it powers up) and returns its handle, unique for this field. A tag object that is
+    /// already in the field stays where it is and keeps its handle (one chip cannot be in two places).
     @discardableResult
     public func place(_ tag: any VirtualTag, at position: Int = 0) -> Int {
+        if let present = entries.first(where: { $0.tag === tag }) { return present.handle }
         let handle = nextHandle
         nextHandle += 1
         tag.powerOn()

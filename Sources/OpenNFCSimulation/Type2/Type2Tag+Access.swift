@@ -11,12 +11,15 @@ extension Type2Tag {
         return Array(memory[start..<start + 4])
     }
 
+    /// CFG1 byte 0 (ACCESS), zero on chips without configuration pages.
+    var accessByte: UInt8 { profile.configPage.map { memory[($0 + 1) * 4] } ?? 0 }
+
     /// First password-protected page (AUTH0); beyond the last page nothing is protected.
-    public var auth0: Int { profile.configPage == nil ? Int.max : Int(config(0)[3]) }
+    public var auth0: Int { profile.configPage.map { Int(memory[$0 * 4 + 3]) } ?? Int.max }
     /// PROT: reads need the password too.
-    public var readProtection: Bool { config(1)[0] & 0x80 != 0 }
+    public var readProtection: Bool { accessByte & 0x80 != 0 }
     /// CFGLCK: CFG0/CFG1 are permanently write-locked.
-    public var configurationLocked: Bool { config(1)[0] & 0x40 != 0 }
+    public var configurationLocked: Bool { accessByte & 0x40 != 0 }
 
     func readProtected(_ page: Int) -> Bool {
         !isAuthenticated && readProtection && page >= auth0
@@ -29,15 +32,19 @@ extension Type2Tag {
     }
 
     /// A page as READ returns it: PWD and PACK always read as zeros; mirrored bytes replace memory.
-    func visiblePage(_ page: Int, mirror: (start: Int, bytes: [UInt8])?) -> [UInt8] {
-        if page == profile.pwdPage || page == profile.packPage { return [0, 0, 0, 0] }
-        var out = Array(memory[page * 4..<page * 4 + 4])
-        if let m = mirror {
-            for i in 0..<4 where (m.start..<m.start + m.bytes.count).contains(page * 4 + i) {
-                out[i] = m.bytes[page * 4 + i - m.start]
+    func appendVisiblePage(_ page: Int, mirror: (start: Int, bytes: [UInt8])?, to out: inout [UInt8]) {
+        if page == profile.pwdPage || page == profile.packPage {
+            out.append(contentsOf: [0, 0, 0, 0])
+            return
+        }
+        let base = page * 4
+        out.append(contentsOf: memory[base..<base + 4])
+        if let m = mirror, base + 4 > m.start, base < m.start + m.bytes.count {
+            let first = out.count - 4
+            for i in 0..<4 where (m.start..<m.start + m.bytes.count).contains(base + i) {
+                out[first + i] = m.bytes[base + i - m.start]
             }
         }
-        return out
     }
 
     /// The NTAG21x ASCII mirror (NTAG213/215/216 §8.7): MIRROR_CONF (CFG0 byte 0 bits 7–6) selects the UID (14 hex
@@ -50,7 +57,7 @@ extension Type2Tag {
         let page = Int(cfg[2])
         guard mode != 0, page >= 4 else { return nil }
         let ascii = { (bytes: [UInt8]) in Array(Hex.encode(bytes).utf8) }
-        let counterOn = config(1)[0] & 0x10 != 0
+        let counterOn = accessByte & 0x10 != 0
         let c = counters[2]
         let counter = ascii([UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)])
         let bytes: [UInt8]

@@ -152,18 +152,18 @@ public final class Type2Tag: VirtualTag {
         var out: [UInt8] = []
         out.reserveCapacity(16)
         let mirror = self.mirror
-        for i in 0..<4 { out += visiblePage((page + i) % limit, mirror: mirror) }
+        for i in 0..<4 { appendVisiblePage((page + i) % limit, mirror: mirror, to: &out) }
         return .data(out)
     }
 
     private func fastRead(from start: Int, to end: Int) -> VirtualAnswer {
         guard start <= end, end < profile.pageCount else { return nak(0) }
-        for p in start...end where readProtected(p) { return nak(0) }
+        if readProtected(end) { return nak(0) }
         countNFCRead()
         var out: [UInt8] = []
         out.reserveCapacity((end - start + 1) * 4)
         let mirror = self.mirror
-        for p in start...end { out += visiblePage(p, mirror: mirror) }
+        for p in start...end { appendVisiblePage(p, mirror: mirror, to: &out) }
         return .data(out)
     }
 
@@ -176,7 +176,7 @@ public final class Type2Tag: VirtualTag {
     private func readCounter(_ index: Int) -> VirtualAnswer {
         switch profile.family {
         case .ntag21x:
-            let access = config(1)[0]
+            let access = accessByte
             guard index == 2, access & 0x10 != 0 else { return nak(0) }
             if access & 0x08 != 0 && !isAuthenticated { return nak(0) }
         case .ultralightEV1:
@@ -209,7 +209,7 @@ public final class Type2Tag: VirtualTag {
 
     private func passwordAuthenticate(_ password: [UInt8]) -> VirtualAnswer {
         guard let pwd = profile.pwdPage, let pack = profile.packPage else { return mute() }
-        let limit = Int(config(1)[0] & 0x07)
+        let limit = Int(accessByte & 0x07)
         if limit != 0 && failedAuthentications >= limit { return nak(0) }
         guard Array(memory[pwd * 4..<pwd * 4 + 4]) == password else {
             if limit != 0 { failedAuthentications += 1 }
@@ -222,7 +222,7 @@ public final class Type2Tag: VirtualTag {
 
     /// The NTAG21x NFC counter counts the first READ or FAST_READ after power-up when NFC_CNT_EN is set.
     private func countNFCRead() {
-        guard profile.family == .ntag21x, !nfcCounterCounted, config(1)[0] & 0x10 != 0 else { return }
+        guard profile.family == .ntag21x, !nfcCounterCounted, accessByte & 0x10 != 0 else { return }
         nfcCounterCounted = true
         if counters[2] < 0xFF_FFFF { counters[2] += 1 }
     }

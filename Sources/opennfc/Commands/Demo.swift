@@ -1,3 +1,4 @@
+internal import OpenCoreNFCTesting
 internal import OpenNFCBytes
 internal import OpenNFCNDEF
 
@@ -15,6 +16,7 @@ extension Commands {
             """,
         run: { _ in
             try DemoNDEF.run()
+            try DemoSessions.run()
             return 0
         }
     )
@@ -54,6 +56,21 @@ enum DemoNDEF {
             Console.out("  decoded again (strict):\n")
             for line in decoded.listing() { Console.out("    \(line)\n") }
             Console.out("  round trip equal: \(decoded == message ? "yes" : "NO")\n\n")
+        }
+    }
+}
+
+/// Part 2 of the demo: the seed flows played on the simulated iPhone by apps written against the public Core NFC
+/// API (see `SeedFlows` in OpenCoreNFCTesting), printing the system sheet, the user's actions and what the app
+/// receives, in order.
+enum DemoSessions {
+    static func run() throws {
+        Console.out("== Part 2: the seed flows on the simulated iPhone\n")
+        Console.out("   (sheet: what the user sees; user: what the user does; app: what the app receives)\n\n")
+        for (n, outcome) in try SeedFlows.all().enumerated() {
+            Console.out("Flow \(n + 1): \(outcome.title)\n")
+            for line in outcome.lines { Console.out("  \(line)\n") }
+            Console.out("\n")
         }
     }
 }

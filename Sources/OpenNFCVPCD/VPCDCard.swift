@@ -1,0 +1,166 @@
+internal import OpenNFCBytes
+public import OpenNFCSimulation
+
+/// A ``VirtualTag`` presented as the card a contactless PC/SC reader would report: the reader's side (ATR synthesis,
+/// storage-card pseudo-APDUs, PN532 pass-through) is emulated here, the tag's side is the virtual chip itself.
+///
+/// | Command (CLA `FF` unless noted) | Level-3 tag (Type 2) | ISO-DEP tag (Type 4, DESFire) |
+/// |---|---|---|
+/// | ATR | PC/SC Part 3 storage card, `3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 NN NN 00 00 00 00 TCK` (§9.2) | `3B 8N 80 01 <ATS historical bytes> TCK` (§9.3) |
+/// | `CA 00 00 Le` GET DATA UID | UID + `90 00` (`6C XX` when Le is short) | same |
+/// | `CA 01 00 Le` GET DATA historical bytes | `6A 81` (no ATS) | ATS historical bytes + `90 00` |
+/// | `B0 00 PP Le` READ BINARY | READs from page PP, Le bytes (1–256) + `90 00`; `63 00` when the tag refuses | `6A 81` |
+/// | `D6 00 PP Lc data` UPDATE BINARY | one WRITE per 4 bytes; `90 00`, `63 00` when refused, `67 00` when Lc is not a multiple of 4 | `6A 81` |
+/// | `00 00 00 Lc D4 42 <frame>` InCommunicateThru | the tag's answer as `D5 43 00 <data> 90 00`; ACK/NAK as one byte (`0A`, `0n`); silence `D5 43 01 90 00` | same, frame = an ISO-DEP payload |
+/// | `00 00 00 Lc D4 40 01 <frame>` InDataExchange | as above with `D5 41` | same |
+/// | `00 00 00 Lc D4 4A 01 00` InListPassiveTarget | re-activates the tag; `D5 4B 01 01 <SENS_RES> <SEL_RES> <len> <UID> 90 00` | same (with ATS) |
+/// | other `FF` commands | `6A 81` (function not supported) | `6A 81` |
+/// | any other CLA | `6E 00` | passed to the card; its answer returned as is; silence → `6F 00` |
+///
+/// A refused pseudo-APDU leaves an NXP chip mute; like a reader that re-selects the tag on its next poll, the tag is
+/// re-activated (``VirtualTag/reset()``) after a `63 00`, so the next pseudo-APDU works. Pass-through frames get no
+/// such help: a tag muted by a raw frame stays mute until the next reset, as on an ACR122U.
+///
+/// Not emulated: MIFARE Classic authentication (`FF 82`/`FF 86`), value blocks (`FF D7`/`FF B1`), reader LED and
+/// buzzer commands, `SCardControl` escapes (vpcd has no control channel).
+public final class VPCDCard {
+    public let tag: any VirtualTag
+    /// Power state as the reader last set it.
+    public private(set) var isPowered = false
+
+    public init(tag: any VirtualTag) {
+        self.tag = tag
+    }
+
+    // MARK: Power (vpcd control messages 0x00, 0x01, 0x02)
+
+    public func powerOff() { isPowered = false }
+
+    public func powerOn() {
+        isPowered = true
+        tag.powerOn()
+    }
+
+    /// Warm reset: the reader re-activates the tag; volatile state (authentication, selected file, mute) is cleared.
+    public func reset() {
+        isPowered = true
+        tag.reset()
+    }
+
+    var isISODEP: Bool { tag.activation.ats != nil || tag.activation.selRes & 0x20 != 0 }
+
+    // MARK: APDUs
+
+    /// The response APDU for one command APDU, or nil when the tag left the field during the command (a fault with
+    /// `tearAfter`): then no answer may be sent and the connection must close.
+    public func respond(to apdu: [UInt8], tearAfter: Int? = nil) -> [UInt8]? {
+        guard apdu.count >= 4 else { return [0x67, 0x00] }
+        guard apdu[0] == 0xFF else {
+            guard isISODEP else { return [0x6E, 0x00] }
+            switch tag.receive(apdu, tearAfter: tearAfter) {
+            case .data(let r) where r.count >= 1:
+                return tearAfter == nil ? r : nil
+            case .data, .ack, .nak, .silence:
+                return tearAfter == nil ? [0x6F, 0x00] : nil
+            }
+        }
+        let (ins, p1, p2) = (apdu[1], apdu[2], apdu[3])
+        switch (ins, p1) {
+        case (0xCA, 0x00): return getData(apdu, tearAfter != nil) { self.tag.activation.uid }
+        case (0xCA, 0x01):
+            guard isISODEP else { return [0x6A, 0x81] }
+            return getData(apdu, tearAfter != nil) { Self.historicalBytes(ofATS: self.tag.activation.ats ?? []) }
+        case (0xB0, _) where !isISODEP:
+            let r = readBinary(p1: p1, page: p2, apdu: apdu)
+            return tearAfter == nil ? r : nil
+        case (0xD6, _) where !isISODEP: return updateBinary(p1: p1, page: p2, apdu: apdu, tearAfter: tearAfter)
+        case (0x00, 0x00) where p2 == 0x00: return directTransmit(apdu, tearAfter: tearAfter)
+        default: return [0x6A, 0x81]
+        }
+    }
+
+    private func getData(_ apdu: [UInt8], _ torn: Bool, _ value: () -> [UInt8]) -> [UInt8]? {
+        if torn { return nil }
+        let v = value()
+        let le = apdu.count >= 5 ? Int(apdu[4]) : 0
+        if le != 0 && le < v.count { return [0x6C, UInt8(v.count)] }
+        return v + [0x90, 0x00]
+    }
+
+    /// The tag refused: answer `63 00` and re-activate it, as a reader re-selects the tag it polls.
+    private func refused() -> [UInt8] {
+        tag.reset()
+        return [0x63, 0x00]
+    }
+
+    private func readBinary(p1: UInt8, page: UInt8, apdu: [UInt8]) -> [UInt8] {
+        guard p1 == 0x00 else { return [0x6B, 0x00] }
+        guard apdu.count == 5 else { return [0x67, 0x00] }
+        let length = apdu[4] == 0 ? 256 : Int(apdu[4])
+        var out: [UInt8] = []
+        var p = Int(page)
+        while out.count < length {
+            guard p <= 0xFF, case .data(let d) = tag.receive([0x30, UInt8(p)], tearAfter: nil), d.count == 16 else {
+                return refused()
+            }
+            out += d
+            p += 4
+        }
+        return Array(out.prefix(length)) + [0x90, 0x00]
+    }
+
+    private func updateBinary(p1: UInt8, page: UInt8, apdu: [UInt8], tearAfter: Int?) -> [UInt8]? {
+        guard p1 == 0x00 else { return [0x6B, 0x00] }
+        guard apdu.count >= 5, apdu.count == 5 + Int(apdu[4]), apdu[4] > 0, apdu[4] % 4 == 0 else {
+            return [0x67, 0x00]
+        }
+        var budget = tearAfter
+        for i in stride(from: 5, to: apdu.count, by: 4) {
+            let p = Int(page) + (i - 5) / 4
+            guard p <= 0xFF else { return refused() }
+            let frame: [UInt8] = [0xA2, UInt8(p)] + apdu[i..<i + 4]
+            if let b = budget, b < 4 {
+                _ = tag.receive(frame, tearAfter: b)
+                return nil
+            }
+            let answer = tag.receive(frame, tearAfter: nil)
+            budget = budget.map { $0 - 4 }
+            guard answer == .ack else { return refused() }
+        }
+        return budget == nil ? [0x90, 0x00] : nil
+    }
+
+    // MARK: PN532 pass-through (ACR122U direct transmit)
+
+    private func directTransmit(_ apdu: [UInt8], tearAfter: Int?) -> [UInt8]? {
+        guard apdu.count >= 7, apdu.count == 5 + Int(apdu[4]), apdu[5] == 0xD4 else { return [0x63, 0x00] }
+        let pn532 = Array(apdu[6...])
+        switch pn532[0] {
+        case 0x42:  // InCommunicateThru
+            return thru(Array(pn532.dropFirst()), reply: 0x43, tearAfter: tearAfter)
+        case 0x40 where pn532.count >= 2 && pn532[1] == 0x01:  // InDataExchange, target 1
+            return thru(Array(pn532.dropFirst(2)), reply: 0x41, tearAfter: tearAfter)
+        case 0x4A:  // InListPassiveTarget
+            if tearAfter != nil { return nil }
+            tag.reset()
+            let a = tag.activation
+            var t: [UInt8] = [0xD5, 0x4B, 0x01, 0x01, UInt8(a.sensRes >> 8), UInt8(a.sensRes & 0xFF), a.selRes]
+            t += [UInt8(a.uid.count)] + a.uid + (a.ats ?? [])
+            return t + [0x90, 0x00]
+        default:
+            return [0xD5, pn532[0] &+ 1, 0x27, 0x90, 0x00]  // command not acceptable in this context
+        }
+    }
+
+    private func thru(_ frame: [UInt8], reply: UInt8, tearAfter: Int?) -> [UInt8]? {
+        guard !frame.isEmpty else { return [0xD5, reply, 0x27, 0x90, 0x00] }
+        let answer = tag.receive(frame, tearAfter: tearAfter)
+        if tearAfter != nil { return nil }
+        switch answer {
+        case .data(let d): return [0xD5, reply, 0x00] + d + [0x90, 0x00]
+        case .ack: return [0xD5, reply, 0x00, 0x0A, 0x90, 0x00]
+        case .nak(let n): return [0xD5, reply, 0x00, n & 0x0F, 0x90, 0x00]
+        case .silence: return [0xD5, reply, 0x01, 0x90, 0x00]
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// A failure of the vpcd connection, with what to do about it.
+public struct VPCDError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// Nothing listens on the vpcd port: pcscd with the vpcd driver is not running.
+        case connectionRefused
+        /// The address is not an IPv4 address or host name that resolves.
+        case badAddress
+        /// The connection broke (pcscd stopped).
+        case connectionLost
+        /// The driver sent a frame that breaks the vpcd protocol.
+        case protocolViolation
+        /// A socket call failed.
+        case socket
+    }
+
+    public var code: Code
+    public var detail: String
+
+    public init(_ code: Code, _ detail: String) {
+        self.code = code
+        self.detail = detail
+    }
+
+    public var description: String { detail }
+}
