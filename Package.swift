@@ -49,7 +49,9 @@ let package = Package(
             ],
             swiftSettings: strict),
         // Release-build benchmarks (`swift run -c release opennfc-bench <mode>`); one file per mode.
-        .executableTarget(name: "opennfc-bench", dependencies: ["OpenNFCBytes", "OpenNFCNDEF"], swiftSettings: strict),
+        .executableTarget(
+            name: "opennfc-bench", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCSimulation"],
+            swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
         // Reader procedures against the virtual chips: the two independent readings of the specs meet here.

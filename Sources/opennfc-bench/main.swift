@@ -13,7 +13,8 @@ struct BenchMode: Sendable {
 
 /// The modes, in the order `--help` lists them.
 let benchModes: [BenchMode] = [
-    ndefBenchmark
+    ndefBenchmark,
+    isodepBenchmark,
 ]
 
 @MainActor func benchUsage() -> String {

@@ -339,6 +339,7 @@ import Testing
             CD 04 00 EEEE 100000        -> 7E                              # ISO id missing in an ISO application
             CD 04 07E1 02 EEEE 100000   -> 9E                              # communication 02 undefined
             CD 20 07E1 00 EEEE 100000   -> 9E                              # file number 32
+            CD 04 07E1 00 EEEE 011000   -> 0E                              # 4097 bytes on a 4 KiB chip
             F5 03                       -> 00 00 00 EEEE 100000            # GetFileSettings of the new file
             00A4000C02E106              -> 9000                            # ISO sees it
             00B0000010                  -> 00000000000000000000000000000000 9000 # zero-filled

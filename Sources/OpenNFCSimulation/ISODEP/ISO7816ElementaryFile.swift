@@ -103,6 +103,7 @@ struct ISO7816Volume: ISO7816FileTree {
     mutating func modify(_ ref: ISO7816FileReference, _ change: (inout ISO7816ElementaryFile) -> Void) {
         let df = resolved(ref.df)
         guard case .files(var app) = entries[df] else { return }
+        entries[df] = .alias(name: [], of: df)  // drop the entry's reference: the file changes in place, no copy
         change(&app.files[ref.ef])
         entries[df] = .files(app)
     }

@@ -13,7 +13,7 @@
 /// | GetFileIDs `6F`, GetISOFileIDs `61`, GetFileSettings `F5`, GetKeySettings `45` | selected application (`9D` at PICC level [?]) | |
 /// | GetDFNames `6D` | one application per frame, `AF` chaining; PICC level only | |
 /// | CreateApplication `CA`, DeleteApplication `DA` | with ISO DF id and DF name; at most 28; duplicate `DE`, full `CE` | allowed while key settings bit 2 ("free create/delete") is set, as in the factory state `0F`; otherwise `AE` |
-/// | CreateStdDataFile `CD`, DeleteFile `DF` | with ISO file id when the application has them; duplicate `DE` | same rule with the application's key settings; no memory accounting |
+/// | CreateStdDataFile `CD`, DeleteFile `DF` | with ISO file id when the application has them; duplicate `DE` | same rule with the application's key settings; no memory accounting, but a file larger than the chip's storage (GetVersion storage byte) is `0E` |
 /// | ReadData `BD` / WriteData `3D` | standard data files, plain communication, 59 data bytes per frame, `AF` chaining both ways | offset/length past the file `BE`, no such file `F0`, file number > 31 `9E`, bad length `7E` |
 /// | Access rights | free (`E`) granted; key-protected `AE`; never (`F`) `9D`; over ISO both `69 82` | |
 /// | Tearing | WriteData commits when complete: torn then, only the first `tearAfter` bytes; UPDATE BINARY likewise | a chain torn before its last frame commits nothing [?] |

@@ -17,8 +17,8 @@ struct DESFireMachine: Sendable {
 
     enum Pending: Sendable, Hashable {
         case none
-        /// Response frames still to be fetched with `AF`.
-        case frames([[UInt8]])
+        /// Response frames of which `next` is the one the next `AF` fetches.
+        case frames([[UInt8]], next: Int)
         /// A WriteData waiting for more data frames.
         case write(ISO7816FileReference, offset: Int, length: Int, received: [UInt8])
     }
@@ -72,12 +72,12 @@ struct DESFireMachine: Sendable {
         switch pending {
         case .none:
             return .status(.illegalCommand)
-        case .frames(let frames):
+        case .frames(let frames, let next):
             guard params.isEmpty else {
                 pending = .none
                 return .status(.lengthError)
             }
-            return send(frames)
+            return send(frames, from: next)
         case .write(let ref, let offset, let length, var received):
             received += params
             return collect(ref, offset: offset, length: length, received: received, tearAfter: tearAfter)
@@ -87,14 +87,18 @@ struct DESFireMachine: Sendable {
     /// The first of `frames` now; the others on `AF`.
     mutating func sendFrames(_ frames: [[UInt8]]) -> DESFireReply { send(frames) }
 
-    private mutating func send(_ frames: [[UInt8]]) -> DESFireReply {
-        guard let first = frames.first else { return .status(.ok) }
-        if frames.count == 1 {
+    /// Frame `index` of `frames` now (status `AF` while more follow, `00` for the last); the rest on `AF`.
+    private mutating func send(_ frames: [[UInt8]], from index: Int = 0) -> DESFireReply {
+        guard index < frames.count else {
             pending = .none
-            return DESFireReply(status: .ok, data: first)
+            return .status(.ok)
         }
-        pending = .frames(Array(frames.dropFirst()))
-        return DESFireReply(status: .additionalFrame, data: first)
+        if index == frames.count - 1 {
+            pending = .none
+            return DESFireReply(status: .ok, data: frames[index])
+        }
+        pending = .frames(frames, next: index + 1)
+        return DESFireReply(status: .additionalFrame, data: frames[index])
     }
 
     private static func chunked(_ data: [UInt8], by size: Int = maxFrameData) -> [[UInt8]] {
@@ -308,6 +312,8 @@ extension DESFireMachine {
         guard picc.file(in: df, number: number) == nil else { return .status(.duplicateError) }
         if let fid, app.files.contains(where: { $0.isoFileID == fid }) { return .status(.duplicateError) }
         let size = Int(rest[3]) | Int(rest[4]) << 8 | Int(rest[5]) << 16
+        // No memory accounting (the usable total of each EV1 size is not modelled), but no file outgrows the chip.
+        guard size <= 1 << Int(version.hardware[5] >> 1) else { return .status(.outOfEEPROM) }
         let rights = UInt16(rest[1]) | UInt16(rest[2]) << 8
         picc.applications[df].files.append(
             DESFireFile(

@@ -6,6 +6,8 @@ public struct DESFireStatus: RawRepresentable, Sendable, Hashable, CustomStringC
 
     /// `00` successful operation.
     public static let ok = DESFireStatus(rawValue: 0x00)
+    /// `0E` insufficient non-volatile memory.
+    public static let outOfEEPROM = DESFireStatus(rawValue: 0x0E)
     /// `1C` command code not supported (also: not emulated here).
     public static let illegalCommand = DESFireStatus(rawValue: 0x1C)
     /// `7E` length of the command string invalid.
