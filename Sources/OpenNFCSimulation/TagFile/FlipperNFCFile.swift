@@ -38,7 +38,7 @@ public enum FlipperNFCFile {
             }
             let key = String(line[..<colon])
             let value = String(line[line.index(after: colon)...].drop { $0 == " " })
-            if key.hasPrefix("Page "), let p = Int(key.dropFirst(5)) {
+            if key.hasPrefix("Page "), let p = Int(key.dropFirst(5)), p >= 0 {
                 pageLines[p] = (value, n + 1)
             } else {
                 values[key] = (value, n + 1)

@@ -57,44 +57,4 @@ extension Type4NDEF {
         _ = try link.expectSuccess(
             Type4Command.updateBinary(offset: offset, data: data), name: "UPDATE BINARY offset \(offset)")
     }
-
-    /// Makes the NDEF file read-only the NFC Forum way (T4T 2.0 §5.1.2; tag-protocols §3.3): SELECT the CC file
-    /// and UPDATE BINARY its write access byte (offset 14) to `FF`. A card that refuses (its CC file write-protected,
-    /// as on many commercial Type 4 chips that need a proprietary command) gives
-    /// ``TagError/Code/cannotMakeReadOnly`` with the status word.
-    public func makeReadOnly() throws(TagError) {
-        var layout = try requireLayout()
-        guard layout.cc.isWritable else { return }
-        selectedFile = nil
-        let select = try link.send(
-            Type4Command.selectFile(Type4Command.ccFileID, v2: layout.v2), name: "SELECT CC file")
-        guard select.isSuccess else {
-            throw TagError(.cannotMakeReadOnly, "SELECT CC file refused", statusWord: select.sw)
-        }
-        selectedFile = Type4Command.ccFileID
-        let r = try link.send(
-            Type4Command.updateBinary(offset: 14, data: [0xFF][...]), name: "UPDATE BINARY CC write access")
-        guard r.isSuccess else {
-            throw TagError(.cannotMakeReadOnly, "the card refuses to update its CC file", statusWord: r.sw)
-        }
-        layout.cc.writeAccess = 0xFF
-        state = .ndef(layout)
-    }
-
-    /// Empties the NDEF file (UPDATE BINARY NLEN = 0). Creating the NDEF application on a blank card is not
-    /// supported (``TagError/Code/unsupported``).
-    public func format() throws(TagError) {
-        guard case .ndef(var layout) = try detectLayout() else {
-            throw TagError(.unsupported, "the card has no NDEF application; creating one is not supported")
-        }
-        guard layout.cc.isWritable else {
-            throw TagError(.readOnly, "NDEF file write access is \(layout.cc.writeAccess): the tag is read-only")
-        }
-        guard layout.messageLength != 0 else { return }
-        try selectNDEFFile(layout)
-        try update(offset: 0, [0x00, 0x00][...])
-        layout.messageLength = 0
-        layout.message = []
-        state = .ndef(layout)
-    }
 }
