@@ -50,7 +50,8 @@ let package = Package(
             swiftSettings: strict),
         // Release-build benchmarks (`swift run -c release opennfc-bench <mode>`); one file per mode.
         .executableTarget(
-            name: "opennfc-bench", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCSimulation"],
+            name: "opennfc-bench",
+            dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCSimulation", "OpenCoreNFCTesting"],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),

@@ -14,6 +14,7 @@ struct BenchMode: Sendable {
 /// The modes, in the order `--help` lists them.
 let benchModes: [BenchMode] = [
     ndefBenchmark,
+    sessionsBenchmark,
     isodepBenchmark,
 ]
 

@@ -54,6 +54,14 @@ import Testing
         #expect(app.events == [.becameActive, .invalidated(.readerSessionInvalidationErrorSessionTimeout)])
     }
 
+    @Test func noValidAIDInInfoPlistEndsTheSessionWith2() {
+        let (phone, _) = Fixtures.phone(configuration(["not-hex", "A0"]))
+        phone.put(Fixtures.type4(applets: [Self.aidA]))
+        let app = TagSessionRecorder()
+        _ = begin(phone, app)
+        #expect(app.events == [.becameActive, .invalidated(.readerErrorSecurityViolation)])
+    }
+
     @Test func desfireWithoutDeclaredAIDIsAMiFareTagAndWithTheNDEFAIDAnISO7816Tag() throws {
         for (aids, expected) in [([String](), "miFare desfire"), (["D2760000850101"], "iso7816 D2760000850101")] {
             let (phone, _) = Fixtures.phone(configuration(aids))

@@ -57,7 +57,8 @@ public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
 /// The schemes device strings may use. Backends register themselves here (the PC/SC backend adds `pcsc`), so a
 /// new backend needs no change to the system's internals.
 public enum DeviceRegistry {
-    private static let schemes = Mutex<[String: DeviceScheme]>(["sim": SimulatedDevice.scheme])
+    private static let schemes = Mutex<[String: DeviceScheme]>(
+        Dictionary(builtIn.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last }))
 
     /// Adds or replaces a scheme.
     public static func register(_ scheme: DeviceScheme) { schemes.withLock { $0[scheme.name] = scheme } }

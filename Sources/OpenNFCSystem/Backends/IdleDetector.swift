@@ -16,22 +16,31 @@ public enum IdleDetector {
         schedule(queue: queue, system: system, clock: clock)
     }
 
-    private static func schedule(queue: DispatchQueue, system: NFCSystem, clock: VirtualClock) {
+    /// Between jumps the virtual clock keeps pace with wall time, so an app busy for two seconds between awaits sees
+    /// two seconds pass, and a session the app keeps busy still ends at its 60 s limit.
+    private static func schedule(queue: DispatchQueue, system: NFCSystem, clock: VirtualClock, last: UInt64? = nil) {
         queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak system] in
             guard let system else { return }
-            if system.isIdle { system.synchronized { _ = clock.advanceToNextTimer() } }
-            schedule(queue: queue, system: system, clock: clock)
+            let now = DispatchTime.now().uptimeNanoseconds
+            let elapsed = now &- (last ?? now)
+            if system.isIdle {
+                system.synchronized { _ = clock.advanceToNextTimer() }
+            } else if elapsed > 0 {
+                system.synchronized { clock.advance(by: NFCDuration(nanoseconds: elapsed)) }
+            }
+            schedule(queue: queue, system: system, clock: clock, last: now)
         }
     }
 }
 
 extension NFCSystem {
-    /// The idle rule: a session waiting, nothing running, and a quiet spell of wall time.
+    /// The idle rule: the active session is waiting for a tag (scanning, nothing delivered, nothing connected — a
+    /// card no declared AID selects counts as no tag), nothing running, and a quiet spell of wall time.
     public var isIdle: Bool {
         guard isQuiescent, wallTimeSinceLastAPICall >= IdleDetector.quietSpell else { return false }
         return perform {
             guard let id = arbiter.active, let s = sessions[id] else { return false }
-            return s.connected == nil || s.awaitingRestart
+            return s.connected == nil && !s.awaitingRestart
         }
     }
 }

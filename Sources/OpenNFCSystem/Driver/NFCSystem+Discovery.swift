@@ -144,6 +144,15 @@ extension NFCSystem {
             if declared.isEmpty && configuration.profile == .desktop {
                 return (make(.iso7816(initialSelectedAID: "")), identity)
             }
+            if declared.isEmpty, case .iso7816 = identity.family {
+                // Core NFC §7.3: without a valid select-identifiers entry the session ends with 2.
+                log(.system, "tag \(t.handle) is an ISO 7816 card and the Info.plist declares no valid AID")
+                run(
+                    arbiter.end(
+                        s.id,
+                        .securityViolation("no valid \(AppConfiguration.selectIdentifiersKey) entry in Info.plist")))
+                return nil
+            }
             for (text, aid) in declared where select(aid, on: frontend) {
                 log(.system, "tag \(t.handle) selected \(text)")
                 return (make(.iso7816(initialSelectedAID: text)), identity)
