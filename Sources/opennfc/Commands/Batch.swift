@@ -200,7 +200,13 @@ struct BatchRun {
             if interruptAfter == tagsSeen { Interrupt.raiseNow() }
             if session.device.waitsForPeople, !queue.isEmpty {
                 Console.err("Remove the tag.\n")
-                _ = try session.device.waitForRemoval(timeout: session.timeout)
+                // Never program the same tag twice with different items: it must leave before the next one counts.
+                guard try session.device.waitForRemoval(timeout: session.timeout) else {
+                    if Interrupt.requested { return interrupted(done: done, total: total) }
+                    throw CLIError.failure(
+                        "tag \(uid) is still on the reader after \(session.timeout); remove it and run the same "
+                            + "command again to continue (\(done) of \(total) done)")
+                }
             }
         }
         // Every item is on a tag: the job is done, even if some tags were rejected on the way (the report lists
