@@ -61,8 +61,8 @@ public protocol VirtualTag: AnyObject {
     /// The default implementation calls ``reset()``.
     func powerOn()
 
-    /// Time the chip spends executing `frame` before it answers (EEPROM programming, crypto). The field adds it to
-    /// the virtual clock. The default is zero.
+    /// Time the chip spent executing `frame` before it answered (EEPROM programming, crypto). The field asks right
+    /// after ``receive(_:tearAfter:)`` for the same frame and adds it to the virtual clock. The default is zero.
     func processingTime(for frame: [UInt8]) -> NFCDuration
 }
 
