@@ -49,6 +49,8 @@ let package = Package(
                 "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD",
             ],
             swiftSettings: strict),
+        // A plain program written against Core NFC's API, run by the integration tests with OPENCORENFC_DEVICE.
+        .executableTarget(name: "opencorenfc-example", dependencies: ["OpenCoreNFC"], swiftSettings: strict),
         // Release-build benchmarks (`swift run -c release opennfc-bench <mode>`); one file per mode.
         .executableTarget(
             name: "opennfc-bench",
@@ -74,7 +76,8 @@ let package = Package(
         .testTarget(
             name: "OpenCoreNFCTests",
             dependencies: [
-                "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF", "OpenNFCSimulation",
+                "opencorenfc-example", "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF",
+                "OpenNFCSimulation",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -30,7 +30,7 @@ public enum NDEFDecodedRecord: Hashable, Sendable {
     /// Decodes `record` by its type; nil when the type is not one the codec knows. Throws (strict) or repairs
     /// (lenient) when a recognised record breaks its RTD.
     public init?(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         switch record.tnf {
         case .wellKnown:
@@ -76,7 +76,7 @@ public enum NDEFDecodedRecord: Hashable, Sendable {
     }
 
     /// Decodes `record` (strict by default), discarding repairs.
-    public init?(decoding record: NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
+    public init?(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
         var repairs: [NDEFRepair] = []
         guard let d = try NDEFDecodedRecord(decoding: record, options: options, repairs: &repairs) else { return nil }
         self = d

@@ -10,16 +10,20 @@ extension NDEFMessage {
         static let tnfMask: UInt8 = 0x07
     }
 
-    /// A chunked record being reassembled.
+    /// A chunked record being reassembled into one buffer: type, ID, then the payload chunks.
     private struct PendingChunk {
         var tnf: NDEFRecord.TypeNameFormat
-        var type: ArraySlice<UInt8>
-        var id: ArraySlice<UInt8>
-        var payload: [UInt8]
+        var typeCount: Int
+        var idCount: Int
+        var bytes: [UInt8]
         var payloadOffset: Int
 
         func record() -> NDEFRecord {
-            NDEFRecord(unchecked: tnf, type: type, id: id, payload: payload[...], payloadOffset: payloadOffset)
+            let t = typeCount
+            let i = idCount
+            return NDEFRecord(
+                tnf: tnf, storage: bytes[...], typeRange: 0..<t, idRange: t..<t + i, payloadRange: t + i..<bytes.count,
+                payloadOffset: payloadOffset)
         }
     }
 
@@ -85,7 +89,7 @@ extension NDEFMessage {
                 droppedTail = true
                 break
             }
-            var type = bytes[i..<i + typeLength]
+            var typeRange = i..<i + typeLength
             i += typeLength
             guard end - i >= idLength else {
                 guard canDropTail else { throw NDEFError(.idBeyondEnd, at: off(recordStart + headerLength - 1)) }
@@ -95,7 +99,7 @@ extension NDEFMessage {
                 droppedTail = true
                 break
             }
-            var id = bytes[i..<i + idLength]
+            var idRange = i..<i + idLength
             i += idLength
             var me = flags & Flag.me != 0
             var cf = flags & Flag.cf != 0
@@ -109,7 +113,7 @@ extension NDEFMessage {
                 cf = false
             }
             let payloadStart = i
-            let payload = bytes[i..<i + payloadLength]
+            let payloadRange = i..<i + payloadLength
             i += payloadLength
 
             // MB on the first record only (§3.3).
@@ -144,7 +148,7 @@ extension NDEFMessage {
                     repairs.add(.messageEndInChunk, at: off(recordStart), "ended the chunked record here")
                     cf = false
                 }
-                pending.payload.append(contentsOf: payload)
+                pending.bytes.append(contentsOf: bytes[payloadRange])
                 if cf {
                     chunk = pending
                 } else {
@@ -158,8 +162,8 @@ extension NDEFMessage {
                     if typeLength != 0 || idLength != 0 || payloadLength != 0 {
                         guard lenient else { throw NDEFError(.nonEmptyEmptyRecord, at: off(recordStart)) }
                         repairs.add(.nonEmptyEmptyRecord, at: off(recordStart), "dropped its type, ID and payload")
-                        type = type[type.startIndex..<type.startIndex]
-                        id = id[id.startIndex..<id.startIndex]
+                        typeRange = typeRange.lowerBound..<typeRange.lowerBound
+                        idRange = idRange.lowerBound..<idRange.lowerBound
                     }
                     if cf {
                         guard lenient else { throw NDEFError(.chunkedEmptyRecord, at: off(recordStart)) }
@@ -176,18 +180,18 @@ extension NDEFMessage {
                     if typeLength != 0 {
                         guard lenient else { throw NDEFError(.unexpectedType, at: off(recordStart + 1)) }
                         repairs.add(.unexpectedType, at: off(recordStart + 1), "dropped the type")
-                        type = type[type.startIndex..<type.startIndex]
+                        typeRange = typeRange.lowerBound..<typeRange.lowerBound
                     }
                 case .unchanged:
                     guard lenient else { throw NDEFError(.unchangedOutsideChunk, at: off(recordStart)) }
                     repairs.add(.unchangedOutsideChunk, at: off(recordStart), "read the record as TNF 5 (unknown)")
                     tnf = .unknown
-                    type = type[type.startIndex..<type.startIndex]
+                    typeRange = typeRange.lowerBound..<typeRange.lowerBound
                 case .reserved:
                     guard lenient else { throw NDEFError(.reservedTNF, at: off(recordStart)) }
                     repairs.add(.reservedTNF, at: off(recordStart), "read the record as TNF 5 (unknown)")
                     tnf = .unknown
-                    type = type[type.startIndex..<type.startIndex]
+                    typeRange = typeRange.lowerBound..<typeRange.lowerBound
                 }
                 if cf && me {
                     guard lenient else { throw NDEFError(.messageEndInChunk, at: off(recordStart)) }
@@ -198,13 +202,19 @@ extension NDEFMessage {
                     records.append(.empty)
                 } else if cf {
                     var p: [UInt8] = []
-                    p.reserveCapacity(payloadLength * 2)
-                    p.append(contentsOf: payload)
-                    chunk = PendingChunk(tnf: tnf, type: type, id: id, payload: p, payloadOffset: off(payloadStart))
+                    p.reserveCapacity(typeRange.count + idRange.count + payloadLength * 2)
+                    p.append(contentsOf: bytes[typeRange])
+                    p.append(contentsOf: bytes[idRange])
+                    p.append(contentsOf: bytes[payloadRange])
+                    chunk = PendingChunk(
+                        tnf: tnf, typeCount: typeRange.count, idCount: idRange.count, bytes: p,
+                        payloadOffset: off(payloadStart))
                 } else {
                     records.append(
                         NDEFRecord(
-                            unchecked: tnf, type: type, id: id, payload: payload, payloadOffset: off(payloadStart)))
+                            tnf: tnf, storage: bytes, typeRange: typeRange, idRange: idRange,
+                            payloadRange: payloadRange,
+                            payloadOffset: off(payloadStart)))
                 }
             }
 

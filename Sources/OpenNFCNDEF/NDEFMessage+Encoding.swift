@@ -5,12 +5,16 @@ extension NDEFMessage {
     /// payload is split into chunks of that size; 0 (the default) never chunks.
     public func encodedLength(chunkSize: Int = 0) -> Int {
         if records.isEmpty { return 3 }
-        var n = 0
-        for r in records {
-            n += NDEFRecord.encodedLength(
-                typeCount: r.type.count, idCount: r.id.count, payloadCount: r.payload.count, chunkSize: chunkSize)
+        // Borrow the records in place: copying one would retain and release its three slices.
+        return records.withUnsafeBufferPointer { buffer in
+            var n = 0
+            for i in buffer.indices {
+                n += NDEFRecord.encodedLength(
+                    typeCount: buffer[i].typeRange.count, idCount: buffer[i].idRange.count,
+                    payloadCount: buffer[i].payloadRange.count, chunkSize: chunkSize)
+            }
+            return n
         }
-        return n
     }
 
     /// Convenience for ``encodedLength(chunkSize:)`` without chunking.
@@ -30,9 +34,11 @@ extension NDEFMessage {
             out.append(contentsOf: [0xD0, 0x00, 0x00] as [UInt8])
             return
         }
-        let last = records.count - 1
-        for (n, r) in records.enumerated() {
-            r.encode(into: &out, begin: n == 0, end: n == last, chunkSize: chunkSize)
+        records.withUnsafeBufferPointer { buffer in
+            let last = buffer.count - 1
+            for i in buffer.indices {
+                buffer[i].encode(into: &out, begin: i == 0, end: i == last, chunkSize: chunkSize)
+            }
         }
     }
 }
@@ -54,33 +60,45 @@ extension NDEFRecord {
     /// Appends this record with the given MB/ME flags, chunked at `chunkSize` (0: never); for encoders that chunk
     /// each record differently (Core NFC's per-payload chunk size).
     public func encode(into out: inout [UInt8], begin: Bool, end: Bool, chunkSize: Int = 0) {
-        if chunkSize <= 0 || payload.count <= chunkSize {
-            Self.writeRecord(
-                into: &out, flags: (begin ? 0x80 : 0) | (end ? 0x40 : 0), tnf: tnf.rawValue, type: type, id: id,
-                payload: payload)
-            return
-        }
-        var p = payload.startIndex
-        var firstChunk = true
-        while p < payload.endIndex {
-            let q = min(p + chunkSize, payload.endIndex)
-            let lastChunk = q == payload.endIndex
-            var flags: UInt8 = lastChunk ? 0 : 0x20
-            if firstChunk && begin { flags |= 0x80 }
-            if lastChunk && end { flags |= 0x40 }
-            let empty = type[type.startIndex..<type.startIndex]
-            Self.writeRecord(
-                into: &out, flags: flags, tnf: firstChunk ? tnf.rawValue : NDEFRecord.TypeNameFormat.unchanged.rawValue,
-                type: firstChunk ? type : empty, id: firstChunk ? id : empty, payload: payload[p..<q])
-            firstChunk = false
-            p = q
+        storage.withUnsafeBufferPointer { buffer in
+            // Ranges are indices of `storage`; the buffer counts from its start.
+            let base = storage.startIndex
+            func field(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: buffer[(r.lowerBound - base)..<(r.upperBound - base)])
+            }
+            let type = field(typeRange)
+            let id = field(idRange)
+            let payload = field(payloadRange)
+            if chunkSize <= 0 || payload.count <= chunkSize {
+                Self.writeRecord(
+                    into: &out, flags: (begin ? 0x80 : 0) | (end ? 0x40 : 0), tnf: tnf.rawValue, type: type, id: id,
+                    payload: payload)
+                return
+            }
+            var p = 0
+            var firstChunk = true
+            let empty = UnsafeBufferPointer(rebasing: type[0..<0])
+            while p < payload.count {
+                let q = min(p + chunkSize, payload.count)
+                let lastChunk = q == payload.count
+                var flags: UInt8 = lastChunk ? 0 : 0x20
+                if firstChunk && begin { flags |= 0x80 }
+                if lastChunk && end { flags |= 0x40 }
+                Self.writeRecord(
+                    into: &out, flags: flags,
+                    tnf: firstChunk ? tnf.rawValue : NDEFRecord.TypeNameFormat.unchanged.rawValue,
+                    type: firstChunk ? type : empty, id: firstChunk ? id : empty,
+                    payload: UnsafeBufferPointer(rebasing: payload[p..<q]))
+                firstChunk = false
+                p = q
+            }
         }
     }
 
     @inline(__always)
     static func writeRecord(
-        into out: inout [UInt8], flags: UInt8, tnf: UInt8, type: ArraySlice<UInt8>, id: ArraySlice<UInt8>,
-        payload: ArraySlice<UInt8>
+        into out: inout [UInt8], flags: UInt8, tnf: UInt8, type: UnsafeBufferPointer<UInt8>,
+        id: UnsafeBufferPointer<UInt8>, payload: UnsafeBufferPointer<UInt8>
     ) {
         let short = payload.count < 256
         var f = flags | tnf

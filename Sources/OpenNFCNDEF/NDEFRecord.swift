@@ -6,7 +6,7 @@
 ///
 /// `type`, `id` and `payload` are slices. A decoded record's slices share the decoded buffer (no copies), so their
 /// indices are those of that buffer: use `first`, `dropFirst`, `startIndex`-relative indexing or `Array(_:)`, never
-/// `payload[0]`.
+/// `payload[0]`. Each access returns a slice (a retain of the buffer); bind it once in loops.
 public struct NDEFRecord: Hashable, Sendable {
     /// The TNF field (NDEF 1.0 §3.2.6), raw values 0–7 as on the wire.
     public enum TypeNameFormat: UInt8, Hashable, Sendable, CaseIterable {
@@ -29,12 +29,22 @@ public struct NDEFRecord: Hashable, Sendable {
     }
 
     public private(set) var tnf: TypeNameFormat
-    public private(set) var type: ArraySlice<UInt8>
-    public private(set) var id: ArraySlice<UInt8>
-    public private(set) var payload: ArraySlice<UInt8>
+    /// The bytes holding type, ID and payload: for a decoded record the decoded buffer itself, for a record built
+    /// in code one array. One reference for the three fields keeps copies cheap (one retain, not three).
+    let storage: ArraySlice<UInt8>
+    let typeRange: Range<Int>
+    let idRange: Range<Int>
+    let payloadRange: Range<Int>
     /// Offset of the payload's first byte in the outermost decoded message (0 for records built in code); typed
     /// decoders add it to their error offsets.
     let payloadOffset: Int
+
+    /// The TYPE field (`U`, `text/plain`, `example.com:t`, …); empty for TNF 0, 5.
+    public var type: ArraySlice<UInt8> { storage[typeRange] }
+    /// The ID field; empty when the record has none.
+    public var id: ArraySlice<UInt8> { storage[idRange] }
+    /// The payload (chunks reassembled).
+    public var payload: ArraySlice<UInt8> { storage[payloadRange] }
 
     /// Builds a record, checking the TNF rules: `empty` has no type, ID or payload; well-known, media, absolute URI
     /// and external need a type; unknown has none; `unchanged` and `reserved` cannot form a whole record. Type and ID
@@ -43,50 +53,67 @@ public struct NDEFRecord: Hashable, Sendable {
         tnf: TypeNameFormat, type: some Collection<UInt8> = [], id: some Collection<UInt8> = [],
         payload: some Collection<UInt8> = []
     ) throws(NDEFError) {
-        let t = ArraySlice(type)
-        let i = ArraySlice(id)
-        let p = ArraySlice(payload)
-        guard t.count <= 255 else { throw NDEFError(.typeTooLong, at: 0) }
-        guard i.count <= 255 else { throw NDEFError(.idTooLong, at: 0) }
-        guard UInt64(p.count) <= UInt64(UInt32.max) else { throw NDEFError(.payloadTooLong, at: 0) }
+        let t = type.count
+        let i = id.count
+        let p = payload.count
+        guard t <= 255 else { throw NDEFError(.typeTooLong, at: 0) }
+        guard i <= 255 else { throw NDEFError(.idTooLong, at: 0) }
+        guard UInt64(p) <= UInt64(UInt32.max) else { throw NDEFError(.payloadTooLong, at: 0) }
         switch tnf {
         case .empty:
-            guard t.isEmpty, i.isEmpty, p.isEmpty else { throw NDEFError(.nonEmptyEmptyRecord, at: 0) }
+            guard t == 0, i == 0, p == 0 else { throw NDEFError(.nonEmptyEmptyRecord, at: 0) }
         case .wellKnown, .media, .absoluteURI, .external:
-            guard !t.isEmpty else { throw NDEFError(.missingType, at: 0) }
+            guard t > 0 else { throw NDEFError(.missingType, at: 0) }
         case .unknown:
-            guard t.isEmpty else { throw NDEFError(.unexpectedType, at: 0) }
+            guard t == 0 else { throw NDEFError(.unexpectedType, at: 0) }
         case .unchanged:
             throw NDEFError(.unchangedOutsideChunk, at: 0)
         case .reserved:
             throw NDEFError(.reservedTNF, at: 0)
         }
-        self.init(unchecked: tnf, type: t, id: i, payload: p, payloadOffset: 0)
+        self.init(unchecked: tnf, type: type, id: id, payload: payload)
     }
 
-    /// A record whose fields the caller has already checked (the decoder, typed-record encoders).
+    /// A record whose fields the caller has already checked (typed-record encoders): the three fields are copied
+    /// into one array.
     init(
-        unchecked tnf: TypeNameFormat, type: ArraySlice<UInt8>, id: ArraySlice<UInt8>, payload: ArraySlice<UInt8>,
-        payloadOffset: Int = 0
+        unchecked tnf: TypeNameFormat, type: some Collection<UInt8>, id: some Collection<UInt8>,
+        payload: some Collection<UInt8>, payloadOffset: Int = 0
+    ) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(type.count + id.count + payload.count)
+        bytes.append(contentsOf: type)
+        bytes.append(contentsOf: id)
+        bytes.append(contentsOf: payload)
+        let t = type.count
+        let i = id.count
+        self.init(
+            tnf: tnf, storage: bytes[...], typeRange: 0..<t, idRange: t..<t + i, payloadRange: t + i..<bytes.count,
+            payloadOffset: payloadOffset)
+    }
+
+    /// A record over ranges of `storage` (the decoder: no copies).
+    init(
+        tnf: TypeNameFormat, storage: ArraySlice<UInt8>, typeRange: Range<Int>, idRange: Range<Int>,
+        payloadRange: Range<Int>, payloadOffset: Int
     ) {
         self.tnf = tnf
-        self.type = type
-        self.id = id
-        self.payload = payload
+        self.storage = storage
+        self.typeRange = typeRange
+        self.idRange = idRange
+        self.payloadRange = payloadRange
         self.payloadOffset = payloadOffset
     }
 
     /// The empty record (TNF 0), which alone makes the empty NDEF message `D0 00 00`.
-    public static let empty = NDEFRecord(unchecked: .empty, type: [], id: [], payload: [])
+    public static let empty = NDEFRecord(
+        tnf: .empty, storage: [], typeRange: 0..<0, idRange: 0..<0, payloadRange: 0..<0, payloadOffset: 0)
 
     /// A copy with another ID (checked: at most 255 bytes).
     public func withID(_ id: some Collection<UInt8>) throws(NDEFError) -> NDEFRecord {
-        let i = ArraySlice(id)
-        guard i.count <= 255 else { throw NDEFError(.idTooLong, at: 0) }
-        guard tnf != .empty || i.isEmpty else { throw NDEFError(.nonEmptyEmptyRecord, at: 0) }
-        var r = self
-        r.id = i
-        return r
+        guard id.count <= 255 else { throw NDEFError(.idTooLong, at: 0) }
+        guard tnf != .empty || id.isEmpty else { throw NDEFError(.nonEmptyEmptyRecord, at: 0) }
+        return NDEFRecord(unchecked: tnf, type: type, id: id, payload: payload, payloadOffset: payloadOffset)
     }
 
     /// True when the record has this TNF and its type equals `type` byte for byte (well-known types are
@@ -97,8 +124,8 @@ public struct NDEFRecord: Hashable, Sendable {
 
     /// True for a well-known record of the given type name (`"T"`, `"U"`, `"Sp"`, …).
     public func isWellKnown(_ name: StaticString) -> Bool {
-        guard tnf == .wellKnown, type.count == name.utf8CodeUnitCount else { return false }
-        return name.withUTF8Buffer { type.elementsEqual($0) }
+        guard tnf == .wellKnown, typeRange.count == name.utf8CodeUnitCount else { return false }
+        return name.withUTF8Buffer { storage[typeRange].elementsEqual($0) }
     }
 
     public static func == (a: NDEFRecord, b: NDEFRecord) -> Bool {

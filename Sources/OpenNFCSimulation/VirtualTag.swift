@@ -2,6 +2,7 @@ public import OpenNFCRF
 
 /// What a virtual tag reports when a reader activates it (ISO 14443-3 anticollision, ISO 14443-4 RATS).
 public struct VirtualActivation: Sendable, Hashable {
+    /// The radio technology the tag answers on (NFC-A for every chip simulated so far).
     public var technology: RFTechnology
     /// UID as printed (7 bytes for NXP Type 2 chips, 4 or 7 for ISO-DEP cards).
     public var uid: [UInt8]
@@ -41,6 +42,7 @@ public enum VirtualAnswer: Sendable, Hashable {
 public protocol VirtualTag: AnyObject {
     /// The chip name used by tag files and the CLI (`ntag215`, `type4`, `desfire-ev1`, …).
     var chip: String { get }
+    /// What anticollision, SELECT and RATS report for this tag.
     var activation: VirtualActivation { get }
 
     /// Power-on or re-activation: volatile state (mute after NAK, authentication, selected application/file,
@@ -59,8 +61,8 @@ public protocol VirtualTag: AnyObject {
     /// The default implementation calls ``reset()``.
     func powerOn()
 
-    /// Time the chip spends executing `frame` before it answers (EEPROM programming, crypto). The field adds it to
-    /// the virtual clock. The default is zero.
+    /// Time the chip spent executing `frame` before it answered (EEPROM programming, crypto). The field asks right
+    /// after ``receive(_:tearAfter:)`` for the same frame and adds it to the virtual clock. The default is zero.
     func processingTime(for frame: [UInt8]) -> NFCDuration
 }
 

@@ -87,6 +87,15 @@ import Testing
         let r = try ws.run(["batch", "write", "--uris", "u.txt", "--lock", "--report", "r.csv", "--device", device])
         #expect(r.status == 0)
         #expect(r.stdout == "2 of 2 done: 0 written, 0 skipped, 0 failed, 2 locked; report: r.csv\n")
+        // Again with --json: both tags hold their message and are locked already, so both are skipped.
+        let j = try ws.run([
+            "batch", "write", "--uris", "u.txt", "--lock", "--json", "--device", "sim:t1.json+t2.json",
+        ])
+        #expect(j.status == 0)
+        let o = try #require(try JSONSerialization.jsonObject(with: j.stdoutBytes) as? [String: Any])
+        #expect(o["done"] as? Int == 2)
+        #expect(o["skipped"] as? Int == 2)
+        #expect(o["interrupted"] as? Bool == false)
         #expect(try Self.report(ws).contains("2,04000000000002,https://m.example/2,locked,\n"))
         let read = try ws.run(["read", "--device", "sim:t2.json"])
         #expect(read.stdout.contains("NDEF:     read-only, "))

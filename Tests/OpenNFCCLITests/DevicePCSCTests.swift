@@ -30,7 +30,15 @@ struct DevicePCSCTests {
     @Test func anEmptyReaderPromptsThenTimesOut() throws {
         let ws = try Workspace()
         defer { ws.cleanup() }
-        // Slot 01 stays empty in the test setup (cards are presented on slot 00).
+        // The emulator tests present cards on slot 01 while holding this lock; hold it too, so the slot is empty.
+        let fd = open("/tmp/opennfc-vpcd-slots.lock", O_CREAT | O_RDWR, 0o666)
+        if fd >= 0 { _ = flock(fd, LOCK_EX) }
+        defer {
+            if fd >= 0 {
+                _ = flock(fd, LOCK_UN)
+                close(fd)
+            }
+        }
         let r = try ws.run(["read", "--device", "pcsc:PCD 00 01", "--timeout", "1"])
         #expect(r.status == 1)
         #expect(r.stdout == "")

@@ -129,7 +129,7 @@ import Testing
             00B0800002                 -> 6A86      # SFI 0 is not a short identifier
             00B00000000002             -> 6700      # extended Le on a short-only card
             00B000000002               -> 6700      # 6 bytes: a truncated extended Le (malformed)
-            00B1000002                 -> 6D00      # odd INS B1 (ODO offsets) not supported
+            00B1000002                 -> 6A80      # odd INS B1 without its offset data object
             00CA000000                 -> 6D00      # GET DATA: unknown INS
             80B0000002                 -> 6E00      # proprietary CLA
             FFB0000002                 -> 6E00      # CLA FF (invalid)
@@ -161,7 +161,7 @@ import Testing
             00D60000                   -> 6700      # no data (case 1)
             00D6000002 000000          -> 6700      # Le present (case 4)
             00D6000003 0000            -> 6700      # Lc 3 with 2 data bytes (malformed)
-            00D7000002 0000            -> 6D00      # odd INS D7 not supported
+            00D7000002 0000            -> 6A80      # odd INS D7 without data objects
             00D6003E02 C0DE            -> 9000      # last two bytes of the file
             00B0003E02                 -> C0DE 9000 # read them back
             00D6000002 000E            -> 9000      # NLEN restored
@@ -308,5 +308,55 @@ import Testing
                 uid: testUID, holding: Array(repeating: 0, count: 62),
                 configuration: Type4Configuration(ndefFileSize: 64))
         }
+    }
+
+    /// Odd-INS READ/UPDATE BINARY (ISO/IEC 7816-4 §11.3.3/§11.3.5) reach past offset 7FFF of a 40000-byte file.
+    @Test func oddINSReachesLargeFiles() throws {
+        var file = [UInt8](repeating: 0, count: 40000)
+        file[0x9000] = 0xAB
+        file[39999] = 0xEF
+        let tag = try Type4Tag(uid: testUID, configuration: Type4Configuration(ndefFileSize: 40000), ndefFile: file)
+        let tail = "53 10 " + String(repeating: "00 ", count: 15) + "EF"
+        playISODEP(
+            tag,
+            """
+            00A4040007D276000085010100 -> 9000          # SELECT NDEF application
+            00B1000005 5403000000 04   -> 6986          # B1 on the current EF, but none is selected
+            00B1000000                 -> 6A80          # B1 without its offset data object
+            00B1E10405 5403009000 04   -> 5302 AB00 9000 # B1 by file id E104, offset 9000h: 2 data bytes in Ne 4
+            00B1000005 5403008000 00   -> 53 81 FC \(String(repeating: "00", count: 252)) 9000 # Le 00: MLe 255 = 53 81 FC + 252
+            00B1000005 5403009C30 12   -> \(tail) 9000 # last 16 bytes exactly
+            00B1000005 5403009C30 20   -> \(tail) 6282 # Ne 32 past the end: what is there, 62 82
+            00B1000005 5403009C40 04   -> 6B00          # offset 40000 = size
+            00B1000005 5403009000 02   -> 6700          # Ne 2 leaves no room for data
+            00B1000005 5303009000 04   -> 6A80          # not an offset data object
+            00B1000006 540400009000 04 -> 6A80          # 4-byte offset
+            00B1000006 5403009000AA 04 -> 6A80          # trailing byte
+            00B1E10505 5403009000 04   -> 6A82          # no file E105
+            00D700000A 5403009001 5303 112233 -> 9000   # D7: 3 bytes at 9001h
+            00B1000005 5403009000 06   -> 5304 AB112233 9000 # read them back
+            00D7000008 5403009C3F 5301 01 -> 9000       # the last byte
+            00D7000009 5403009C3F 5302 0102 -> 6B00     # one byte past the end
+            00D7000007 5403009C3F 5300 -> 6A80          # empty data object
+            00D7000008 5403009C3F 5302 01 -> 6A80       # data object longer than the field
+            00D700000A 5403009001 5303 112233 00 -> 6700 # Le present
+            """)
+        #expect(tag.ndefFile[0x9000..<0x9004] == [0xAB, 0x11, 0x22, 0x33])
+        #expect(tag.ndefFile[39999] == 0x01)
+    }
+
+    @Test(arguments: 0...3) func tearingAnOddUpdateBinary(committed: Int) throws {
+        let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage)
+        playISODEP(
+            tag,
+            """
+            00A4040007D276000085010100 -> 9000      # SELECT NDEF application
+            00A4000C02E104             -> 9000      # SELECT NDEF file
+            """)
+        let before = tag.ndefFile
+        #expect(tag.receive(bytes("00D700000A 5403000100 5303 A1A2A3"), tearAfter: committed) == .silence)
+        var expected = before
+        expected.replaceSubrange(0x100..<0x100 + committed, with: [0xA1, 0xA2, 0xA3].prefix(committed))
+        #expect(tag.ndefFile == expected)
     }
 }

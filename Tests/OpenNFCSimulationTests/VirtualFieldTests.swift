@@ -195,6 +195,18 @@ private func uid(_ last: UInt8) -> [UInt8] { [0x04, 0x10, 0x20, 0x30, 0x40, 0x50
         #expect(clock2.now.duration(since: before).nanoseconds == expected)
     }
 
+    @Test func onlyCommittedWritesCostProgrammingTime() throws {
+        let field = VirtualField(clock: clock, timing: .instant)
+        let h = field.place(try Type2Tag.factory(.ntag213, uid: uid(1)))
+        _ = try field.activate(h, isoDEP: false)
+        #expect(try field.exchange([0xA0, 0x05]) == .ack)  // COMPATIBILITY WRITE part 1: nothing programmed yet
+        #expect(clock.now == NFCInstant(nanoseconds: 0))
+        #expect(try field.exchange([UInt8](repeating: 7, count: 16)) == .ack)  // part 2 programs the page
+        #expect(clock.now == NFCInstant(nanoseconds: 4_100_000))
+        #expect(try field.exchange([0xA2, 0x00, 1, 2, 3, 4]) == .nak(0))  // refused: no programming
+        #expect(clock.now == NFCInstant(nanoseconds: 4_100_000))
+    }
+
     @Test func frontendLimits() throws {
         let field = VirtualField(clock: clock)
         let fe = VirtualFieldFrontend(field: field, capabilities: .simulatedACR122U)

@@ -164,6 +164,25 @@ import Testing
         }
     }
 
+    @Test func lockBytesPastPage255AreRefusedBeforeTheCCIsTouched() {
+        // A 1008-byte data area: the default dynamic lock bytes would sit at byte 1024, page 256.
+        let f = ScriptedFrontend([
+            .send("30 03", "E1 10 7E 00 03 00 FE 00 00 00 00 00 00 00 00 00")  // READ page 3
+        ])
+        #expect { try Type2NDEF(target: ntagTarget, chip: .generic, frontend: f).makeReadOnly() } throws: { e in
+            (e as? TagError)?.code == .unsupported
+        }
+        #expect(f.isComplete)
+    }
+
+    @Test func type4NLENPastShortOffsetsIsUnsupported() {
+        let f = ScriptedFrontend(
+            type4Detection(cc: "00 0F 20 00 FF 00 FF 04 06 E1 04 FF FE 00 00 90 00", nlen: "80 00"))
+        #expect { try Type4NDEF(target: isoTarget, frontend: f).detect() } throws: { e in
+            (e as? TagError)?.code == .unsupported
+        }
+    }
+
     @Test func type4ACKInsteadOfAnAPDUIsInvalid() {
         let f = ScriptedFrontend([
             .send("00 A4 04 00 07 D2 76 00 00 85 01 01 00", .ack)  // SELECT: a 4-bit ACK, not an R-APDU

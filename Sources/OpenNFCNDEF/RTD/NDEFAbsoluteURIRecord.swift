@@ -25,7 +25,7 @@ public struct NDEFAbsoluteURIRecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard record.tnf == .absoluteURI else {
             throw NDEFError(.wrongRecordType, at: record.payloadOffset, detail: "expected TNF 3 (absolute URI)")

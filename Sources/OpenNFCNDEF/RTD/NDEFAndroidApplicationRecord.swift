@@ -25,7 +25,7 @@ public struct NDEFAndroidApplicationRecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard Self.isAAR(record) else {
             throw NDEFError(.wrongRecordType, at: record.payloadOffset, detail: "expected android.com:pkg")

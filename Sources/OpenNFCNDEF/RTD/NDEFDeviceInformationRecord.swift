@@ -32,7 +32,7 @@ public struct NDEFDeviceInformationRecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("Di")
         var c = PayloadCursor(record, code: .invalidDeviceInformation)

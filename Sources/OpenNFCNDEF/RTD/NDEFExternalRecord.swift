@@ -40,7 +40,7 @@ public struct NDEFExternalRecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard record.tnf == .external else {
             throw NDEFError(.wrongRecordType, at: record.payloadOffset, detail: "expected TNF 4 (external)")

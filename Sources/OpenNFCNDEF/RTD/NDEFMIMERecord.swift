@@ -64,7 +64,7 @@ public struct NDEFMIMERecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard record.tnf == .media else {
             throw NDEFError(.wrongRecordType, at: record.payloadOffset, detail: "expected TNF 2 (media)")

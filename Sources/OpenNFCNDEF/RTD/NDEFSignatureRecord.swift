@@ -57,7 +57,7 @@ public struct NDEFSignatureRecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("Sig")
         var c = PayloadCursor(record, code: .invalidSignature)

@@ -44,7 +44,7 @@ public struct NDEFSmartPosterRecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("Sp")
         let inner = try NDEFMessage(

@@ -29,7 +29,7 @@ public struct NDEFTextRecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("T")
         var c = PayloadCursor(record, code: .invalidText)
@@ -109,22 +109,25 @@ public struct NDEFTextRecord: NDEFTypedRecord {
         guard (1...63).contains(lang.count), lang.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             throw NDEFError(.invalidText, at: 0, detail: "language code must be 1–63 ASCII characters")
         }
-        var payload: [UInt8] = []
         switch encoding {
         case .utf8:
-            payload.reserveCapacity(1 + lang.count + text.utf8.count)
-            payload.append(UInt8(lang.count))
-            payload.append(contentsOf: lang)
-            payload.append(contentsOf: text.utf8)
+            let body = text.utf8
+            return .wellKnown("T", payloadCapacity: 1 + lang.count + body.count) { payload in
+                payload.append(UInt8(lang.count))
+                payload.append(contentsOf: lang)
+                payload.append(contentsOf: body)
+            }
         case .utf16:
-            payload.append(0x80 | UInt8(lang.count))
-            payload.append(contentsOf: lang)
-            payload.append(contentsOf: [0xFE, 0xFF] as [UInt8])
-            for u in text.utf16 {
-                payload.append(UInt8(u >> 8))
-                payload.append(UInt8(u & 0xFF))
+            let body = text.utf16
+            return .wellKnown("T", payloadCapacity: 3 + lang.count + 2 * body.count) { payload in
+                payload.append(0x80 | UInt8(lang.count))
+                payload.append(contentsOf: lang)
+                payload.append(contentsOf: [0xFE, 0xFF] as [UInt8])
+                for u in body {
+                    payload.append(UInt8(u >> 8))
+                    payload.append(UInt8(u & 0xFF))
+                }
             }
         }
-        return .wellKnown("T", payload: payload)
     }
 }

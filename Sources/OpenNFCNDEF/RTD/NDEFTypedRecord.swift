@@ -5,14 +5,15 @@
 /// the outermost message; in lenient mode the decoder repairs what it can and appends an ``NDEFRepair``.
 public protocol NDEFTypedRecord: Hashable, Sendable {
     /// Decodes `record`, appending lenient repairs to `repairs`.
-    init(decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]) throws(NDEFError)
+    init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair])
+        throws(NDEFError)
     /// The record this value encodes to. Throws when a field cannot be encoded (e.g. a language code over 63 bytes).
     func record() throws(NDEFError) -> NDEFRecord
 }
 
 extension NDEFTypedRecord {
     /// Decodes `record` (strict by default), discarding lenient repairs.
-    public init(decoding record: NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
+    public init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
         var repairs: [NDEFRepair] = []
         try self.init(decoding: record, options: options, repairs: &repairs)
     }
@@ -26,7 +27,7 @@ struct PayloadCursor {
     let code: NDEFError.Code
     private(set) var index: Int
 
-    init(_ record: NDEFRecord, code: NDEFError.Code) {
+    init(_ record: borrowing NDEFRecord, code: NDEFError.Code) {
         self.bytes = record.payload
         self.base = record.payloadOffset
         self.code = code
@@ -115,18 +116,22 @@ extension NDEFRecord {
 
     /// A record built from fields the typed encoder has checked.
     static func wellKnown(_ name: StaticString, payload: [UInt8], id: ArraySlice<UInt8> = []) -> NDEFRecord {
-        let type: ArraySlice<UInt8>
-        switch name.utf8CodeUnitCount == 1 ? name.utf8Start.pointee : 0 {
-        case UInt8(ascii: "U"): type = uriType
-        case UInt8(ascii: "T"): type = textType
-        default: type = name.withUTF8Buffer { Array($0) }[...]
-        }
-        return NDEFRecord(unchecked: .wellKnown, type: type, id: id, payload: payload[...])
+        name.withUTF8Buffer { NDEFRecord(unchecked: .wellKnown, type: $0, id: id, payload: payload) }
     }
 
-    /// Shared type fields of the two most common records, so encoding them allocates no type array.
-    private static let uriType: ArraySlice<UInt8> = [UInt8(ascii: "U")]
-    private static let textType: ArraySlice<UInt8> = [UInt8(ascii: "T")]
+    /// A well-known record with a one-letter type whose payload `build` appends to a buffer that already holds the
+    /// type, so the record is one allocation (the URI and Text encoders).
+    static func wellKnown(
+        _ letter: Unicode.Scalar, payloadCapacity: Int, _ build: (inout [UInt8]) -> Void
+    ) -> NDEFRecord {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 + payloadCapacity)
+        bytes.append(UInt8(ascii: letter))
+        build(&bytes)
+        return NDEFRecord(
+            tnf: .wellKnown, storage: bytes[...], typeRange: 0..<1, idRange: 1..<1, payloadRange: 1..<bytes.count,
+            payloadOffset: 0)
+    }
 }
 
 extension NDEFRecord {

@@ -46,7 +46,7 @@ public struct NDEFURIRecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("U")
         var c = PayloadCursor(record, code: .invalidURI)
@@ -68,14 +68,12 @@ public struct NDEFURIRecord: NDEFTypedRecord {
 
     public func record() throws(NDEFError) -> NDEFRecord {
         var u = uri
-        let payload = u.withUTF8 { bytes in
+        return u.withUTF8 { bytes in
             let (code, length) = Self.abbreviation(for: bytes)
-            return [UInt8](unsafeUninitializedCapacity: 1 + bytes.count - length) { buffer, count in
-                buffer[0] = code
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(from: bytes[length...])
-                count = 1 + bytes.count - length
+            return .wellKnown("U", payloadCapacity: 1 + bytes.count - length) { payload in
+                payload.append(code)
+                payload.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[length...]))
             }
         }
-        return .wellKnown("U", payload: payload)
     }
 }

@@ -6,6 +6,7 @@ public import OpenNFCRF
 /// Frames are numbered from 1 in the order the field exchanges them after the plan was installed (activations do
 /// not count). Faults apply to whichever tag is active at that frame.
 public struct FaultPlan: Sendable, Hashable {
+    /// One injected fault.
     public enum Fault: Sendable, Hashable {
         /// The tag answers frame `n`, then leaves the field. The next exchange fails with `linkLost`.
         case removeAfter(frame: Int)
@@ -22,6 +23,7 @@ public struct FaultPlan: Sendable, Hashable {
         case latency(NFCDuration, frame: Int?)
     }
 
+    /// The faults, in any order; several may hit the same frame.
     public var faults: [Fault]
 
     public init(_ faults: [Fault] = []) { self.faults = faults }

@@ -4,10 +4,13 @@ public import OpenNFCRF
 /// Everything that happened in a ``VirtualField`` while it was recording: tags arriving and leaving, activations,
 /// every frame in and out, failures and injected faults, each with the virtual time it happened at.
 public struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
+    /// What happened.
     public enum Event: Sendable, Hashable {
         case placed(chip: String, uid: [UInt8], position: Int)
+        /// The tag left the field.
         case removed
         case moved(position: Int)
+        /// The reader selected the tag (and ran RATS when the target has an ATS).
         case activated(RFTarget)
         /// HLTA (level 3) or DESELECT (ISO-DEP): the tag went to HALT.
         case halted
@@ -23,10 +26,13 @@ public struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
         case fault(String)
     }
 
+    /// One event at one virtual instant.
     public struct Entry: Sendable, Hashable, CustomStringConvertible {
+        /// Virtual time of the event.
         public var time: NFCInstant
         /// The tag concerned (its field handle), nil for field-wide events.
         public var handle: Int?
+        /// The event itself.
         public var event: Event
 
         public init(time: NFCInstant, handle: Int?, event: Event) {
@@ -60,6 +66,7 @@ public struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Every event recorded, in order.
     public var entries: [Entry] = []
 
     public init() {}

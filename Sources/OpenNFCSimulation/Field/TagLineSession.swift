@@ -15,8 +15,11 @@ public import OpenNFCRF
 /// | `REMOVE` | `REMOVED` |
 /// | anything else | `ERROR <reason>` |
 public final class TagLineSession {
+    /// The tag being driven.
     public let tag: any VirtualTag
+    /// The field the tag sits in (its own).
     public let field: VirtualField
+    /// The reader side used for every exchange.
     public let frontend: VirtualFieldFrontend
     private var handle: Int?
 

@@ -29,8 +29,10 @@ public final class VirtualField: @unchecked Sendable {
     }
 
     enum TagState: Equatable {
+        /// Powered, not selected (answers REQA and WUPA).
         case idle
         case active(isoDEP: Bool)
+        /// After HLTA/DESELECT: answers WUPA only.
         case halted
     }
 
@@ -42,12 +44,15 @@ public final class VirtualField: @unchecked Sendable {
         var mutedByFault = false
     }
 
+    /// The clock every air time, latency and scheduled arrival runs on.
     public let clock: VirtualClock
+    /// Air-interface durations added to the clock.
     public var timing: VirtualTiming
     /// Faults for the frames that follow; installing a plan restarts frame numbering at 1.
     public var faultPlan: FaultPlan = .none { didSet { framesExchanged = 0 } }
     /// Whether events are appended to ``transcript``.
     public var isRecording: Bool
+    /// What happened while ``isRecording`` was true.
     public private(set) var transcript = FieldTranscript()
     /// Exchanges since the fault plan was installed (or the field created).
     public private(set) var framesExchanged = 0
@@ -170,6 +175,7 @@ public final class VirtualField: @unchecked Sendable {
         return id
     }
 
+    /// Stops calling the observer registered under `token`.
     public func removeObserver(_ token: Int) { observers[token] = nil }
 
     /// Empties the transcript.

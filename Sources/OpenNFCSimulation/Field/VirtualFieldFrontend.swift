@@ -12,7 +12,9 @@ public import OpenNFCRF
 /// | No raw frames | with `rawFrames == false`, exchanges with level-3 targets throw `unsupported` |
 /// | Errors | `notActivated`, `linkLost` (tag left), `timeout` (tag silent), injected `transmission`/`timeout` |
 public final class VirtualFieldFrontend: RFFrontend {
+    /// The field this frontend's antenna covers.
     public let field: VirtualField
+    /// Sizes and technologies this frontend enforces (see ``RFCapabilities/simulatedIPhone``).
     public var capabilities: RFCapabilities
     /// Poll with WUPA (true, the default: halted tags answer) or REQA (false).
     public var pollsWithWakeUp = true
@@ -23,10 +25,12 @@ public final class VirtualFieldFrontend: RFFrontend {
         self.capabilities = capabilities
     }
 
+    /// The tags in the field for the given technologies this frontend supports (WUPA or REQA).
     public func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
         field.poll(technologies.intersection(capabilities.technologies), wakeUp: pollsWithWakeUp)
     }
 
+    /// Selects the target in the field; `unsupported` for a technology this frontend lacks.
     public func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
         guard capabilities.technologies.contains(target.technology) else {
             throw RFError(.unsupported, "this frontend does not speak \(target.technology.rawValue)")
@@ -37,6 +41,7 @@ public final class VirtualFieldFrontend: RFFrontend {
         return t
     }
 
+    /// Sends one frame or ISO-DEP payload, enforcing the size limits and `rawFrames`.
     public func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
         guard let target = active, field.activeHandle == target.handle else {
             active = nil
@@ -67,6 +72,7 @@ public final class VirtualFieldFrontend: RFFrontend {
         return response
     }
 
+    /// HLTA / DESELECT of the active target.
     public func deactivate() {
         if active != nil { field.halt() }
         active = nil

@@ -11,13 +11,13 @@ import OpenNFCBytes
 /// | CLA | `00` (first interindustry, no SM, channel 0); anything while an applet is selected goes to it | chaining bit (`68 84`), SM (`68 82`), logical channels 1–19 (`68 81`), proprietary CLA `80`–`FF` (`6E 00`) |
 /// | SELECT P1 | `00` MF/DF/EF by id, `01` child DF, `02` EF under current DF, `03` parent, `04` DF name (partial names, all four occurrences), `08` path from MF, `09` path from current DF | other P1 (`6A 86`) |
 /// | SELECT P2 | response `00` FCI (none sent), `04` FCP (`62` template, sent when Le present), `0C` none | `08` FMD (`6A 86`); occurrence ≠ first for ids (`6A 86`) |
-/// | READ / UPDATE BINARY | even INS, 15-bit offset or SFI + 8-bit offset, Le/Lc checked against MLe/MLc | odd INS `B1`/`D7` (ODO offsets, T4T 3.0) (`6D 00`) |
+/// | READ / UPDATE BINARY | even INS (15-bit offset or SFI + 8-bit offset); odd INS `B1`/`D7` with offset data object `54` and data object `53` (24-bit offsets); Le/Lc checked against MLe/MLc | odd INS with an SFI in P1-P2 (`6A 82`) |
 /// | Tearing | UPDATE BINARY commits exactly the first `tearAfter` bytes, answer lost | — |
 ///
 /// Status words: `6A 82` no such file/application (§11.2.2), `69 86` READ/UPDATE without current EF, `69 82`
 /// access condition not satisfied (T4T access byte other than `00`, DESFire key or never), `6B 00` offset outside
 /// the EF, `62 82` fewer than an explicit Ne bytes before the end of file (data returned), `67 00` Le above MLe,
-/// Lc above MLc, missing or superfluous fields, `6A 86` unsupported P1-P2, `6D 00` unknown INS.
+/// Lc above MLc, missing or superfluous fields, `6A 86` unsupported P1-P2, `6A 80` malformed data objects (odd INS), `6D 00` unknown INS.
 struct ISO7816Engine: Sendable {
     /// The card's APDU size limits (the MLe/MLc advertised by a Type 4 CC).
     struct Limits: Sendable, Hashable {
@@ -89,6 +89,8 @@ struct ISO7816Engine: Sendable {
         case 0xA4: return .answer(select(command, in: tree))
         case 0xB0: return .answer(readBinary(command, in: tree))
         case 0xD6: return updateBinary(command, in: &tree, tearAfter: tearAfter)
+        case 0xB1: return .answer(readBinaryOdd(command, in: tree))
+        case 0xD7: return updateBinaryOdd(command, in: &tree, tearAfter: tearAfter)
         default: return .status(.insNotSupported)  // §5.1.3: INS not supported or invalid
         }
     }

@@ -12,7 +12,7 @@
 /// | CC file `E103` | 15 bytes, read-only by default | writable with ``Type4Configuration/ccWriteAccess`` `00`; written access bytes then govern the NDEF file |
 /// | NDEF file | any id, 5…65534 bytes with NLEN, access bytes `00` / `80`–`FE` / `FF` | proprietary values deny access (`69 82`) |
 /// | SELECT | P1 `00` `01` `02` `03` `04` `08` `09`; P2 `00` `04` (FCP) `0C`; partial DF names | see ``ISO7816Engine`` |
-/// | READ / UPDATE BINARY | offsets up to `7FFF`, SFI form, MLe/MLc enforced, short and (configured) extended APDUs | ODO forms `B1`/`D7` of mapping 3.0 not emulated (`6D 00`) |
+/// | READ / UPDATE BINARY | even INS (offsets up to `7FFF`, SFI form) and odd INS `B1`/`D7` (offset data object, the whole file), MLe/MLc enforced, short and (configured) extended APDUs | mapping 3.0 CC (ENLEN, extended TLV `06`) not emulated |
 /// | Tearing | UPDATE BINARY commits exactly the first `tearAfter` data bytes | other commands change nothing |
 /// | ISO 7816 applets | selected by (partial) AID, receive every later APDU | ``ISO7816Applet`` |
 /// | Not emulated | GET RESPONSE, MANAGE CHANNEL, secure messaging, PIN/keys, mapping 3.0 (ENLEN, extended TLV) | `6D 00` / `68 8x` |

@@ -3,6 +3,7 @@
 /// To add a chip family, write its ``TagFileChip`` entries next to the chip (as `Type2Tag+TagFile.swift` does)
 /// and list them here.
 extension TagFile {
+    /// Every registered chip, in CLI order.
     public static let chips: [TagFileChip] = Type2Tag.tagFileChips + isoDEPChips
 
     /// ISO-DEP chips (Type 4, DESFire EV1): `Type4Tag+TagFile.swift`, `DESFireEV1Tag+TagFile.swift`.

@@ -7,13 +7,18 @@ internal import OpenNFCBytes
 /// JSON root: `format` (`"opennfc-tag"`), `version` (1), `chip`, `uid`, then the chip family's section (`type2`,
 /// …). Without the section the file means "a factory-fresh chip", holding the message in the optional `ndef` member.
 public enum TagFile {
+    /// The `format` member of every JSON tag file.
     public static let formatName = "opennfc-tag"
+    /// The `version` this build reads and writes.
     public static let formatVersion = 1
 
     /// File formats, chosen by extension.
     public enum Format: String, Sendable, CaseIterable {
+        /// `.json`: the OpenCoreNFC tag file.
         case json
+        /// `.nfc`: a Flipper Zero dump.
         case flipper = "nfc"
+        /// `.ndef`: a raw NDEF message.
         case ndef
 
         /// The format of `path` by its extension, nil for an unknown one.
@@ -31,7 +36,7 @@ public enum TagFile {
         do {
             json = try JSONValue(parsing: text)
         } catch {
-            throw TagFileError(error.reason, line: error.line)
+            throw TagFileError("\(error.reason) at column \(error.column)", line: error.line)
         }
         let root = try TagFileFields(json, path: "")
         let format = try root.string("format")

@@ -11,6 +11,7 @@ public struct TagFileChip: Sendable {
     public var summary: String
     /// First UID bytes a random UID must start with (`[0x04]` for NXP chips) and the UID length.
     public var uidPrefix: [UInt8]
+    /// UID length in bytes.
     public var uidLength: Int
     /// A factory-fresh tag with this UID, NDEF formatted as its maker ships it, holding `ndef` (a raw NDEF message)
     /// when given.

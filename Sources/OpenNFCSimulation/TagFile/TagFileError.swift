@@ -1,6 +1,7 @@
 /// A problem with a tag file, naming where it is: the file, the JSON field path (`type2.pages[12]`) or the line
 /// (Flipper `.nfc`, JSON syntax).
 public struct TagFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
     public var reason: String
     /// The file, when known.
     public var file: String?

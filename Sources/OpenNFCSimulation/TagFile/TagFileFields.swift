@@ -3,6 +3,7 @@ public import OpenNFCBytes
 /// Reads the members of one JSON object of a tag file, naming the field path in every error. Chip codecs use it to
 /// decode their section (see ``TagFileChip``).
 public struct TagFileFields: Sendable {
+    /// The object's members in file order.
     public let members: [(String, JSONValue)]
     /// Path of this object (`""` for the root, `type2` for a section).
     public let path: String
@@ -18,24 +19,30 @@ public struct TagFileFields: Sendable {
     /// The full path of member `key`.
     public func field(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
+    /// Whether member `key` is present.
     public func contains(_ key: String) -> Bool { members.contains { $0.0 == key } }
 
+    /// Member `key`, if present.
     public func value(_ key: String) -> JSONValue? { members.first { $0.0 == key }?.1 }
 
+    /// Member `key`, or a `missing` error naming it.
     public func require(_ key: String) throws(TagFileError) -> JSONValue {
         guard let v = value(key) else { throw TagFileError("missing", field: field(key)) }
         return v
     }
 
+    /// A string member.
     public func string(_ key: String) throws(TagFileError) -> String {
         guard let s = try require(key).stringValue else { throw TagFileError("expected a string", field: field(key)) }
         return s
     }
 
+    /// A string member, nil when absent.
     public func optionalString(_ key: String) throws(TagFileError) -> String? {
         contains(key) ? try string(key) : nil
     }
 
+    /// A whole-number member within `range`.
     public func int(_ key: String, in range: ClosedRange<Int>) throws(TagFileError) -> Int {
         guard let i = try require(key).intValue, range.contains(i) else {
             throw TagFileError(
@@ -44,6 +51,7 @@ public struct TagFileFields: Sendable {
         return i
     }
 
+    /// A boolean member.
     public func bool(_ key: String) throws(TagFileError) -> Bool {
         guard let b = try require(key).boolValue else {
             throw TagFileError("expected true or false", field: field(key))
@@ -56,14 +64,17 @@ public struct TagFileFields: Sendable {
         try Self.hex(try string(key), field: field(key), count: count)
     }
 
+    /// A hex member, nil when absent.
     public func optionalHex(_ key: String, count: Int? = nil) throws(TagFileError) -> [UInt8]? {
         contains(key) ? try hex(key, count: count) : nil
     }
 
+    /// An object member, as fields with its path.
     public func object(_ key: String) throws(TagFileError) -> TagFileFields {
         try TagFileFields(try require(key), path: field(key))
     }
 
+    /// An array member.
     public func array(_ key: String) throws(TagFileError) -> [JSONValue] {
         guard let a = try require(key).arrayValue else { throw TagFileError("expected an array", field: field(key)) }
         return a

@@ -14,6 +14,7 @@
 /// The NTAG215/216 and MF0UL21 dynamic-lock bit maps (pages per bit, block-lock grouping) are our reading of the
 /// datasheet figures and are flagged as unverified in tag-protocols.md §1.5.
 extension Type2ChipProfile {
+    /// NXP NTAG213: 45 pages, 144 bytes user memory.
     public static let ntag213 = Type2ChipProfile(
         name: "ntag213", displayName: "NTAG213", family: .ntag21x, pageCount: 45, lastUserPage: 0x27,
         version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03],
@@ -24,6 +25,7 @@ extension Type2ChipProfile {
         ndefData: [0x01, 0x03, 0xA0, 0x0C, 0x34, 0x03, 0x00, 0xFE], shippedFormatted: true,
         factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00])
 
+    /// NXP NTAG215: 135 pages, 504 bytes user memory.
     public static let ntag215 = Type2ChipProfile(
         name: "ntag215", displayName: "NTAG215", family: .ntag21x, pageCount: 135, lastUserPage: 0x81,
         version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03],
@@ -32,6 +34,7 @@ extension Type2ChipProfile {
         ndefData: [0x03, 0x00, 0xFE], shippedFormatted: true,
         factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00])
 
+    /// NXP NTAG216: 231 pages, 888 bytes user memory.
     public static let ntag216 = Type2ChipProfile(
         name: "ntag216", displayName: "NTAG216", family: .ntag21x, pageCount: 231, lastUserPage: 0xE1,
         version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x13, 0x03],
@@ -40,12 +43,14 @@ extension Type2ChipProfile {
         ndefData: [0x03, 0x00, 0xFE], shippedFormatted: true,
         factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00])
 
+    /// MIFARE Ultralight MF0ICU1: 16 pages, 48 bytes user memory.
     public static let ultralight = Type2ChipProfile(
         name: "ultralight", displayName: "MIFARE Ultralight MF0ICU1", family: .ultralight, pageCount: 16,
         lastUserPage: 0x0F, version: nil, dynamicLock: nil, configPage: nil, internalByte: 0x48,
         ndefCC: [0xE1, 0x10, 0x06, 0x00], ndefData: [0x03, 0x00, 0xFE], shippedFormatted: false,
         factoryConfig: [])
 
+    /// MIFARE Ultralight EV1 MF0UL11: 20 pages, 48 bytes user memory.
     public static let ultralightEV1_48 = Type2ChipProfile(
         name: "ultralight-ev1-48", displayName: "MIFARE Ultralight EV1 MF0UL11", family: .ultralightEV1,
         pageCount: 20, lastUserPage: 0x0F, version: [0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0B, 0x03],
@@ -53,6 +58,7 @@ extension Type2ChipProfile {
         ndefData: [0x03, 0x00, 0xFE], shippedFormatted: false,
         factoryConfig: [0x00, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00])
 
+    /// MIFARE Ultralight EV1 MF0UL21: 41 pages, 128 bytes user memory.
     public static let ultralightEV1_128 = Type2ChipProfile(
         name: "ultralight-ev1-128", displayName: "MIFARE Ultralight EV1 MF0UL21", family: .ultralightEV1,
         pageCount: 41, lastUserPage: 0x23, version: [0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0E, 0x03],

@@ -49,6 +49,7 @@ public struct Type2ChipProfile: Sendable, Hashable {
     public var name: String
     /// Product name as NXP writes it (`NTAG215`, `MIFARE Ultralight EV1 MF0UL21`).
     public var displayName: String
+    /// Command set.
     public var family: Family
     /// Total pages, including configuration pages.
     public var pageCount: Int
@@ -56,6 +57,7 @@ public struct Type2ChipProfile: Sendable, Hashable {
     public var lastUserPage: Int
     /// GET_VERSION answer, nil when the chip lacks the command.
     public var version: [UInt8]?
+    /// Dynamic lock bytes, nil for chips with static lock bytes only.
     public var dynamicLock: DynamicLock?
     /// First configuration page (CFG0; CFG1, PWD and PACK follow), nil when the chip has none.
     public var configPage: Int?

@@ -103,6 +103,7 @@ extension Type2Tag {
     func write(page: Int, _ data: [UInt8], tearAfter: Int?) -> VirtualAnswer {
         if let code = writeRefusal(page) { return nak(code) }
         if let t = tearAfter, t < 4 { return .silence }
+        lastProgramming = Self.programmingTime
         let base = page * 4
         switch page {
         case 2:

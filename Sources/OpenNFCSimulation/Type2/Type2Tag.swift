@@ -45,6 +45,9 @@ public final class Type2Tag: VirtualTag {
     public private(set) var isAuthenticated = false
     private var pendingCompatibilityWrite: Int?
     private var nfcCounterCounted = false
+    /// EEPROM programming time of the last frame.
+    var lastProgramming = NFCDuration.zero
+    static let programmingTime = NFCDuration.microseconds(4_100)
 
     /// A chip with this exact memory image (`profile.pageCount × 4` bytes) and a 32-byte signature.
     public convenience init(
@@ -90,15 +93,12 @@ public final class Type2Tag: VirtualTag {
         nfcCounterCounted = false
     }
 
-    /// EEPROM programming takes about 4.1 ms per page on NTAG21x and Ultralight EV1 (datasheets, "WRITE timing").
-    public func processingTime(for frame: [UInt8]) -> NFCDuration {
-        switch frame.first {
-        case 0xA2, 0xA5: return .microseconds(4_100)
-        default: return pendingCompatibilityWrite != nil && frame.count == 16 ? .microseconds(4_100) : .zero
-        }
-    }
+    /// EEPROM programming takes about 4.1 ms per page or counter write on NTAG21x and Ultralight EV1 (datasheets,
+    /// "WRITE timing"); refused writes and reads take no measurable time.
+    public func processingTime(for frame: [UInt8]) -> NFCDuration { lastProgramming }
 
     public func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
+        lastProgramming = .zero
         if isMuted { return .silence }
         if let page = pendingCompatibilityWrite {
             pendingCompatibilityWrite = nil
@@ -199,6 +199,7 @@ public final class Type2Tag: VirtualTag {
         }
         counters[index] += add
         tearingFlags[index] = 0xBD
+        lastProgramming = Self.programmingTime
         return .ack
     }
 

@@ -11,6 +11,7 @@ internal import Synchronization
 /// | `OPENCORENFC_PROFILE` | `iphone` (default) or `desktop` |
 /// | `OPENCORENFC_INFO_PLIST` | path of the app's Info.plist (XML or binary) |
 /// | `OPENCORENFC_ENTITLEMENTS` | path of the app's `.entitlements` (XML or binary) |
+/// | `OPENCORENFC_TRACE` | `1`: print the sheet, session and app lines on stderr as they happen; `frames`: RF frames too |
 ///
 /// With no device configured the system has no reader: `readingAvailable` is false, and beginning a session prints
 /// what to set and ends it with `readerErrorUnsupportedFeature`.
@@ -72,7 +73,16 @@ extension NFCSystem {
                     + "OPENCORENFC_ENTITLEMENTS for the app's configuration, or OPENCORENFC_PROFILE=desktop.")
         }
         let opened = try DeviceRegistry.open(device)
-        return make(opened, configuration: configuration, idleJumps: true)
+        let system = make(opened, configuration: configuration, idleJumps: true)
+        switch env["OPENCORENFC_TRACE"] ?? "" {
+        case "", "0": break
+        case "frames":
+            system.recordsFrames = true
+            system.trace = { FileHandle.standardError.write(Data("OpenCoreNFC \($0)\n".utf8)) }
+        default:
+            system.trace = { FileHandle.standardError.write(Data("OpenCoreNFC \($0)\n".utf8)) }
+        }
+        return system
     }
 
     /// Builds a system over an opened device.

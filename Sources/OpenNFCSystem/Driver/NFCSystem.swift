@@ -44,6 +44,8 @@ public final class NFCSystem: @unchecked Sendable {
     /// Whether transcript lines are kept (RF frames additionally need ``recordsFrames``).
     public var recordsTranscript = true
     public var recordsFrames = false
+    /// Called with every transcript line as it happens (`OPENCORENFC_TRACE`), whether or not lines are kept.
+    public var trace: (@Sendable (TranscriptEntry) -> Void)?
 
     // Quiescence tracking, for tests and the idle detector.
     let quiet = NSCondition()
@@ -195,12 +197,14 @@ public final class NFCSystem: @unchecked Sendable {
     public func note(_ kind: TranscriptEntry.Kind, _ text: String) { perform { log(kind, text) } }
 
     func log(_ kind: TranscriptEntry.Kind, _ text: @autoclosure () -> String) {
-        guard recordsTranscript else { return }
-        entries.append(TranscriptEntry(time: now(), kind: kind, text: text()))
+        guard recordsTranscript || trace != nil else { return }
+        let entry = TranscriptEntry(time: now(), kind: kind, text: text())
+        if recordsTranscript { entries.append(entry) }
+        trace?(entry)
     }
 
     private func recordFrame(_ e: RFTraceEvent) {
-        guard recordsTranscript, recordsFrames else { return }
+        guard recordsTranscript || trace != nil, recordsFrames else { return }
         let text: String
         switch e {
         case .activated(let t): text = "activated \(t)"
@@ -211,7 +215,7 @@ public final class NFCSystem: @unchecked Sendable {
         case .failed(let err): text = "✕ \(err)"
         case .deactivated: text = "deactivated"
         }
-        entries.append(TranscriptEntry(time: now(), kind: .rf, text: text))
+        log(.rf, text)
     }
 
     /// The phase of a session in the arbiter.

@@ -55,7 +55,8 @@ public struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
     public func ndefProcedure(frontend: any RFFrontend) -> (any NDEFTagProcedure)? {
         switch kind {
         case .type2(let chip): return Type2NDEF(target: target, chip: chip, frontend: frontend)
-        case .desfire, .iso7816: return Type4NDEF(target: target, frontend: frontend)
+        case .desfire(let version): return Type4NDEF(target: target, frontend: frontend, desfire: version)
+        case .iso7816: return Type4NDEF(target: target, frontend: frontend)
         case .mifareClassic, .unsupported: return nil
         }
     }

@@ -16,16 +16,6 @@ extension Type2NDEF {
     /// same status a reader reports, and calling this again completes the locking.
     public func makeReadOnly() throws(TagError) {
         var layout = try requireLayout()
-        if layout.cc.writeAccess != 0x0F {
-            var cc = layout.cc
-            cc.access = (cc.access & 0xF0) | 0x0F
-            try write(page: 3, cc.bytes)
-            layout.cc = cc
-            state = .ndef(layout)
-        }
-        try write(page: 2, [0x00, 0x00, 0xFF, 0xFF])
-        memory.forget(page: 2)  // the chip kept bytes 0–1 and ORed the lock bits: the page is not what was sent
-
         var lockBits: [Int: UInt8] = [:]
         if let page = chip.dynamicLockPage, let bytes = chip.dynamicLockBytes {
             for (i, b) in bytes.enumerated() where b != 0 { lockBits[page * 4 + i] = b }
@@ -39,6 +29,20 @@ extension Type2NDEF {
             }
         }
         let pages = Set(lockBits.keys.map { $0 / 4 }).sorted()
+        if let beyond = pages.first(where: { $0 >= Type2Memory.pageCount }) {
+            throw TagError(
+                .unsupported, "dynamic lock bytes at page \(beyond) lie past page 255 (SECTOR_SELECT not supported)")
+        }
+        if layout.cc.writeAccess != 0x0F {
+            var cc = layout.cc
+            cc.access = (cc.access & 0xF0) | 0x0F
+            try write(page: 3, cc.bytes)
+            layout.cc = cc
+            state = .ndef(layout)
+        }
+        try write(page: 2, [0x00, 0x00, 0xFF, 0xFF])
+        memory.forget(page: 2)  // the chip kept bytes 0–1 and ORed the lock bits: the page is not what was sent
+
         let ownWholePage = { (p: Int) in (p * 4..<p * 4 + 4).allSatisfy { lockBits[$0] != nil } }
         if chip.dynamicLockPage == nil { try load(pages: Set(pages.filter { !ownWholePage($0) })) }
         for p in pages {

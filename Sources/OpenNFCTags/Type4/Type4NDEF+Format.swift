@@ -1,8 +1,14 @@
 extension Type4NDEF {
-    /// Empties the NDEF file (UPDATE BINARY NLEN = 0). Creating the NDEF application on a blank card is not
-    /// supported (``TagError/Code/unsupported``).
+    /// Empties the NDEF file (UPDATE BINARY NLEN = 0). On a DESFire EV1 or later without the NDEF application,
+    /// creates it (``formatDESFire(_:)``); on other cards without it: ``TagError/Code/unsupported``.
     public func format() throws(TagError) {
         guard case .ndef(var layout) = try detectLayout() else {
+            if let desfire, desfire.generation != .ev0 {
+                try formatDESFire(desfire)
+                state = .unknown
+                selectedFile = nil
+                return
+            }
             throw TagError(.unsupported, "the card has no NDEF application; creating one is not supported")
         }
         guard layout.cc.isWritable else {

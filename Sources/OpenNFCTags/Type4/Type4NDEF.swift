@@ -11,10 +11,11 @@ public import OpenNFCRF
 /// | write | UPDATE BINARY NLEN = 0 with the first data, data in chunks ≤ MLc, UPDATE BINARY NLEN | ⌈(NLEN + 2) ÷ chunk⌉ + 1 |
 /// | make read-only | SELECT CC, UPDATE BINARY CC byte 14 = `FF` | 2 |
 /// | format (NDEF present) | UPDATE BINARY NLEN = 0 | 1 |
+/// | format (blank DESFire EV1 or later) | DESFire native, ISO-wrapped: create the NDEF application and its CC and NDEF files, write NLEN, then the CC | 7 |
 ///
 /// Extended-length APDUs are used only when the CC's MLe / MLc exceed a short APDU and the frontend carries them.
 /// What it does not do: the v3.0 extended NDEF file (ENLEN, odd-INS offsets past 0x7FFF), proprietary access
-/// conditions (treated as read-only), and creating the NDEF application on a blank card.
+/// conditions (treated as read-only), and creating the NDEF application on a blank card other than a DESFire.
 ///
 /// No APDU is repeated: the ISO-DEP layer below recovers lost blocks (ISO 14443-4 §7.5), and a command that still
 /// failed may or may not have run.
@@ -44,10 +45,17 @@ public final class Type4NDEF: NDEFTagProcedure {
         }
     }
 
-    /// - Parameter target: the activated ISO-DEP target (kept for symmetry with ``Type2NDEF``; no APDU is repeated).
-    public init(target: RFTarget?, frontend: any RFFrontend) {
+    /// The card's DESFire GetVersion, when it is one: ``NDEFTagProcedure/format()`` can then create the NDEF
+    /// application on a blank card.
+    public let desfire: DESFireVersion?
+
+    /// - Parameters:
+    ///   - target: the activated ISO-DEP target (kept for symmetry with ``Type2NDEF``; no APDU is repeated).
+    ///   - desfire: the GetVersion of a DESFire card (from ``TagIdentifier``), enabling formatting of a blank one.
+    public init(target: RFTarget?, frontend: any RFFrontend, desfire: DESFireVersion? = nil) {
         self.link = APDULink(frontend: frontend)
         self.capabilities = frontend.capabilities
+        self.desfire = desfire
     }
 
     // MARK: detect
@@ -111,6 +119,10 @@ public final class Type4NDEF: NDEFTagProcedure {
         guard length <= cc.maxFileSize - 2 else {
             throw TagError(
                 .tornStateDetected, "NLEN \(length) exceeds the NDEF file's \(cc.maxFileSize - 2) bytes of message")
+        }
+        guard length <= cc.capacity else {
+            throw TagError(
+                .unsupported, "NLEN \(length) reaches past offset 0x7FFF, beyond short READ BINARY offsets")
         }
         return .ndef(Type4Layout(v2: v2, cc: cc, messageLength: length, message: length == 0 ? [] : nil))
     }

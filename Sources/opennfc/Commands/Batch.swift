@@ -36,6 +36,7 @@ extension Commands {
             .init(name: "csv", value: "<file>", help: "A CSV file whose columns are record options."),
             .init(name: "report", value: "<file>", help: "Append one CSV line per tag here (continued if it exists)."),
             .init(name: "lock", help: "Make each tag read-only after writing it (cannot be undone)."),
+            .init(name: "json", help: "Print the summary as JSON."),
         ],
         run: runBatchWrite
     )
@@ -45,6 +46,7 @@ extension Commands {
         let report = try inv.value("report").map { try BatchReport(path: $0) }
         return try TagSession.run(inv) { session in
             var run = BatchRun(session: session, items: items, report: report, lock: inv.flag("lock"))
+            run.json = inv.flag("json")
             return try run.go()
         }
     }
@@ -148,6 +150,7 @@ struct BatchRun {
     var failed = 0
     var locked = 0
     var tagsSeen = 0
+    var json = false
 
     init(session: TagSession, items: [BatchItem], report: BatchReport?, lock: Bool) {
         self.session = session
@@ -200,7 +203,13 @@ struct BatchRun {
             if interruptAfter == tagsSeen { Interrupt.raiseNow() }
             if session.device.waitsForPeople, !queue.isEmpty {
                 Console.err("Remove the tag.\n")
-                _ = try session.device.waitForRemoval(timeout: session.timeout)
+                // Never program the same tag twice with different items: it must leave before the next one counts.
+                guard try session.device.waitForRemoval(timeout: session.timeout) else {
+                    if Interrupt.requested { return interrupted(done: done, total: total) }
+                    throw CLIError.failure(
+                        "tag \(uid) is still on the reader after \(session.timeout); remove it and run the same "
+                            + "command again to continue (\(done) of \(total) done)")
+                }
             }
         }
         // Every item is on a tag: the job is done, even if some tags were rejected on the way (the report lists
@@ -247,7 +256,14 @@ struct BatchRun {
         }
     }
 
-    private func summary(done: Int, total: Int) -> String {
+    private func summary(done: Int, total: Int, interrupted: Bool = false) -> String {
+        if json {
+            var o: [(String, JSONValue)] = [("total", .int(total)), ("done", .int(done))]
+            o += [("written", .int(written)), ("skipped", .int(skipped)), ("failed", .int(failed))]
+            o += [("locked", .int(locked)), ("tags", .int(tagsSeen)), ("interrupted", .bool(interrupted))]
+            if let report { o.append(("report", .string(report.path))) }
+            return JSONValue.object(o).pretty + "\n"
+        }
         var parts = ["\(written) written", "\(skipped) skipped", "\(failed) failed"]
         if lock { parts.append("\(locked) locked") }
         return "\(done) of \(total) done: " + parts.joined(separator: ", ")
@@ -255,7 +271,7 @@ struct BatchRun {
     }
 
     private func interrupted(done: Int, total: Int) -> Int32 {
-        Console.out(summary(done: done, total: total))
+        Console.out(summary(done: done, total: total, interrupted: true))
         Console.err(
             "Interrupted: \(done) of \(total) done"
                 + (report.map { "; the report '\($0.path)' is complete, and running the same command again continues" }

@@ -13,7 +13,9 @@ enum NDEFRecordFlags {
         .init(
             name: "lang", value: "<code>", help: "Language of the preceding --text or --title (default en).",
             repeatable: true),
-        .init(name: "uri", value: "<uri>", help: "Add a URI record (shortest prefix code).", repeatable: true),
+        .init(
+            name: "uri", value: "<uri>", help: "Add a URI record (longest matching prefix abbreviated).",
+            repeatable: true),
         .init(name: "mime", value: "<type>", help: "Add a MIME record of this type/subtype.", repeatable: true),
         .init(
             name: "external", value: "<domain:type>", help: "Add an NFC Forum external type record.",

@@ -31,7 +31,7 @@ public struct NDEFAlternativeCarrier: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("ac")
         var c = PayloadCursor(record, code: .invalidHandover)

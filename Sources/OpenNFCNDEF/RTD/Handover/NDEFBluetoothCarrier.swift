@@ -80,7 +80,7 @@ public struct NDEFBluetoothCarrier: NDEFTypedRecord {
     public var role: UInt8? { data(0x1C)?.first }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard let transport = Self.transport(of: record) else {
             throw NDEFError(.wrongRecordType, at: record.payloadOffset, detail: "expected a Bluetooth OOB MIME type")

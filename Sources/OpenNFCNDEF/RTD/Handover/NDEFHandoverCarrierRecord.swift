@@ -13,7 +13,7 @@ public struct NDEFHandoverCarrierRecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("Hc")
         var c = PayloadCursor(record, code: .invalidHandover)

@@ -19,7 +19,9 @@ public struct NDEFHandoverError: Hashable, Sendable {
         }
     }
 
-    init(decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]) throws(NDEFError) {
+    init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair])
+        throws(NDEFError)
+    {
         var c = PayloadCursor(record, code: .invalidHandover)
         let at = c.offset
         reason = try c.byte()

@@ -49,7 +49,7 @@ public struct NDEFHandoverRecord: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard let kind = Self.kind(of: record) else {
             throw NDEFError(.wrongRecordType, at: record.payloadOffset, detail: "expected Hr, Hs, Hm or Hi")

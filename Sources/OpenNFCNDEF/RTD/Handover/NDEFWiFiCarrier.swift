@@ -114,7 +114,7 @@ public struct NDEFWiFiCarrier: NDEFTypedRecord {
     }
 
     public init(
-        decoding record: NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
+        decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard Self.isWSC(record) else {
             throw NDEFError(.wrongRecordType, at: record.payloadOffset, detail: "expected application/vnd.wfa.wsc")

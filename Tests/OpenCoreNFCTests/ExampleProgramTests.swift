@@ -1,0 +1,90 @@
+import Foundation
+import OpenNFCSystem
+import Testing
+
+/// A plain executable written against the public API, pointed at devices from outside (issue 5 item 5).
+@Suite struct ExampleProgramTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var binary: URL {
+        let bundleDir = Bundle.main.bundleURL
+        for dir in [bundleDir, bundleDir.deletingLastPathComponent()] {
+            let candidate = dir.appendingPathComponent("opencorenfc-example")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/opencorenfc-example")
+    }
+
+    func run(_ environment: [String: String]) throws -> Run {
+        let p = Process()
+        p.executableURL = Self.binary
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENCORENFC_") }
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Run(
+            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    func tagFile(_ bytes: [UInt8]) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent("poster.ndef")
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    @Test func withoutADeviceItSaysWhatToSet() throws {
+        let r = try run([:])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("OpenCoreNFC: no NFC device configured. Set OPENCORENFC_DEVICE=sim:<tagfile>"))
+        #expect(r.stderr.contains("NFC reading is not available on this device."))
+    }
+
+    @Test func readsTheTagFileItIsPointedAt() throws {
+        let path = try tagFile([0xD1, 0x01, 0x0C, 0x55, 0x04] + Array("example.com".utf8))
+        let r = try run(["OPENCORENFC_DEVICE": "sim:\(path)", "OPENCORENFC_PROFILE": "desktop"])
+        #expect(r.status == 0)
+        #expect(r.stdout == "URI https://example.com\n")
+    }
+
+    @Test func traceShowsTheSheetAndTheFrames() throws {
+        let path = try tagFile([0xD1, 0x01, 0x0C, 0x55, 0x04] + Array("example.com".utf8))
+        let r = try run([
+            "OPENCORENFC_DEVICE": "sim:\(path)", "OPENCORENFC_PROFILE": "desktop", "OPENCORENFC_TRACE": "frames",
+        ])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("sheet: shown: [Ready to Scan] Hold your iPhone near the tag."))
+        #expect(r.stderr.contains("rf: → 60"))
+        #expect(r.stderr.contains("system: session 1 invalidated (firstNDEFTagRead)"))
+    }
+
+    @Test func iphoneProfileWithoutUsageDescriptionTerminatesTheProgram() throws {
+        let path = try tagFile([0xD1, 0x01, 0x0C, 0x55, 0x04] + Array("example.com".utf8))
+        let r = try run(["OPENCORENFC_DEVICE": "sim:\(path)"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("NFCReaderUsageDescription"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    /// An empty field: the idle detector jumps the virtual clock to the 60 s limit after a second of quiet.
+    @Test func emptyFieldTimesOut() throws {
+        let r = try run(["OPENCORENFC_DEVICE": "sim:empty", "OPENCORENFC_PROFILE": "desktop"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("Session ended: Session timeout"))
+    }
+}
