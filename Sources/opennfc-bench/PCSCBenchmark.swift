@@ -120,8 +120,11 @@ private func pcscStates(_ context: PCSCContext, _ readers: [String]) throws -> [
     do { return try context.states(of: readers) } catch { throw BenchError(description: error.detail) }
 }
 
-/// Serves an NTAG215 on the first virtual slot and waits until pcscd reports it.
+/// Serves an NTAG215 on the first virtual slot and waits until pcscd reports it. Takes the slots' lock first (held
+/// until the process exits), so a benchmark never puts a card into a slot a test run is using.
 private func serveBenchTag(context: PCSCContext, reader: String) throws -> VPCDServer {
+    let lock = open("/tmp/opennfc-vpcd-slots.lock", O_CREAT | O_RDWR, 0o666)
+    if lock >= 0 { _ = flock(lock, LOCK_EX) }
     let text = "benchmark".utf8
     let message = [0xD1, 0x01, UInt8(text.count + 3), 0x54, 0x02, 0x65, 0x6E] + Array(text)
     let tag = try Type2Tag.factory(
