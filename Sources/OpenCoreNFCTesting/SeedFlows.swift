@@ -40,7 +40,7 @@ public enum SeedFlows {
         let phone = VirtualPhone()
         let app = InventoryScannerApp(phone: phone)
         for item in ["https://example.com/item/1", "https://example.com/item/2"] {
-            phone.note("user taps Scan")
+            phone.noteUser("taps Scan")
             phone.run { app.scan() }
             phone.settle()
             let tag = try phone.put(uriMessage(item))
@@ -67,7 +67,7 @@ public enum SeedFlows {
         phone.run { writer.retry() }
         phone.settle()
         phone.removeAllTags()
-        phone.note("user starts a second session to lock the tag")
+        phone.noteUser("starts a second session to lock the tag")
         phone.run { writer.start(lock: true) }
         phone.settle()
         phone.put(target)
@@ -111,7 +111,7 @@ public enum SeedFlows {
         phone.tapCancel()
         // Timeout.
         phone.run { writer.start(lock: false) }
-        phone.note("user waits 60 s")
+        phone.noteUser("waits 60 s")
         phone.advance(by: .seconds(60))
         // Too small: a 200-byte URI on an NTAG213 (137 bytes).
         phone.run { writer.start(lock: false) }
@@ -135,7 +135,7 @@ public enum SeedFlows {
         let victim = try Type2Tag.factory(.ntag215, uid: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x07])
         phone.run { small.start(lock: false) }
         phone.settle()
-        phone.note("the user will pull the tag away during the write")
+        phone.noteUser("will pull the tag away during the write")
         phone.inject(FaultPlan([.tear(frame: 8, afterBytes: 0)]))
         phone.put(victim)
         phone.inject(FaultPlan())

@@ -211,6 +211,9 @@ public final class VirtualPhone: @unchecked Sendable {
     /// Adds a line of what the app received to the transcript (demos print it next to the sheet).
     public func note(_ text: String) { system.note(.app, text) }
 
+    /// Adds a line of what the user did to the transcript.
+    public func noteUser(_ text: String) { system.note(.user, text) }
+
     /// Set when the app was terminated (iPhone profile: a session begun without `NFCReaderUsageDescription`).
     public var terminationReason: String? { termination.get() }
 

@@ -65,6 +65,21 @@ import Testing
         }
     }
 
+    /// The simulation's own NDEF-first constructor (card side) and the reader's capacity (reader side) agree: a
+    /// message of exactly the detected capacity is built and read back; one byte more does not fit.
+    @Test(arguments: chips)
+    func capacityAgreesWithTheCardSide(profile: Type2ChipProfile, expected: String) throws {
+        let bench = InteropBench()
+        var (_, p) = try bench.connect(try Type2Tag.factory(profile, uid: uid7))
+        let capacity = try p.detect().capacity
+        let message = ndefMessage(length: capacity, seed: 9)
+        (_, p) = try bench.connect(try Type2Tag.factory(profile, uid: uid7, holding: message))
+        #expect(try p.readMessage() == message)
+        #expect(throws: Type2Tag.FactoryError.self) {
+            try Type2Tag.factory(profile, uid: uid7, holding: ndefMessage(length: capacity + 1))
+        }
+    }
+
     @Test func aMessageOneByteTooLargeIsRefusedBeforeAnyWrite() throws {
         let bench = InteropBench()
         let chip = try Type2Tag.factory(.ntag213, uid: uid7)

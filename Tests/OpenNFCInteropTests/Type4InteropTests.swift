@@ -28,6 +28,19 @@ import Testing
         #expect(card.ndefAccess.write == 0xFF)
     }
 
+    /// Card side and reader side agree on capacity: a file of 600 bytes holds 598, read back; 599 does not fit.
+    @Test func capacityAgreesWithTheCardSide() throws {
+        let bench = InteropBench()
+        let config = Type4Configuration(ndefFileSize: 600)
+        let (_, p) = try bench.connect(
+            try Type4Tag.factory(uid: uid7, holding: ndefMessage(length: 598), configuration: config))
+        #expect(try p.detect().capacity == 598)
+        #expect(try p.readMessage() == ndefMessage(length: 598))
+        #expect(throws: ISODEPCardError.self) {
+            try Type4Tag.factory(uid: uid7, holding: ndefMessage(length: 599), configuration: config)
+        }
+    }
+
     @Test func aCardWhoseCCIsReadOnlyCannotBeMadeReadOnly() throws {
         let bench = InteropBench()
         let card = try Type4Tag.factory(uid: uid7, holding: ndefMessage(length: 30))

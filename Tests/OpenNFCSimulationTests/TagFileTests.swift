@@ -74,8 +74,7 @@ import Testing
         }
         let head = #""format":"opennfc-tag","version":1"#
         #expect(
-            error("{\n \(head),\n \"chip\": }") == "line 3: unexpected character '}'"
-                || error("{\n \(head),\n \"chip\": }").hasPrefix("line 3"))
+            error("{\n \(head),\n \"chip\": }") == "line 3: unexpected character at column 10")
         #expect(
             error("{\(head),\"chip\":\"ntag999\",\"uid\":\"04\"}").hasPrefix("field 'chip': unknown chip 'ntag999'"))
         #expect(

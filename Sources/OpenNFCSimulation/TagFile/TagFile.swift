@@ -36,7 +36,7 @@ public enum TagFile {
         do {
             json = try JSONValue(parsing: text)
         } catch {
-            throw TagFileError(error.reason, line: error.line)
+            throw TagFileError("\(error.reason) at column \(error.column)", line: error.line)
         }
         let root = try TagFileFields(json, path: "")
         let format = try root.string("format")
