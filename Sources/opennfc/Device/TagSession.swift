@@ -70,6 +70,8 @@ final class TagSession {
     /// The next target without activating it, nil after the timeout.
     func waitForTarget() throws -> RFTarget? {
         if device.waitsForPeople {
+            // A tag already on the reader needs no prompt.
+            if let t = try device.waitForTag(timeout: .zero) { return t }
             Console.err("Hold a tag near the reader (\(device.name)); waiting up to \(timeout)…\n")
         }
         return try device.waitForTag(timeout: timeout)
