@@ -55,7 +55,14 @@ func runPCSCBenchmark(_ args: [String]) throws -> JSONValue {
         throw BenchError(description: error.detail)
     }
     var served: VPCDServer?
-    defer { served?.stop() }
+    var servedOn = ""
+    defer {
+        // Take the card away and wait until pcscd has seen it go, so that the next run finds the slot empty.
+        if let served {
+            served.stop()
+            _ = try? context.waitForRemoval(on: servedOn, timeoutMilliseconds: 3000)
+        }
+    }
     let reader: String
     if let wanted {
         let matches = readers.filter { $0 == wanted || $0.contains(wanted) }
@@ -67,6 +74,7 @@ func runPCSCBenchmark(_ args: [String]) throws -> JSONValue {
         reader = withCard
     } else if readers.contains("Virtual PCD 00 00") {
         served = try serveBenchTag(context: context, reader: "Virtual PCD 00 00")
+        servedOn = "Virtual PCD 00 00"
         reader = "Virtual PCD 00 00"
     } else {
         throw BenchError(description: "no card on any reader (\(readers)); present one or use `scripts/pcscd up`")
