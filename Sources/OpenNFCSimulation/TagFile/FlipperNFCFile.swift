@@ -11,7 +11,8 @@ internal import OpenNFCBytes
 /// | Signature, Mifare version, Counter/Tearing 0–2, failed attempts | ✓ | ✓ |
 /// | `Pages read` < `Pages total` (read-protected pages) | missing pages are zero | all pages |
 /// | `??` unknown bytes | read as 00 | — |
-/// | Other device types (Classic, DESFire, ISO 15693 …) | error naming the line | — |
+/// | `Mifare DESFire`, `ISO14443-4A` | ``decodeAnyChip(_:)`` (`FlipperNFCFile+ISODEP.swift`) | ✓ |
+/// | Other device types (Classic, ISO 15693 …) | error naming the line | — |
 ///
 /// PWD and PACK read back as zeros on a real tag, so dumps usually hold zeros there; export writes the stored
 /// values, so a Flipper emulating the file answers PWD_AUTH as the virtual tag does.
@@ -136,10 +137,14 @@ public enum FlipperNFCFile {
 
     /// The `.nfc` text (version 4) of a Type 2 tag.
     public static func encode(_ tag: any VirtualTag) throws(TagFileError) -> String {
+        if let d = tag as? DESFireEV1Tag { return encodeDESFire(d) }
+        if let t = tag as? Type4Tag { return encodeISO14443_4A(t) }
         guard let t = tag as? Type2Tag,
             let name = typeNames.first(where: { $0.chip == t.profile.name })?.flipper
         else {
-            throw TagFileError("only NTAG/Ultralight chips can be saved as Flipper .nfc files, not '\(tag.chip)'")
+            throw TagFileError(
+                "only NTAG/Ultralight chips , DESFire EV1 and Type 4 chips can be saved as Flipper .nfc files, not '\(tag.chip)'"
+            )
         }
         func hex(_ b: some Collection<UInt8>) -> String { Hex.encode(b, separator: " ") }
         var lines = [

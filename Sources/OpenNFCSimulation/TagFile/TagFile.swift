@@ -131,7 +131,7 @@ public enum TagFile {
                 return try decodeJSON(text)
             case .flipper:
                 guard let text = String(data: data, encoding: .utf8) else { throw TagFileError("not UTF-8 text") }
-                return try FlipperNFCFile.decode(text)
+                return try FlipperNFCFile.decodeAnyChip(text)
             case .ndef:
                 let chip = try registered(ndefChip)
                 let id = uid ?? chip.uidPrefix + [UInt8](repeating: 0x00, count: chip.uidLength - chip.uidPrefix.count)

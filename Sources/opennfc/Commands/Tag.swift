@@ -28,6 +28,9 @@ enum TagCLI {
     static func save(_ tag: any VirtualTag, to path: String) throws(CLIError) {
         do {
             try TagFile.write(tag, path: path)
+            if TagFile.Format(path: path) == .flipper, let loss = FlipperNFCFile.exportLoss(tag) {
+                Console.err("Warning: \(path): \(loss).\n")
+            }
         } catch {
             throw CLIError.failure(error.description)
         }
