@@ -1,6 +1,6 @@
 internal import OpenNFCBytes
 
-/// Flipper Zero `.nfc` files (FlipperFormat text, `Filetype: Flipper NFC device`) for the NTAG/Ultralight chips,
+/// Flipper Zero `.nfc` files (FlipperFormat text, `Filetype: Flipper NFC device`) for the NTAG/Ultralight chips (the ISO-DEP chips: `FlipperNFCFile+ISODEP.swift`),
 /// written from the format description in flipperzero-firmware documentation/file_formats/NfcFileFormats.md
 /// (summarised in landscape.md §4.1).
 ///
@@ -143,7 +143,7 @@ public enum FlipperNFCFile {
             let name = typeNames.first(where: { $0.chip == t.profile.name })?.flipper
         else {
             throw TagFileError(
-                "only NTAG/Ultralight chips , DESFire EV1 and Type 4 chips can be saved as Flipper .nfc files, not '\(tag.chip)'"
+                "only NTAG/Ultralight, DESFire EV1 and Type 4 chips can be saved as Flipper .nfc files, not '\(tag.chip)'"
             )
         }
         func hex(_ b: some Collection<UInt8>) -> String { Hex.encode(b, separator: " ") }
