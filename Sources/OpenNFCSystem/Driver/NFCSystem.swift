@@ -73,37 +73,34 @@ public final class NFCSystem: @unchecked Sendable {
 
     /// Runs `body` on the executor; events that arrive while it runs are drained afterwards.
     func perform<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        lock.lock()
-        depth += 1
-        defer {
-            if depth == 1 {
-                while !deferred.isEmpty {
-                    let next = deferred.removeFirst()
-                    next()
-                }
-            }
-            depth -= 1
-            lock.unlock()
-        }
+        enterExecutor()
+        defer { leaveExecutor() }
         return try body()
     }
 
     /// Runs `body` on the executor: for anything that touches what the system drives (a virtual field, the virtual
     /// clock) from outside, e.g. a test placing a tag. Events it causes run after it.
     public func synchronized<T>(_ body: () throws -> T) rethrows -> T {
+        enterExecutor()
+        defer { leaveExecutor() }
+        return try body()
+    }
+
+    private func enterExecutor() {
         lock.lock()
         depth += 1
-        defer {
-            if depth == 1 {
-                while !deferred.isEmpty {
-                    let next = deferred.removeFirst()
-                    next()
-                }
+    }
+
+    /// Leaves the executor; the outermost exit first drains the events deferred while it ran.
+    private func leaveExecutor() {
+        if depth == 1 {
+            while !deferred.isEmpty {
+                let next = deferred.removeFirst()
+                next()
             }
-            depth -= 1
-            lock.unlock()
         }
-        return try body()
+        depth -= 1
+        lock.unlock()
     }
 
     /// Runs an external event now, or after the current operation when one is running on this thread.
