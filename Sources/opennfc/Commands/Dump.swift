@@ -8,7 +8,8 @@ extension Commands {
         name: "dump",
         abstract: "Read the whole tag: print its memory map, or save it as a tag file.",
         discussion: """
-            Reads every page of a Type 2 tag, configuration pages included, and the chip's signature. Without -o
+            Reads every page of a Type 2 tag, configuration pages included, and the chip's signature; of a Type 4
+            tag, the CC file and the whole NDEF file (saved as a type4 tag file). Without -o
             it prints the memory map page by page; with -o it saves a tag file (.json, or Flipper Zero .nfc, by
             the file's extension) that 'opennfc restore', 'opennfc tag show' and --device sim: use.
             PWD and PACK never read back from a chip; pages a password protects (PROT) cannot be read without
@@ -33,6 +34,35 @@ extension Commands {
             if output != nil && inv.flag("json") { throw CLIError.usage("-o and --json cannot be combined") }
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
+                if case .desfire = tag.identified.kind { throw CLIError.failure(Type4Dump.desfireRefusal) }
+                if case .iso7816 = tag.identified.kind {
+                    if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
+                    let image = try Type4Dump.read(tag)
+                    try session.release()
+                    if output == nil && !inv.flag("json") {
+                        Console.out(Type4Dump.listing(image, tag))
+                        return 0
+                    }
+                    let virtual = try Type4Dump.virtualTag(image, tag)
+                    do {
+                        if let output {
+                            try TagFile.write(virtual, path: output)
+                            Console.out(
+                                "Saved \(tag.chip) \(tag.uid) (NDEF file of \(image.ndefFile.count) bytes) to \(output).\n"
+                            )
+                            if TagFile.Format(path: output) == .flipper {
+                                Console.err(
+                                    "Note: a Flipper .nfc file (ISO14443-4A) keeps only the UID and activation of a "
+                                        + "Type 4 card, not its CC and NDEF file; save as .json to keep them\n")
+                            }
+                        } else {
+                            Console.out(try TagFile.encodeJSON(virtual))
+                        }
+                    } catch {
+                        throw CLIError.failure("\(error)")
+                    }
+                    return 0
+                }
                 guard let chip = tag.type2Chip else {
                     throw CLIError.failure(
                         "dump reads Type 2 tags (NTAG, Ultralight); this tag is \(tag.chip), UID \(tag.uid)")

@@ -11,6 +11,8 @@ extension Commands {
             pages that differ, in an order that leaves the tag readable as its old content, an empty NDEF tag or
             the restored content if it is pulled away. The capability container is written when it only needs
             bits set. Lock bytes and the password configuration are never written. Refuses a tag of another chip.
+            A type4 dump's NDEF message is written to a Type 4 tag whose NDEF file has the same size: NLEN 0
+            first, then the message, NLEN last.
 
             Examples:
               opennfc restore backup.json --device pcsc
@@ -24,14 +26,20 @@ extension Commands {
         run: { inv in
             let path = inv.positionals[0]
             let password = try hexOption(inv, "password", bytes: 4)
-            let source: Type2Tag
+            let loaded: any VirtualTag
             do {
-                guard let t = try TagFile.read(path: path) as? Type2Tag else {
-                    throw CLIError.failure("'\(path)' is not a Type 2 dump; restore writes NTAG and Ultralight dumps")
-                }
-                source = t
+                loaded = try TagFile.read(path: path)
             } catch let e as TagFileError {
                 throw CLIError.failure(e.file == nil ? "tag file '\(path)': \(e)" : "\(e)")
+            }
+            if let type4 = loaded as? Type4Tag {
+                if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
+                return try restoreType4(type4, path: path, inv)
+            }
+            if loaded.chip.hasPrefix("desfire") { throw CLIError.failure(Type4Dump.desfireRefusal) }
+            guard let source = loaded as? Type2Tag else {
+                throw CLIError.failure(
+                    "'\(path)' is not a Type 2 or type4 dump; restore writes NTAG, Ultralight and type4 dumps")
             }
             let profile = source.profile
             return try TagSession.run(inv) { session in
@@ -71,4 +79,26 @@ extension Commands {
             }
         }
     )
+
+    /// `restore` of a type4 dump: the NDEF message onto a type4 tag with an NDEF file of the same size.
+    static func restoreType4(_ source: Type4Tag, path: String, _ inv: Invocation) throws -> Int32 {
+        try TagSession.run(inv) { session in
+            let tag = try session.connectTag()
+            let written = try Type4Dump.restore(source, path: path, to: tag)
+            try session.release()
+            let length = source.ndefMessage.count
+            if inv.flag("json") {
+                Console.out(
+                    JSONValue.object([
+                        ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("source", .string(path)),
+                        ("messageLength", .int(length)), ("written", .bool(written)),
+                    ]).pretty + "\n")
+            } else if !written {
+                Console.out("\(tag.chip) \(tag.uid) already holds the NDEF message of '\(path)'; nothing written.\n")
+            } else {
+                Console.out("Restored the \(length)-byte NDEF message of '\(path)' to \(tag.chip) \(tag.uid).\n")
+            }
+            return 0
+        }
+    }
 }

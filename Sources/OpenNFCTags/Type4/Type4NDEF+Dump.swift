@@ -1,0 +1,61 @@
+internal import OpenNFCBytes
+
+/// Everything a reader can read of a Type 4 tag's NDEF application: the CC file and the whole NDEF file
+/// (NFC Forum T4T 2.0 §5.1), as `opennfc dump` saves it.
+public struct Type4NDEFImage: Sendable, Hashable {
+    /// Whether the application answered the mapping 2.0 DF name `D2760000850101` (else the 1.0 name `…0100`).
+    public var answeredV2Name: Bool
+    /// CC mapping version byte (`20` for 2.0).
+    public var mappingVersion: UInt8
+    /// CC MLe: the largest R-APDU data the tag sends.
+    public var maxResponseData: Int
+    /// CC MLc: the largest C-APDU data the tag accepts.
+    public var maxCommandData: Int
+    /// NDEF file identifier from the NDEF File Control TLV.
+    public var fileID: UInt16
+    /// NDEF file read access byte from the CC (`00` granted).
+    public var readAccess: UInt8
+    /// NDEF file write access byte from the CC (`00` granted, `FF` read-only).
+    public var writeAccess: UInt8
+    /// The whole NDEF file as read, NLEN included; its length is the CC's maximum NDEF file size.
+    public var ndefFile: [UInt8]
+}
+
+extension Type4NDEF {
+    /// Reads the CC and the whole NDEF file, NLEN and the bytes after the message included, in READ BINARY
+    /// chunks of the reader's chunk size (T4T 2.0 §5.4.2 detection, then §5.4.3 READ BINARY from offset 0).
+    ///
+    /// - Throws: ``TagError`` with `notFormatted` when the tag has no NDEF application, `unsupported` when the
+    ///   file reaches past offset `7FFF` (beyond short READ BINARY offsets).
+    public func readImage() throws(TagError) -> Type4NDEFImage {
+        let layout = try requireLayout()
+        let cc = layout.cc
+        guard cc.maxFileSize <= 0x8000 else {
+            throw TagError(
+                .unsupported, "the NDEF file of \(cc.maxFileSize) bytes reaches past offset 7FFF (short READ BINARY)")
+        }
+        try selectNDEFFile(layout)
+        let chunk = readChunk(cc)
+        var file: [UInt8] = []
+        file.reserveCapacity(cc.maxFileSize)
+        while file.count < cc.maxFileSize {
+            let n = min(chunk, cc.maxFileSize - file.count)
+            let data = try link.expectSuccess(
+                Type4Command.readBinary(offset: file.count, length: n), name: "READ BINARY offset \(file.count)")
+            guard data.count == n else {
+                throw TagError(
+                    .invalidResponse, "READ BINARY offset \(file.count) answered \(data.count) bytes, expected \(n)")
+            }
+            file += data
+        }
+        return Type4NDEFImage(
+            answeredV2Name: layout.v2, mappingVersion: cc.mappingVersion, maxResponseData: cc.maxResponseData,
+            maxCommandData: cc.maxCommandData, fileID: cc.fileID, readAccess: cc.readAccess,
+            writeAccess: cc.writeAccess, ndefFile: file)
+    }
+
+    /// The maximum NDEF file size the tag's CC declares (NLEN included), after NDEF detection.
+    public func ndefFileSize() throws(TagError) -> Int {
+        try requireLayout().cc.maxFileSize
+    }
+}

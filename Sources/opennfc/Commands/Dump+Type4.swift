@@ -1,0 +1,83 @@
+import OpenNFCBytes
+import OpenNFCRF
+import OpenNFCSimulation
+import OpenNFCTags
+
+/// `opennfc dump` and `opennfc restore` for NFC Forum Type 4 tags (T4T 2.0 §5): the CC and the whole NDEF file.
+enum Type4Dump {
+    static let desfireRefusal = "DESFire dumps are not supported yet"
+
+    /// Reads the NDEF application of the ISO-DEP tag in the field.
+    static func read(_ tag: ConnectedTag) throws -> Type4NDEFImage {
+        let procedure = Type4NDEF(target: tag.target, frontend: tag.frontend)
+        return try tagStep("read its NDEF application") { () throws(TagError) in try procedure.readImage() }
+    }
+
+    /// The virtual card reproducing `image` with the tag's UID, ATQA, SAK and ATS.
+    static func virtualTag(_ image: Type4NDEFImage, _ tag: ConnectedTag) throws -> Type4Tag {
+        let configuration = Type4Configuration(
+            mappingVersion: image.mappingVersion, ndefFileID: image.fileID, ndefFileSize: image.ndefFile.count,
+            mle: image.maxResponseData, mlc: image.maxCommandData, readAccess: image.readAccess,
+            writeAccess: image.writeAccess,
+            extendedLength: image.maxResponseData > 0x100 || image.maxCommandData > 0xFF,
+            answersBothNDEFNames: image.answeredV2Name != (image.mappingVersion >> 4 >= 2))
+        do {
+            let card = try Type4Tag(uid: tag.target.identifier, configuration: configuration, ndefFile: image.ndefFile)
+            var activation = card.activation
+            if let atqa = tag.target.sensRes { activation.sensRes = atqa }
+            if let sak = tag.target.selRes { activation.selRes = sak }
+            if let ats = tag.target.ats { activation.ats = ats }
+            card.activation = activation
+            return card
+        } catch {
+            throw CLIError.failure("the card cannot be saved as a type4 tag file: \(error)")
+        }
+    }
+
+    /// The listing printed without -o: the CC and the NDEF file up to the end of its message.
+    static func listing(_ image: Type4NDEFImage, _ tag: ConnectedTag) -> String {
+        func hex16(_ v: Int) -> String { Hex.encode([UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
+        let file = image.ndefFile
+        let nlen = file.count >= 2 ? Int(file[0]) << 8 | Int(file[1]) : 0
+        var s = "Tag:      \(tag.chip), UID \(tag.uid), NDEF file \(hex16(Int(image.fileID))) of \(file.count) bytes\n"
+        s += "CC:       mapping version \(Hex.encode([image.mappingVersion])), MLe \(image.maxResponseData), "
+        s += "MLc \(image.maxCommandData), read access \(Hex.encode([image.readAccess])), "
+        s += "write access \(Hex.encode([image.writeAccess]))\n"
+        s += "NLEN:     \(nlen)\n"
+        let shown = min(file.count, 2 + nlen)
+        for offset in stride(from: 0, to: shown, by: 16) {
+            let row = file[offset..<min(shown, offset + 16)]
+            s += "\(hex16(offset))  \(Hex.encode(row, separator: " "))\n"
+        }
+        if shown < file.count {
+            let rest = file[shown...].allSatisfy { $0 == 0 } ? "all zero" : "not shown; -o saves them"
+            s += "bytes \(shown)–\(file.count - 1) after the message: \(rest)\n"
+        }
+        return s
+    }
+
+    /// Writes the message of a type4 dump to the tag in the field, tear-safely (NLEN 0, data, NLEN: T4T §5.4.4).
+    /// Returns whether anything was written.
+    static func restore(_ source: Type4Tag, path: String, to tag: ConnectedTag) throws -> Bool {
+        guard tag.target.isISODEP, case .iso7816 = tag.identified.kind else {
+            if case .desfire = tag.identified.kind { throw CLIError.failure(desfireRefusal) }
+            throw CLIError.failure(
+                "'\(path)' is a dump of a type4 tag, but the tag in the field is \(tag.chip) (UID \(tag.uid)); "
+                    + "restore writes only to the same chip")
+        }
+        let procedure = Type4NDEF(target: tag.target, frontend: tag.frontend)
+        let size = try tagStep("read its NDEF application") { () throws(TagError) in try procedure.ndefFileSize() }
+        let wanted = source.ndefFile.count
+        guard size == wanted else {
+            throw CLIError.failure(
+                "'\(path)' holds an NDEF file of \(wanted) bytes, but the tag's (UID \(tag.uid)) is \(size) bytes; "
+                    + "restore writes only to a tag of the same NDEF file size")
+        }
+        let message = source.ndefMessage
+        if let current = try? procedure.readMessage(), current == message { return false }
+        try tagStep("restore the NDEF file") { () throws(TagError) in
+            if message.isEmpty { try procedure.format() } else { try procedure.writeMessage(message) }
+        }
+        return true
+    }
+}
