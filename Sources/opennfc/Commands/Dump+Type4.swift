@@ -5,8 +5,6 @@ import OpenNFCTags
 
 /// `opennfc dump` and `opennfc restore` for NFC Forum Type 4 tags (T4T 2.0 §5): the CC and the whole NDEF file.
 enum Type4Dump {
-    static let desfireRefusal = "DESFire dumps are not supported yet"
-
     /// Reads the NDEF application of the ISO-DEP tag in the field.
     static func read(_ tag: ConnectedTag) throws -> Type4NDEFImage {
         let procedure = Type4NDEF(target: tag.target, frontend: tag.frontend)
@@ -60,7 +58,6 @@ enum Type4Dump {
     /// Returns whether anything was written.
     static func restore(_ source: Type4Tag, path: String, to tag: ConnectedTag) throws -> Bool {
         guard tag.target.isISODEP, case .iso7816 = tag.identified.kind else {
-            if case .desfire = tag.identified.kind { throw CLIError.failure(desfireRefusal) }
             throw CLIError.failure(
                 "'\(path)' is a dump of a type4 tag, but the tag in the field is \(tag.chip) (UID \(tag.uid)); "
                     + "restore writes only to the same chip")

@@ -9,7 +9,8 @@ extension Commands {
         abstract: "Read the whole tag: print its memory map, or save it as a tag file.",
         discussion: """
             Reads every page of a Type 2 tag, configuration pages included, and the chip's signature; of a Type 4
-            tag, the CC file and the whole NDEF file (saved as a type4 tag file). Without -o
+            tag, the CC file and the whole NDEF file (saved as a type4 tag file); of a MIFARE DESFire EV1, every
+            application and standard data file readable without a key (saved as a desfire-ev1 tag file). Without -o
             it prints the memory map page by page; with -o it saves a tag file (.json, or Flipper Zero .nfc, by
             the file's extension) that 'opennfc restore', 'opennfc tag show' and --device sim: use.
             PWD and PACK never read back from a chip; pages a password protects (PROT) cannot be read without
@@ -34,7 +35,30 @@ extension Commands {
             if output != nil && inv.flag("json") { throw CLIError.usage("-o and --json cannot be combined") }
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
-                if case .desfire = tag.identified.kind { throw CLIError.failure(Type4Dump.desfireRefusal) }
+                if case .desfire = tag.identified.kind {
+                    if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
+                    let image = try DESFireDump.read(tag)
+                    try session.release()
+                    if output == nil && !inv.flag("json") {
+                        Console.out(DESFireDump.listing(image, tag))
+                        return 0
+                    }
+                    let virtual = try DESFireDump.virtualTag(image, tag)
+                    do {
+                        if let output {
+                            try TagFile.write(virtual, path: output)
+                            let files = image.applications.reduce(0) { $0 + $1.files.count }
+                            Console.out(
+                                "Saved \(tag.chip) \(tag.uid) (\(image.applications.count) application(s), "
+                                    + "\(files) file(s)) to \(output).\n")
+                        } else {
+                            Console.out(try TagFile.encodeJSON(virtual))
+                        }
+                    } catch {
+                        throw CLIError.failure("\(error)")
+                    }
+                    return 0
+                }
                 if case .iso7816 = tag.identified.kind {
                     if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
                     let image = try Type4Dump.read(tag)

@@ -12,7 +12,9 @@ extension Commands {
             the restored content if it is pulled away. The capability container is written when it only needs
             bits set. Lock bytes and the password configuration are never written. Refuses a tag of another chip.
             A type4 dump's NDEF message is written to a Type 4 tag whose NDEF file has the same size: NLEN 0
-            first, then the message, NLEN last.
+            first, then the message, NLEN last. A desfire-ev1 dump goes to a DESFire: applications and standard
+            data files it lacks are created with the dump's settings, then every file is written whole.
+            Applications and files the card has and the dump lacks are left alone; a file of another size is refused.
 
             Examples:
               opennfc restore backup.json --device pcsc
@@ -36,10 +38,14 @@ extension Commands {
                 if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
                 return try restoreType4(type4, path: path, inv)
             }
-            if loaded.chip.hasPrefix("desfire") { throw CLIError.failure(Type4Dump.desfireRefusal) }
+            if let desfire = loaded as? DESFireEV1Tag {
+                if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
+                return try restoreDESFire(desfire, path: path, inv)
+            }
             guard let source = loaded as? Type2Tag else {
                 throw CLIError.failure(
-                    "'\(path)' is not a Type 2 or type4 dump; restore writes NTAG, Ultralight and type4 dumps")
+                    "'\(path)' is not a Type 2, type4 or desfire-ev1 dump; restore writes NTAG, Ultralight, type4 "
+                        + "and desfire-ev1 dumps")
             }
             let profile = source.profile
             return try TagSession.run(inv) { session in
@@ -97,6 +103,28 @@ extension Commands {
                 Console.out("\(tag.chip) \(tag.uid) already holds the NDEF message of '\(path)'; nothing written.\n")
             } else {
                 Console.out("Restored the \(length)-byte NDEF message of '\(path)' to \(tag.chip) \(tag.uid).\n")
+            }
+            return 0
+        }
+    }
+
+    /// `restore` of a desfire-ev1 dump: creates what the DESFire lacks, then writes every file.
+    static func restoreDESFire(_ source: DESFireEV1Tag, path: String, _ inv: Invocation) throws -> Int32 {
+        try TagSession.run(inv) { session in
+            let tag = try session.connectTag()
+            let done = try DESFireDump.restore(source, path: path, to: tag)
+            try session.release()
+            if inv.flag("json") {
+                Console.out(
+                    JSONValue.object([
+                        ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("source", .string(path)),
+                        ("applicationsCreated", .int(done.applications)), ("filesCreated", .int(done.files)),
+                        ("bytesWritten", .int(done.bytes)),
+                    ]).pretty + "\n")
+            } else {
+                Console.out(
+                    "Restored '\(path)' to \(tag.chip) \(tag.uid): \(done.applications) application(s) and "
+                        + "\(done.files) file(s) created, \(done.bytes) bytes written.\n")
             }
             return 0
         }
