@@ -1,0 +1,5 @@
+// An app developer's test imports OpenCoreNFC and OpenCoreNFCTesting and nothing else: the virtual chips
+// (Type2Tag, Type4Tag, DESFireEV1Tag, applets, fault plans) and the durations VirtualPhone takes come with the
+// testing product, so no internal module has to be named.
+@_exported public import OpenNFCRF
+@_exported public import OpenNFCSimulation
