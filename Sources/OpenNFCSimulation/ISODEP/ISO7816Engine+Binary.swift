@@ -21,6 +21,13 @@ extension ISO7816Engine {
         return .success((ef, Int(command.p1) << 8 | Int(command.p2)))
     }
 
+    /// The most response bytes a READ may send: Le, with Le = 00 (the maximum) served up to MLe; an explicit Le
+    /// above MLe is a wrong length (nil). Shared by the even and odd READ BINARY forms.
+    func responseLimit(_ command: ISO7816Command, ne: Int) -> Int? {
+        if command.neIsMaximum { return min(ne, limits.mle) }
+        return ne <= limits.mle ? ne : nil
+    }
+
     mutating func readBinary(_ command: ISO7816Command, in tree: some ISO7816FileTree) -> ISO7816Response {
         // Case 2 only: a data field or a missing Le is a wrong length.
         guard command.data.isEmpty, let ne = command.ne else { return .status(.wrongLength) }
@@ -29,13 +36,7 @@ extension ISO7816Engine {
         guard tree.efAllows(ef, .read) else { return .status(.securityStatusNotSatisfied) }
         let size = tree.efSize(ef)
         guard offset < size else { return .status(.wrongP1P2) }
-        let wanted: Int
-        if command.neIsMaximum {
-            wanted = min(ne, limits.mle)
-        } else {
-            guard ne <= limits.mle else { return .status(.wrongLength) }
-            wanted = ne
-        }
+        guard let wanted = responseLimit(command, ne: ne) else { return .status(.wrongLength) }
         let count = min(wanted, size - offset)
         let data = tree.efRead(ef, offset..<offset + count)
         // An explicit Ne that runs past the end: the bytes up to the end and the warning 62 82.

@@ -65,13 +65,7 @@ extension ISO7816Engine {
         guard tree.efAllows(ef, .read) else { return .status(.securityStatusNotSatisfied) }
         let size = tree.efSize(ef)
         guard offset < size else { return .status(.wrongP1P2) }
-        let limit: Int
-        if command.neIsMaximum {
-            limit = min(ne, limits.mle)
-        } else {
-            guard ne <= limits.mle else { return .status(.wrongLength) }
-            limit = ne
-        }
+        guard let limit = responseLimit(command, ne: ne) else { return .status(.wrongLength) }
         // Room for the data once the 53 tag and its length are counted.
         var count = min(size - offset, max(0, limit - 2))
         while count > 0, 1 + Self.berLength(count).count + count > limit { count -= 1 }
