@@ -1,10 +1,12 @@
 /// The device schemes every program knows without registering anything: the one list a new backend joins (one
 /// line here, plus its target in OpenNFCSystem's dependencies). Programs may add more at run time with
-/// ``DeviceRegistry/register(_:)``.
+/// ``DeviceRegistry/register(_:)``. A scheme listed here reaches both `OPENCORENFC_DEVICE` (the phone) and
+/// `opennfc --device` (tag commands): its ``DeviceScheme`` is told which of the two opens it (``DeviceUse``), and a
+/// scheme that gives no ``DeviceTagSource`` of its own is polled by the CLI on the device's clock.
 ///
 /// | Scheme | Backend | Device strings |
 /// |---|---|---|
-/// | `sim` | ``SimulatedDevice`` | `sim:<tagfile>[,<tagfile>…]`, `sim:empty` |
+/// | `sim` | ``SimulatedDevice`` | `sim:<tagfile>[+<tagfile>…]` (or `,`), `sim:empty` |
 /// | `pcsc` | ``PCSCDevice`` | `pcsc`, `pcsc:<reader>` |
 extension DeviceRegistry {
     static let builtIn: [DeviceScheme] = [

@@ -7,7 +7,7 @@ internal import Synchronization
 ///
 /// | Variable | Meaning |
 /// |---|---|
-/// | `OPENCORENFC_DEVICE` | `sim:<tagfile>[,<tagfile>…]`, `sim:empty`, `pcsc[:<reader>]`, or any registered scheme |
+/// | `OPENCORENFC_DEVICE` | `sim:<tagfile>[+<tagfile>…]` (`,` works as `+`), `sim:empty`, `pcsc[:<reader>]`, or any registered scheme (`OPENNFC_DEVICE`, the CLI's older name, is read when it is unset) |
 /// | `OPENCORENFC_PROFILE` | `iphone` (default) or `desktop` |
 /// | `OPENCORENFC_INFO_PLIST` | path of the app's Info.plist (XML or binary) |
 /// | `OPENCORENFC_ENTITLEMENTS` | path of the app's `.entitlements` (XML or binary) |
@@ -66,9 +66,9 @@ extension NFCSystem {
         } catch {
             throw DeviceError("configuration: \(error)")
         }
-        guard let device = env["OPENCORENFC_DEVICE"], !device.isEmpty else {
+        guard let (_, device) = DeviceRegistry.fromEnvironment(env) else {
             throw DeviceError(
-                "no NFC device configured. Set OPENCORENFC_DEVICE=sim:<tagfile>[,<tagfile>…] (or sim:empty) for the "
+                "no NFC device configured. Set OPENCORENFC_DEVICE=sim:<tagfile>[+<tagfile>…] (or sim:empty) for the "
                     + "simulated iPhone, or pcsc[:<reader>] for a USB reader; OPENCORENFC_INFO_PLIST and "
                     + "OPENCORENFC_ENTITLEMENTS for the app's configuration, or OPENCORENFC_PROFILE=desktop.")
         }

@@ -2,37 +2,51 @@ internal import Foundation
 public import OpenNFCRF
 public import OpenNFCSimulation
 
-/// The `sim:` device: a simulated iPhone's reader over a ``VirtualField`` on a ``VirtualClock``.
+/// The `sim:` device: a simulated reader over a ``VirtualField`` on a ``VirtualClock``.
 ///
-/// | Device string | Field when polling starts |
-/// |---|---|
-/// | `sim:empty` | no tags |
-/// | `sim:<tagfile>[,<tagfile>…]` | one tag per file, in order (positions 0, 1, …) |
+/// | Device string | The phone (`OPENCORENFC_DEVICE`) | A tag command (`opennfc --device`) |
+/// |---|---|---|
+/// | `sim:empty` | a field without tags | no tag ever arrives |
+/// | `sim:<a>+<b>+…` or `sim:<a>,<b>,…` | one tag per file, all in the field (positions 0, 1, …) | the tags one after another, the next once the command released the previous |
 ///
-/// The virtual clock moves only through the idle detector (environment mode) or the test (testing product).
+/// `+` and `,` both separate tag files (`.json`, Flipper `.nfc`, or a bare `.ndef` message on a factory NTAG215);
+/// every file is loaded and checked before the device opens. A tag command writes a tag back to its file on release,
+/// atomically and only when its encoding changed; the phone keeps its tags in memory. The virtual clock moves only
+/// through the idle detector (environment mode), the test (testing product), or a command's wait.
 public enum SimulatedDevice {
     /// Loads one tag file (`.json`, Flipper `.nfc`, or a bare `.ndef` message on a factory NTAG215).
     public static func loadTagFile(_ path: String) throws(DeviceError) -> any VirtualTag {
-        do {
-            return try TagFile.read(path: path)
-        } catch {
-            throw DeviceError("\(error)")
-        }
+        try loadSlot(path).tag
     }
 
     /// The registered scheme.
     public static let scheme = DeviceScheme(
-        name: "sim", help: "sim:<tagfile>[,<tagfile>…] or sim:empty — the simulated iPhone with these tags"
-    ) { (argument: String) throws(DeviceError) -> OpenedDevice in
-        var tags: [any VirtualTag] = []
+        name: "sim", usage: "sim:<tagfile>[+<tagfile>…]",
+        help: "sim:<tagfile>[+<tagfile>…] or sim:empty — the simulated reader with these tags (`,` works as `+`)"
+    ) { (argument: String, use: DeviceUse) throws(DeviceError) -> OpenedDevice in
+        var slots: [SimulatedTagSource.Slot] = []
         if argument != "empty" {
-            let paths = argument.split(separator: ",").map(String.init)
-            guard !paths.isEmpty else {
-                throw DeviceError("sim: needs tag files (sim:<tagfile>[,<tagfile>…]) or \"empty\"")
+            let paths = argument.split(omittingEmptySubsequences: false) { $0 == "+" || $0 == "," }.map(String.init)
+            guard !paths.isEmpty, !paths.contains(where: \.isEmpty) else {
+                throw DeviceError(
+                    usage: "sim: needs tag files, as in sim:tag.json or sim:a.json+b.json (or sim:empty)")
             }
-            for path in paths { tags.append(try loadTagFile(path)) }
+            for path in paths { slots.append(try loadSlot(path)) }
         }
-        return open(tags: tags)
+        switch use {
+        case .phone:
+            var opened = open(tags: slots.map(\.tag))
+            opened.name = "sim:\(argument)"
+            return opened
+        case .command:
+            let clock = VirtualClock()
+            let field = VirtualField(clock: clock)
+            let source = SimulatedTagSource(field: field, slots: slots)
+            var opened = OpenedDevice(frontend: source.frontend, clock: .virtual(clock))
+            opened.name = "sim:\(argument)"
+            opened.tags = source
+            return opened
+        }
     }
 
     /// A simulated device with these tags in the field.
@@ -53,6 +67,92 @@ public enum SimulatedDevice {
                 box.field.addObserver { [weak system] _ in system?.fieldDidChange() }
             })
     }
+
+    static func loadSlot(_ path: String) throws(DeviceError) -> SimulatedTagSource.Slot {
+        guard let format = TagFile.Format(path: path) else {
+            throw DeviceError("tag file '\(path)': unknown extension; use .json, .nfc or .ndef")
+        }
+        do {
+            let tag = try TagFile.read(path: path)
+            return .init(path: path, format: format, tag: tag, snapshot: try TagFile.encode(tag, as: format))
+        } catch {
+            throw DeviceError(describe(error, path))
+        }
+    }
+
+    static func describe(_ e: TagFileError, _ path: String) -> String {
+        e.file == nil ? "tag file '\(path)': \(e)" : "\(e)"
+    }
+}
+
+/// A tag command's use of `sim:`: the tags enter the field one after another and go back to their files.
+///
+/// | Behaviour | How |
+/// |---|---|
+/// | Tags | they enter the field one after another, the next when the command has released the previous |
+/// | Writing back | on release, the tag is encoded in its file's format and compared with its encoding at load: the file is replaced atomically (temporary file + rename) only when they differ, so a command that changes nothing leaves it byte-for-byte untouched |
+/// | Time | a ``VirtualClock`` advanced by the field's air time; waiting for a tag that never comes jumps the clock to the timeout at once |
+final class SimulatedTagSource: DeviceTagSource {
+    struct Slot {
+        var path: String
+        var format: TagFile.Format
+        var tag: any VirtualTag
+        var snapshot: [UInt8]
+    }
+
+    let field: VirtualField
+    let frontend: VirtualFieldFrontend
+    private var slots: [Slot]
+    private var next = 0
+    private var current: (slot: Int, handle: Int)?
+
+    init(field: VirtualField, slots: [Slot]) {
+        self.field = field
+        self.frontend = VirtualFieldFrontend(field: field)
+        self.slots = slots
+    }
+
+    var tagsRemaining: Int? { slots.count - next }
+    var waitsForPeople: Bool { false }
+
+    func waitForTag(timeout: NFCDuration, interrupted: () -> Bool) throws(DeviceError) -> RFTarget? {
+        if current == nil, next < slots.count {
+            current = (next, field.place(slots[next].tag))
+            next += 1
+        }
+        if let current {
+            let found: [RFTarget]
+            do {
+                found = try frontend.poll(Set(RFTechnology.allCases))
+            } catch {
+                throw DeviceError("the simulated field failed while polling: \(error)")
+            }
+            if let t = found.first(where: { $0.handle == current.handle }) { return t }
+        }
+        // Nothing more will arrive: the wait ends at the timeout, on the virtual clock.
+        field.clock.advance(by: timeout)
+        return nil
+    }
+
+    func release() throws(DeviceError) {
+        guard let c = current else { return }
+        current = nil
+        field.remove(c.handle)
+        let slot = slots[c.slot]
+        let now: [UInt8]
+        do {
+            now = try TagFile.encode(slot.tag, as: slot.format)
+            guard now != slot.snapshot else { return }
+            try TagFile.writeAtomically(now, to: slot.path)
+        } catch {
+            throw DeviceError(SimulatedDevice.describe(error, slot.path))
+        }
+        slots[c.slot].snapshot = now
+    }
+
+    func waitForRemoval(timeout: NFCDuration, interrupted: () -> Bool) throws(DeviceError) -> Bool { true }
+
+    func close() {}
 }
 
 /// The field, for closures the system calls on its executor (the field itself is not thread-safe).

@@ -1,5 +1,6 @@
 import Foundation
 import OpenNFCRF
+import OpenNFCSystem
 
 /// One tag command's use of a device: the shared `--device`, `--timeout` and `--trace` options, waiting for a tag
 /// with a prompt, activation, frame counting, and the closing `frames: <n>` line of the trace.
@@ -8,13 +9,13 @@ final class TagSession {
     static let options: [Command.Option] = [
         .init(
             name: "device", value: "<device>",
-            help: "sim:<tagfile>[+<tagfile>…], pcsc or pcsc:<reader> (default: $OPENNFC_DEVICE, else the only "
-                + "PC/SC reader)."),
+            help: "sim:<tagfile>[+<tagfile>…], pcsc or pcsc:<reader> (default: $OPENCORENFC_DEVICE or "
+                + "$OPENNFC_DEVICE, else the only PC/SC reader)."),
         .init(name: "timeout", value: "<seconds>", help: "How long to wait for a tag (default: 30)."),
         .init(name: "trace", help: "Print every frame or APDU on stderr as it happens."),
     ]
 
-    let device: any Device
+    let device: Device
     /// The device's frontend, counted and traced; every procedure talks through it.
     let frontend: InstrumentedFrontend
     let trace: TracePrinter?
@@ -24,19 +25,17 @@ final class TagSession {
     init(_ inv: Invocation, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let seconds = try inv.int("timeout", default: 30, range: 0...86_400)
         timeout = .seconds(UInt64(seconds))
-        let spec: DeviceSpec?
         if let d = inv.value("device") {
-            spec = try DeviceSpec.parse(d)
-        } else if let d = environment[DeviceSpec.environmentVariable], !d.isEmpty {
+            device = try Device(d)
+        } else if let (variable, d) = DeviceRegistry.fromEnvironment(environment) {
             do {
-                spec = try DeviceSpec.parse(d)
+                device = try Device(d)
             } catch CLIError.usage(let m) {
-                throw CLIError.failure("$\(DeviceSpec.environmentVariable): \(m)")
+                throw CLIError.failure("$\(variable): \(m)")
             }
         } else {
-            spec = nil
+            device = try Device.implicit()
         }
-        device = try DeviceFactory.open(spec)
         let tracer = inv.flag("trace") ? TracePrinter() : nil
         trace = tracer
         frontend = InstrumentedFrontend(device.frontend, observer: tracer.map { t in { t.handle($0) } })
