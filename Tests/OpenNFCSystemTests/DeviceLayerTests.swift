@@ -1,8 +1,7 @@
 import Foundation
 import OpenNFCRF
-import Testing
-
 import OpenNFCSystem
+import Testing
 
 /// One device layer (docs/ARCHITECTURE.md, "Backends and device strings"): one grammar and one registry for
 /// `OPENCORENFC_DEVICE` (the phone) and `opennfc --device` (tag commands).
