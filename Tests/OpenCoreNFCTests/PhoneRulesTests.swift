@@ -150,7 +150,9 @@ import Testing
 
         let (desktop, _) = Fixtures.phone(AppConfiguration.empty(.desktop))
         let tagOnDesktop = TagSessionRecorder()
-        desktop.run { NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: tagOnDesktop).begin() }
+        desktop.run {
+            NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: tagOnDesktop).begin()
+        }
         desktop.settle()
         #expect(tagOnDesktop.events == [.becameActive])
     }

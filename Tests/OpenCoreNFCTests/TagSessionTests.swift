@@ -20,7 +20,9 @@ import Testing
     )
         -> NFCTagReaderSession
     {
-        let session = phone.run { NFCTagReaderSession(configuration: .init(pollingOption: option), delegate: app, queue: nil) }
+        let session = phone.run {
+            NFCTagReaderSession(configuration: .init(pollingOption: option), delegate: app, queue: nil)
+        }
         session.begin()
         phone.settle()
         return session
