@@ -137,7 +137,9 @@ final class GetDataAPDU: NFCISO7816APDU {
     @Test func aSessionsErrorPrintsAsOnIOS() {
         let (phone, _) = Fixtures.phone(AppConfiguration(readerSessionFormats: ["TAG"]))
         let app = TagSessionRecorder()
-        let session = phone.run { NFCTagReaderSession(pollingOption: .iso14443, delegate: app, queue: nil)! }
+        let session = phone.run {
+            NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: app, queue: nil)
+        }
         session.begin()
         phone.settle()
         session.invalidate()
@@ -168,7 +170,9 @@ final class GetDataAPDU: NFCISO7816APDU {
                 }
             }
         }
-        let session = phone.run { NFCTagReaderSession(pollingOption: .iso14443, delegate: app, queue: nil)! }
+        let session = phone.run {
+            NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: app, queue: nil)
+        }
         session.begin()
         phone.settle()
         #expect(log.value.value == ["128 202 0", "[240] 9000 true"])
