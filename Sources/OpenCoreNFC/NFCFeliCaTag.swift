@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A FeliCa tag (Core NFC §9.2). Partial: the type exists so exhaustive switches over ``NFCTag`` compile, with its
+/// A FeliCa tag (Apple's Core NFC documentation; docs/PARITY.md §9.2). Partial: the type exists so exhaustive switches over ``NFCTag`` compile, with its
 /// two properties; its commands are not implemented and no session delivers FeliCa tags yet (no virtual FeliCa chip
 /// or reader procedure). See docs/PARITY.md.
 public protocol NFCFeliCaTag: __NFCTag, NFCNDEFTag {

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// An ISO 15693 tag (Core NFC §10.2). Partial: the type exists so exhaustive switches over ``NFCTag`` compile, with
+/// An ISO 15693 tag (Apple's Core NFC documentation; docs/PARITY.md §10.2). Partial: the type exists so exhaustive switches over ``NFCTag`` compile, with
 /// its properties; its commands are not implemented and no session delivers ISO 15693 tags yet. See docs/PARITY.md.
 public protocol NFCISO15693Tag: __NFCTag, NFCNDEFTag {
     /// The 64-bit UID, big-endian.

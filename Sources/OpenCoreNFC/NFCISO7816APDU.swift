@@ -1,6 +1,6 @@
 public import Foundation
 
-/// An ISO 7816-4 command APDU (Core NFC §7.1).
+/// An ISO 7816-4 command APDU (Apple's Core NFC documentation; docs/PARITY.md §7.1).
 ///
 /// Encoding follows ISO/IEC 7816-4 §5.1 (cases 1–4, short and extended) with the choices Core NFC makes:
 /// Lc is extended (`00 hi lo`) when the data is 256 bytes or longer or Le exceeds 256; Le is written only when

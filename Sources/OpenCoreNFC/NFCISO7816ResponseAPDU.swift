@@ -1,7 +1,7 @@
 public import Foundation
 
 /// An ISO 7816 response APDU as the iOS 14 overlay delivers it: the data field (nil when empty) and the two
-/// status words (Core NFC §7.2).
+/// status words (Apple's Core NFC documentation; docs/PARITY.md §7.2).
 public struct NFCISO7816ResponseAPDU {
     /// SW1.
     public var statusWord1: UInt8

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// An ISO 7816 tag: a card that answers APDUs, delivered after a declared AID was selected (Core NFC §7.3).
+/// An ISO 7816 tag: a card that answers APDUs, delivered after a declared AID was selected (Apple's Core NFC documentation; docs/PARITY.md §7.3).
 public protocol NFCISO7816Tag: __NFCTag, NFCNDEFTag {
     /// The declared AID (as written in the Info.plist) whose SELECT succeeded at discovery.
     var initialSelectedAID: String { get }

@@ -1,4 +1,4 @@
-/// The MIFARE product family of an ``NFCMiFareTag``, with Apple's raw values (Core NFC §8).
+/// The MIFARE product family of an ``NFCMiFareTag``, with Apple's raw values (Apple's Core NFC documentation; docs/PARITY.md §8).
 public enum NFCMiFareFamily: UInt, Sendable, Hashable {
     /// A MIFARE-compatible ISO 14443 Type A tag of no more specific family (e.g. an NFC Forum Type 2 tag).
     case unknown = 1

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A MIFARE tag: Ultralight/NTAG (Type 2), Plus, DESFire (Core NFC §8).
+/// A MIFARE tag: Ultralight/NTAG (Type 2), Plus, DESFire (Apple's Core NFC documentation; docs/PARITY.md §8).
 public protocol NFCMiFareTag: __NFCTag, NFCNDEFTag {
     var mifareFamily: NFCMiFareFamily { get }
     /// The UID.

@@ -1,7 +1,7 @@
 public import Foundation
 import OpenNFCNDEF
 
-/// An NDEF message (Core NFC §6.1), over the `OpenNFCNDEF` codec.
+/// An NDEF message (Apple's Core NFC documentation; docs/PARITY.md §6.1), over the `OpenNFCNDEF` codec.
 ///
 /// Decisions where Apple documents nothing (docs/DIFFERENCES.md lists them):
 /// - ``init(data:)`` decodes strictly: NDEF structure (MB/ME, TNF rules, chunking, no trailing bytes), the RTD rules

@@ -1,7 +1,7 @@
 public import Foundation
 import OpenNFCNDEF
 
-/// One NDEF record (Core NFC §6.2), over the `OpenNFCNDEF` codec.
+/// One NDEF record (Apple's Core NFC documentation; docs/PARITY.md §6.2), over the `OpenNFCNDEF` codec.
 ///
 /// Decisions where Apple documents nothing (docs/DIFFERENCES.md lists them):
 /// - `chunkSize` is kept with the payload and used whenever the payload is encoded (so it changes

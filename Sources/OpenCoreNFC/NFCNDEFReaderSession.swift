@@ -1,7 +1,7 @@
 public import Foundation
 internal import OpenNFCSystem
 
-/// A session that reads NDEF messages, or hands out NDEF tags to read and write (Core NFC §3.2).
+/// A session that reads NDEF messages, or hands out NDEF tags to read and write (Apple's Core NFC documentation; docs/PARITY.md §3.2).
 ///
 /// The mode follows the delegate: one that implements `readerSession(_:didDetect:)` gets ``NFCNDEFTag`` objects;
 /// one that does not gets the messages through `readerSession(_:didDetectNDEFs:)`, and polling restarts by itself

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The NDEF session's delegate (Core NFC §3.1).
+/// The NDEF session's delegate (Apple's Core NFC documentation; docs/PARITY.md §3.1).
 ///
 /// `readerSession(_:didDetect:)` and `readerSessionDidBecomeActive(_:)` are optional in Core NFC; here they have
 /// default implementations. Whether the delegate implements `didDetect tags` decides the session's mode, as on iOS:

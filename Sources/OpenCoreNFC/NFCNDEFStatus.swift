@@ -1,5 +1,5 @@
 /// The NDEF state of a tag as ``NFCNDEFTag/queryNDEFStatus(completionHandler:)`` reports it, with Apple's raw
-/// values (Core NFC §5).
+/// values (Apple's Core NFC documentation; docs/PARITY.md §5).
 public enum NFCNDEFStatus: UInt, Sendable, Hashable {
     /// The tag is not NDEF formatted: NDEF read and write are refused.
     case notSupported = 1

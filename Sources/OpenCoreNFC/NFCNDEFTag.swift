@@ -1,6 +1,6 @@
 public import Foundation
 
-/// NDEF operations on a connected tag (Core NFC §5). Completions run on the session's queue.
+/// NDEF operations on a connected tag (Apple's Core NFC documentation; docs/PARITY.md §5). Completions run on the session's queue.
 public protocol NFCNDEFTag: NSObjectProtocol, NSSecureCoding, NSCopying {
     /// True while the tag is in the field for its session.
     var isAvailable: Bool { get }

@@ -1,9 +1,9 @@
 public import Foundation
 
-/// The error domain of every Core NFC error: `"NFCError"` (Core NFC §11.1).
+/// The error domain of every Core NFC error: `"NFCError"` (Apple's Core NFC documentation; docs/PARITY.md §11.1).
 public let NFCErrorDomain: String = "NFCError"
 
-/// userInfo key carrying the ISO 15693-3 error code from a tag's response, with code 102 (Core NFC §11.3).
+/// userInfo key carrying the ISO 15693-3 error code from a tag's response, with code 102 (Apple's Core NFC documentation; docs/PARITY.md §11.3).
 public let NFCISO15693TagResponseErrorKey: String = "ISO15693TagResponseErrorCode"
 
 /// userInfo key whose presence (value `true`) says a tag's response had an invalid length, with code 102 (§11.3).
@@ -11,7 +11,7 @@ public let NFCTagResponseUnexpectedLengthErrorKey: String = "TagResponseInvalidL
 
 /// Core NFC's error, shaped as Swift imports the ObjC `NS_ERROR_ENUM(NFCErrorDomain, NFCReaderError)`: a struct
 /// with a nested `Code` enum, a static member per code for pattern matching (`catch NFCReaderError.readerError…`),
-/// and a userInfo that always carries the localized description (Core NFC §11.1–§11.3).
+/// and a userInfo that always carries the localized description (Apple's Core NFC documentation; docs/PARITY.md §11.1–§11.3).
 ///
 /// Like Apple's, it is a bridged stored `NSError` (docs/DIFFERENCES.md, "Errors"):
 /// - ``init(_nsError:)`` wraps an `NSError` and ``_nsError`` gives it back (the same object);
@@ -21,7 +21,7 @@ public let NFCTagResponseUnexpectedLengthErrorKey: String = "TagResponseInvalidL
 /// - `"\(error)"` prints what iOS prints for the `NSError`:
 ///   `Error Domain=NFCError Code=200 "Session invalidated by user" UserInfo={NSLocalizedDescription=Session invalidated by user}`.
 public struct NFCReaderError: _BridgedStoredNSError, CustomNSError, Hashable, Error, CustomStringConvertible {
-    /// Every code of `NFCReaderError` with Apple's raw value (Core NFC §11.2).
+    /// Every code of `NFCReaderError` with Apple's raw value (Apple's Core NFC documentation; docs/PARITY.md §11.2).
     public enum Code: Int, Sendable, Hashable, Equatable, _ErrorCodeProtocol {
         /// The error type of this code (the bridged-error plumbing, as Apple's imported `Code`).
         public typealias _ErrorType = NFCReaderError
@@ -51,7 +51,7 @@ public struct NFCReaderError: _BridgedStoredNSError, CustomNSError, Hashable, Er
         case ndefReaderSessionErrorTagSizeTooSmall = 402
         case ndefReaderSessionErrorZeroLengthMessage = 403
 
-        /// The runtime's localized description for this code (iOS 26.1 strings, Core NFC §11.2; not contractual).
+        /// The runtime's localized description for this code (iOS 26.1 strings, docs/PARITY.md §11.2; not contractual).
         var localizedDescription: String {
             switch self {
             case .readerErrorUnsupportedFeature: return "Feature not supported"

@@ -2,7 +2,7 @@ public import Foundation
 internal import OpenNFCSystem
 internal import Synchronization
 
-/// The abstract base of every reader session (Core NFC §2.2). Never created directly.
+/// The abstract base of every reader session (Apple's Core NFC documentation; docs/PARITY.md §2.2). Never created directly.
 ///
 /// Sessions are thread-safe: their state lives in the simulated system, and every call hops to the system's serial
 /// work queue, so they are `Sendable` (a difference from Apple's class, which is not marked).
@@ -45,7 +45,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     /// The session's delegate, held weakly.
     open var delegate: AnyObject? { weakDelegate }
 
-    /// Whether this device can read NFC tags: false when no reader is configured (Core NFC §14 item 18).
+    /// Whether this device can read NFC tags: false when no reader is configured (Apple's Core NFC documentation; docs/PARITY.md §14).
     open class var readingAvailable: Bool { resolveSystem().frontend != nil }
 
     /// The queue on which delegate callbacks and completion handlers run: the one given to the initializer, or a
@@ -63,7 +63,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
         }
     }
 
-    /// Starts the session (Core NFC §14 items 1–3).
+    /// Starts the session (Apple's Core NFC documentation; docs/PARITY.md §14).
     open func begin() {
         keepAlive.withLock { $0 = self }
         let (system, id) = (self.system, self.id)

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// What every reader session offers (ObjC `@protocol NFCReaderSession`, renamed in Swift because the class has
-/// the same name; Core NFC §2.1).
+/// the same name; Apple's Core NFC documentation).
 public protocol NFCReaderSessionProtocol: NSObjectProtocol {
     /// True once the session is active and scanning.
     var isReady: Bool { get }

@@ -1,6 +1,6 @@
 internal import Foundation
 
-/// A tag found by an ``NFCTagReaderSession``, by kind (Core NFC §4.3).
+/// A tag found by an ``NFCTagReaderSession``, by kind (Apple's Core NFC documentation; docs/PARITY.md §4.3).
 public enum NFCTag {
     case feliCa(any NFCFeliCaTag)
     case iso7816(any NFCISO7816Tag)

@@ -1,5 +1,5 @@
 extension NFCTagReaderSession {
-    /// Which technologies the session polls (ObjC `NFCPollingOption`, raw values as Apple's; Core NFC §4.2).
+    /// Which technologies the session polls (ObjC `NFCPollingOption`, raw values as Apple's; Apple's Core NFC documentation).
     public struct PollingOption: OptionSet, Sendable, Hashable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }

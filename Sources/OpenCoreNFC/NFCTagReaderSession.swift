@@ -3,7 +3,7 @@ internal import OpenNFCRF
 internal import OpenNFCSystem
 
 /// A session that discovers tags by technology and hands out ``NFCTag`` values to connect to and command
-/// (Core NFC §4.2). ISO 7816 tags are delivered only after a SELECT of an AID declared in the Info.plist succeeds,
+/// (Apple's Core NFC documentation; docs/PARITY.md §4.2). ISO 7816 tags are delivered only after a SELECT of an AID declared in the Info.plist succeeds,
 /// trying them in declaration order; a DESFire card on which none selects arrives as an `NFCMiFareTag`.
 open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     private weak var tagDelegate: (any NFCTagReaderSessionDelegate)?

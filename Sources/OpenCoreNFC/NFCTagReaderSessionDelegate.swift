@@ -1,6 +1,6 @@
 public import Foundation
 
-/// The tag session's delegate; all three methods are required in Swift (Core NFC §4.1).
+/// The tag session's delegate; all three methods are required in Swift (Apple's Core NFC documentation; docs/PARITY.md §4.1).
 public protocol NFCTagReaderSessionDelegate: NSObjectProtocol {
     /// RF is on and the session is scanning.
     func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession)

@@ -9,7 +9,7 @@ struct Unchecked<T>: @unchecked Sendable {
 }
 
 extension NFCReaderError {
-    /// The code for each way a session ends (Core NFC §14, one exhaustive switch).
+    /// The code for each way a session ends (Apple's Core NFC documentation; docs/PARITY.md §14).
     init(_ reason: InvalidationReason) {
         switch reason {
         case .userCanceled, .invalidatedByApp: self.init(.readerSessionInvalidationErrorUserCanceled)

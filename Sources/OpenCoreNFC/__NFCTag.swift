@@ -1,6 +1,6 @@
 public import Foundation
 
-/// What every tag object offers (ObjC `@protocol NFCTag`, imported as `__NFCTag`; Core NFC §4.4).
+/// What every tag object offers (ObjC `@protocol NFCTag`, imported as `__NFCTag`; Apple's Core NFC documentation).
 public protocol __NFCTag: NSObjectProtocol, NSSecureCoding, NSCopying {
     /// The tag's kind.
     var type: __NFCTagType { get }

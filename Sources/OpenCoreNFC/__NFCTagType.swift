@@ -1,4 +1,4 @@
-/// The kind of a tag object (ObjC `NFCTagType`, imported as `__NFCTagType`), with Apple's raw values (Core NFC §4.4).
+/// The kind of a tag object (ObjC `NFCTagType`, imported as `__NFCTagType`), with Apple's raw values (Apple's Core NFC documentation; docs/PARITY.md §4.4).
 public enum __NFCTagType: UInt, Sendable, Hashable {
     /// An ISO 15693 (NFC-V) tag.
     case iso15693 = 1

@@ -1,6 +1,6 @@
 /// A decoding or validation failure: which NDEF/RTD rule was broken and at which byte.
 ///
-/// Errors are compared by ``code`` (house example 5); ``description`` is `"<rule> at byte <offset>"`, the exact text
+/// Errors are compared by ``code``; ``description`` is `"<rule> at byte <offset>"`, the exact text
 /// the CLI prints after `Error: `. Offsets count from the first byte of the outermost message being decoded; inside a
 /// chunked record's reassembled payload they are approximate (counted from the first chunk's payload).
 public struct NDEFError: Error, Hashable, Sendable, CustomStringConvertible {

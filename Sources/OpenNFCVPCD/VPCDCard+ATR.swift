@@ -1,4 +1,4 @@
-/// The ATR a contactless PC/SC reader synthesises for the tag (PC/SC Part 3 §3.1.3.2.3; tag-protocols §9.2, §9.3).
+/// The ATR a contactless PC/SC reader synthesises for the tag (PC/SC Part 3 §3.1.3.2.3).
 extension VPCDCard {
     /// Storage cards: `3B 8F 80 01 | 80 4F 0C A0 00 00 03 06 SS NN NN 00 00 00 00 | TCK`; ISO-DEP cards:
     /// `3B 8N 80 01 | <historical bytes of the ATS, at most 15> | TCK`. TCK = XOR of T0 … last historical byte.

@@ -20,7 +20,7 @@ public enum VPCDFault: Sendable, Hashable {
 }
 
 /// Serves a ``VPCDCard`` to the vsmartcard virtual reader (vpcd) inside pcscd, over its socket protocol
-/// (vsmartcard `vpcd.c`; realstack.md §3).
+/// (vsmartcard `virtualsmartcard/src/vpcd/vpcd.c`).
 ///
 /// | Wire message (2-byte big-endian length + body) | Meaning | Reply |
 /// |---|---|---|

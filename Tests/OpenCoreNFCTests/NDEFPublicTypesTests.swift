@@ -2,9 +2,9 @@ import Foundation
 import OpenCoreNFC
 import Testing
 
-/// `NFCNDEFPayload` and `NFCNDEFMessage` (corenfc-api.md §6.1–§6.2).
+/// `NFCNDEFPayload` and `NFCNDEFMessage` (Apple's Core NFC documentation; docs/PARITY.md §6.1–§6.2).
 @Suite struct NDEFPublicTypesTests {
-    /// Compile-only: every implemented symbol bound to Apple's exact type (house example 6).
+    /// Compile-only: every implemented symbol bound to Apple's exact type.
     @Test func signaturesMatchCoreNFC() {
         let _: (NFCTypeNameFormat, Data, Data, Data) -> NFCNDEFPayload = NFCNDEFPayload.init(
             format:type:identifier:payload:)
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func messageFromDataValidatesStrictly() throws {
-        // "http://nfcpy.org" (tag-protocols.md §10.4).
+        // "http://nfcpy.org" (NFC Forum RTD-URI 1.0 §3.2.2).
         let m = try #require(NFCNDEFMessage(data: Data([0xD1, 0x01, 0x0A, 0x55, 0x03] + Array("nfcpy.org".utf8))))
         #expect(m.records.count == 1)
         #expect(m.records[0].wellKnownTypeURIPayload()?.absoluteString == "http://nfcpy.org")

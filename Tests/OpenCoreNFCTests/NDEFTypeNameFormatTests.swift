@@ -1,7 +1,7 @@
 import OpenCoreNFC
 import Testing
 
-/// `NFCTypeNameFormat` raw values are Core NFC's (corenfc-api.md §6.2) and the NDEF wire values (NDEF 1.0 §3.2.6).
+/// `NFCTypeNameFormat` raw values are Core NFC's (Apple's Core NFC documentation; docs/PARITY.md §6.2) and the NDEF wire values (NDEF 1.0 §3.2.6).
 @Suite struct NDEFTypeNameFormatTests {
     @Test func rawValuesMatchCoreNFC() {
         let expected: [(NFCTypeNameFormat, UInt8)] = [

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OpenCoreNFC
 
-/// Lc/Le encodings of ISO/IEC 7816-4 §5.1 with Core NFC's choices (corenfc-api §7.1).
+/// Lc/Le encodings of ISO/IEC 7816-4 §5.1 with Core NFC's choices (Apple's Core NFC documentation; docs/PARITY.md §7.1).
 @Suite struct NFCISO7816APDUTests {
     func encode(_ data: [UInt8], le: Int) -> [UInt8] {
         NFCISO7816APDU(

@@ -2,7 +2,7 @@ import Foundation
 import OpenCoreNFC
 import Testing
 
-/// Compile-only bindings of every implemented Core NFC symbol to Apple's exact type (house example 6). If a name,
+/// Compile-only bindings of every implemented Core NFC symbol to Apple's exact type. If a name,
 /// label, optionality or type drifts from Apple's, this file stops compiling. The runtime test checks raw values.
 @Suite struct ParitySignatureTests {
     @Test func rawValuesOfEnumsAndOptions() {

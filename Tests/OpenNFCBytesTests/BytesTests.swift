@@ -64,7 +64,7 @@ import Testing
     }
 }
 
-/// Vectors from ../shared/reference/tag-protocols.md §0.3 (recomputed there from the ISO parameters).
+/// Vectors from ISO/IEC 14443-3 Annex B, CRC parameters (recomputed there from the ISO parameters).
 @Suite struct CRCTests {
     @Test func crcAVectors() {
         // On air the CRC is LSB first: `30 00` → `02 A8` means the value 0xA802.

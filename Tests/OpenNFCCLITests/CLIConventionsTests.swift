@@ -1,6 +1,6 @@
 import Testing
 
-/// The conventions every subcommand shares (house example 7): help, version, usage errors and exit codes.
+/// The conventions every subcommand shares: help, version, usage errors and exit codes.
 @Suite struct CLIConventionsTests {
     @Test func versionAndHelp() throws {
         let v = try CLIRunner.run(["--version"])

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Tag files for the CLI tests, written from the NXP datasheet facts (tag-protocols §1.1, §2.1, §2.2): the memory
-/// image of an NTAG21x as its maker ships it, optionally holding an NDEF message, in the documented JSON tag-file
+/// Tag files for the CLI tests, written from the NXP datasheet facts (NFC Forum T2T §2.1;
+/// NTAG213/215/216 datasheet §8.5, §10.1): the memory image of an NTAG21x as its maker ships it, optionally holding an NDEF message, in the documented JSON tag-file
 /// format. Independent of the simulation's own factory code, so a test that loads one checks both.
 enum TagFixture {
     struct Chip {

@@ -7,11 +7,11 @@ import Testing
 @Suite struct NDEFMessageTests {
     /// Golden vectors: each decodes to the records and encodes back to the same bytes.
     static let golden: [(name: String, hex: String, records: [NDEFRecord])] = [
-        // The empty NDEF message (NDEF 1.0 §3.2.6 TNF 0; tag-protocols.md §10.1).
+        // The empty NDEF message (NDEF 1.0 §3.2.6 TNF 0).
         ("empty message", "D0 00 00", [.empty]),
-        // "http://nfcpy.org": URI record, code 0x03 "http://" (tag-protocols.md §10.4, from nfcpy's T4T test).
+        // "http://nfcpy.org": URI record, code 0x03 "http://" (NFC Forum RTD-URI 1.0 §3.2.2, from nfcpy's T4T test).
         ("uri", "D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67", [rec(.wellKnown, "U", [0x03] + bytes("nfcpy.org"))]),
-        // Text "Hello" in "en", UTF-8: status 02, "en", "Hello" (RTD-Text §3.2.1; tag-protocols.md §10.3).
+        // Text "Hello" in "en", UTF-8: status 02, "en", "Hello" (RTD-Text §3.2.1).
         ("text", "D1 01 08 54 02 65 6E 48 65 6C 6C 6F", [rec(.wellKnown, "T", [0x02] + bytes("enHello"))]),
         // Two records: MB on the first (0x91 = MB|SR|TNF1), ME on the last (0x51 = ME|SR|TNF1) (NDEF 1.0 §3.3).
         (

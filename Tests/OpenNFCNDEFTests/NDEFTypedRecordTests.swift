@@ -15,7 +15,7 @@ import Testing
     // MARK: Text (RTD-Text 1.0 §3)
 
     @Test func textGoldenVectors() throws {
-        // "Hello", UTF-8, "en": status 0x02 (tag-protocols.md §10.3).
+        // "Hello", UTF-8, "en": status 0x02 (NFC Forum RTD-Text 1.0 §3.2.1).
         let t = try decode(NDEFTextRecord.self, "D1 01 08 54 02 65 6E 48 65 6C 6C 6F")
         #expect(t == NDEFTextRecord(text: "Hello", language: "en", encoding: .utf8))
         #expect(NDEFMessage(records: [try t.record()]).encoded() == hex("D1 01 08 54 02 65 6E 48 65 6C 6C 6F"))
@@ -85,7 +85,7 @@ import Testing
         #expect(Array(try NDEFURIRecord(uri: "ftp://ftp.x").record().payload) == [0x08] + bytes("x"))
         #expect(Array(try NDEFURIRecord(uri: "HTTP://A").record().payload) == [0x00] + bytes("HTTP://A"))
         #expect(Array(try NDEFURIRecord(uri: "").record().payload) == [0x00])
-        // "http://nfcpy.org" (tag-protocols.md §10.4).
+        // "http://nfcpy.org" (NFC Forum RTD-URI 1.0 §3.2.2).
         #expect(
             NDEFMessage(records: [try NDEFURIRecord(uri: "http://nfcpy.org").record()]).encoded()
                 == hex("D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67"))

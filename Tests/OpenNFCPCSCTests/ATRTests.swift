@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ATRTests {
     @Test func ultralightStorageCardATR() throws {
-        // PC/SC Part 3 ATR of a MIFARE Ultralight, TCK computed (tag-protocols §9.2); also measured from vpcd.
+        // PC/SC Part 3 ATR of a MIFARE Ultralight, TCK computed (PC/SC Part 3 §3.1.3.2.3); also measured from vpcd.
         let atr = try ATR(decoding: ultralightATR)
         #expect(!atr.isInverseConvention)
         #expect(atr.groups.count == 3)
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test(arguments: [
-        // Computed storage-card ATRs (tag-protocols §9.2).
+        // Computed storage-card ATRs (PC/SC Part 3 §3.1.3.2.3).
         ("3B8F8001804F0CA000000306030001000000006A", UInt8(0x03), UInt16(0x0001), "MIFARE Classic 1K"),
         ("3B8F8001804F0CA0000003060300020000000069", 0x03, 0x0002, "MIFARE Classic 4K"),
         ("3B8F8001804F0CA0000003060300030000000068", 0x03, 0x0003, "MIFARE Ultralight"),
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func contactCardIsNotContactless() throws {
-        // vicc's ISO 7816 card (realstack.md §2): TA1 and TD1 with T=1.
+        // vicc's ISO 7816 card (vsmartcard `virtualsmartcard/src/vpcd-config` and vicc's ATR): TA1 and TD1 with T=1.
         let atr = try ATR(decoding: h("3B951381018073FF01000B"))
         #expect(atr.groups[0].ta == 0x13)
         #expect(atr.historicalBytes == h("8073FF0100"))
@@ -90,7 +90,7 @@ import Testing
 
 @Suite struct NXPVersionTests {
     @Test(arguments: [
-        // GET_VERSION answers from the datasheets (tag-protocols §2.1).
+        // GET_VERSION answers from the datasheets (NTAG213/215/216 datasheet §10.1, MF0ULx1 datasheet §8.1 GET_VERSION).
         ("0004040201000F03", "NTAG213", "ntag213"),
         ("0004040201001103", "NTAG215", "ntag215"),
         ("0004040201001303", "NTAG216", "ntag216"),

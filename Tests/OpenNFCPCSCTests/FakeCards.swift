@@ -5,9 +5,9 @@ import Synchronization
 /// Hex helper for test vectors.
 func h(_ s: String) -> [UInt8] { try! Hex.decode(s) }
 
-/// The PC/SC Part 3 ATR of a MIFARE Ultralight / NTAG21x (tag-protocols §9.2, TCK computed).
+/// The PC/SC Part 3 ATR of a MIFARE Ultralight / NTAG21x (PC/SC Part 3 §3.1.3.2.3, TCK computed).
 let ultralightATR = h("3B8F8001804F0CA0000003060300030000000068")
-/// An ISO 14443-4 card with historical byte 80 (tag-protocols §9.3).
+/// An ISO 14443-4 card with historical byte 80 (PC/SC Part 3 §3.1.3.2.3.2).
 let isoDEPATR = h("3B8180018080")
 
 /// A Type 2 tag behind a reader, written for these tests from the reader's side of PC/SC Part 3 and the ACS manuals:

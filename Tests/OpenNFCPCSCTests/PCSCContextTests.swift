@@ -128,7 +128,7 @@ import Testing
     @Test func controlCodes() throws {
         let fake = FakePCSCBinding(readers: [reader])
         fake.insert(FakeType2Card(passThrough: .none).card, into: reader)
-        // ACR1252U firmware version through the escape command (tag-protocols §9.5); code = SCARD_CTL_CODE(3500).
+        // ACR1252U firmware version through the escape command (ACS ACR1252U reference manual, Direct Transmit); code = SCARD_CTL_CODE(3500).
         #expect(fake.controlCode(function: 3500) == 0x4200_0DAC)
         fake.setControlResponse(Array("E1000000".utf8), forCode: 0x4200_0DAC)
         let card = try PCSCContext(binding: fake).connect(reader: reader)

@@ -48,7 +48,7 @@ import Testing
 
     #if canImport(Glibc) && !canImport(PCSC)
         @Test func readerStateMirrorsPCSCLiteLayout() {
-            // pcsc-lite on 64-bit Linux: sizeof(SCARD_READERSTATE) = 80 (realstack.md §4).
+            // pcsc-lite on 64-bit Linux: sizeof(SCARD_READERSTATE) = 80 (pcsc-lite's PCSC/pcsclite.h, measured with C sizeof).
             #expect(MemoryLayout<CReaderState>.size == 73)
             #expect(MemoryLayout<CReaderState>.stride == 80)
             #expect(MemoryLayout<DWORD>.size == 8)

@@ -2,7 +2,7 @@ import OpenNFCPCSC
 import OpenNFCRF
 import Testing
 
-/// The frontend mapping, tested like a tag procedure (house example 3): exact APDUs, one comment per command.
+/// The frontend mapping, tested like a tag procedure: exact APDUs, one comment per command.
 @Suite struct PCSCFrontendTests {
     let reader = "Virtual PCD 00 00"
 

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ISODEPCommandTests {
     /// One golden table for both directions: bytes → fields → the same bytes (ISO/IEC 7816-3 §12.1, the cases of
-    /// tag-protocols.md §3.5).
+    /// ISO/IEC 7816-4 §5.1).
     static let cases: [(hex: String, data: Int, ne: Int?, extended: Bool)] = [
         ("00A4040C", 0, nil, false),  // case 1
         ("00B0000002", 0, 2, false),  // case 2S

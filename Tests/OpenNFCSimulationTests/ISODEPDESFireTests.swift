@@ -24,7 +24,7 @@ import Testing
         #expect(throws: ISODEPCardError.self) { try DESFireEV1Tag(uid: [1, 2, 3, 4]) }
     }
 
-    /// The real EV1 4K GetVersion trace of tag-protocols.md §4.4 (public DESFire unit-test trace), ISO-wrapped.
+    /// A real EV1 4K GetVersion trace (a public DESFire unit-test trace; layout NXP MF3ICD81 §9), ISO-wrapped.
     @Test func getVersionWrappedMatchesTheRealTrace() throws {
         let tag = try DESFireEV1Tag(uid: testUID)
         playISODEP(
@@ -183,7 +183,7 @@ import Testing
         #expect(tag.receive([], tearAfter: nil) == .data([0x7E]))  // an empty INF: length error
     }
 
-    /// The NDEF mapping reached over ISO 7816-4 exactly like a Type 4 tag (tag-protocols.md §3.3 procedure), and
+    /// The NDEF mapping reached over ISO 7816-4 exactly like a Type 4 tag (NFC Forum T4T 2.0 §5.4 procedure), and
     /// the shared storage seen from both sides.
     @Test func ndefMappingOverISO7816() throws {
         let tag = try Self.ndefCard()
@@ -290,7 +290,7 @@ import Testing
 }
 
 @Suite struct ISODEPDESFireDirectoryTests {
-    /// Android's NDEF formatting of an EV1, APDU for APDU (tag-protocols.md §4.5, AOSP rw_t4t.c), on a blank card:
+    /// Android's NDEF formatting of an EV1, APDU for APDU (NXP AN11004; AOSP rw_t4t.c), on a blank card:
     /// the result equals ``DESFireEV1Tag/ndefFormatted(uid:holding:storage:ndefFileSize:)``.
     @Test func androidFormattingProducesTheNDEFMapping() throws {
         let tag = try DESFireEV1Tag(uid: testUID)

@@ -58,8 +58,8 @@ func bytes(_ hex: String) -> [UInt8] {
     (try? Hex.decode(hex.replacingOccurrences(of: " ", with: ""))) ?? []
 }
 
-/// UID used by the ISO-DEP tests (an NXP-style 7-byte UID from the DESFire trace of tag-protocols.md §4.4).
+/// UID used by the ISO-DEP tests (an NXP-style 7-byte UID from a public DESFire EV1 4K GetVersion trace).
 let testUID: [UInt8] = [0x04, 0x1F, 0x5B, 0x92, 0xDA, 0x2C, 0x80]
 
-/// "http://nfcpy.org" as an NDEF URI record (tag-protocols.md §3.3, from nfcpy tests/test_tag_tt4.py).
+/// "http://nfcpy.org" as an NDEF URI record (NFC Forum T4T 2.0 §5.4, from nfcpy tests/test_tag_tt4.py).
 let nfcpyURIMessage: [UInt8] = [0xD1, 0x01, 0x0A, 0x55, 0x03, 0x6E, 0x66, 0x63, 0x70, 0x79, 0x2E, 0x6F, 0x72, 0x67]

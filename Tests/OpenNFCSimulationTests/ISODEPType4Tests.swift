@@ -4,7 +4,7 @@ import OpenNFCSimulation
 import Testing
 
 @Suite struct ISODEPType4Tests {
-    /// The nfcpy detection card: CC `000F 20 003B 0034 04 06 E104 0040 00 00` (tag-protocols.md §3.3).
+    /// The nfcpy detection card: CC `000F 20 003B 0034 04 06 E104 0040 00 00` (NFC Forum T4T 2.0 §5.4).
     static let nfcpyConfiguration = Type4Configuration(ndefFileSize: 0x40, mle: 0x3B, mlc: 0x34)
 
     @Test func activationIsISODEPWithDocumentedATS() throws {
@@ -25,7 +25,7 @@ import Testing
         #expect(tag.ndefMessage.isEmpty)
     }
 
-    /// The NFC Forum detection procedure as nfcpy runs it (tag-protocols.md §3.3, nfcpy tests/test_tag_tt4.py),
+    /// The NFC Forum detection procedure as nfcpy runs it (NFC Forum T4T 2.0 §5.4, nfcpy tests/test_tag_tt4.py),
     /// ISO-DEP block headers stripped.
     @Test func nfcpyDetectionTrace() throws {
         let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage, configuration: Self.nfcpyConfiguration)
@@ -198,7 +198,7 @@ import Testing
         #expect(proprietary.capabilityContainerFile.suffix(2) == [0x80, 0xFE])
     }
 
-    /// With a writable CC, the Android way of making a T4T read-only (`00 D6 00 0E 01 FF`, tag-protocols.md §3.3)
+    /// With a writable CC, the Android way of making a T4T read-only (`00 D6 00 0E 01 FF`)
     /// locks the NDEF file.
     @Test func writableCapabilityContainerLocksTheNDEFFile() throws {
         let tag = try Type4Tag.factory(

@@ -4,7 +4,7 @@ import OpenNFCRF
 import OpenNFCSimulation
 import Testing
 
-/// Runs a transcript against a tag through ``TagLineSession`` (house example 3): each line is
+/// Runs a transcript against a tag through ``TagLineSession``: each line is
 /// `INPUT -> EXPECTED  # what it is`, with INPUT a frame in hex, `ACTIVATE` or `REMOVE`, and EXPECTED the exact
 /// answer line (hex compared without spaces). The tag is placed and activated first. Every line must match.
 @discardableResult

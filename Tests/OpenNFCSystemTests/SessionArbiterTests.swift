@@ -1,7 +1,7 @@
 import OpenNFCSystem
 import Testing
 
-/// The arbiter's rules as plain event → action sequences (house example 2).
+/// The arbiter's rules as plain event → action sequences.
 @Suite struct SessionArbiterTests {
     @Test func firstSessionActivatesAtOnce() {
         var a = SessionArbiter()

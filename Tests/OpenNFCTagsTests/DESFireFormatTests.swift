@@ -3,7 +3,7 @@ import Testing
 
 @testable import OpenNFCTags
 
-/// Formatting a blank DESFire: the command vectors are AOSP's, as quoted in tag-protocols §4.5.
+/// Formatting a blank DESFire: the command vectors are AOSP's, (AOSP rw_t4t.c; the procedure of NXP AN11004)
 @Suite struct DESFireFormatTests {
     static let ev1 = DESFireVersion(
         hardware: h("04 01 01 01 00 18 05"), software: h("04 01 01 01 04 18 05"),

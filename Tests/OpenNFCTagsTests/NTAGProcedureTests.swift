@@ -4,7 +4,7 @@ import Testing
 @testable import OpenNFCTags
 
 /// The NTAG21x / Ultralight EV1 procedures behind `opennfc password`, `dump` and `restore`, as exact transcripts
-/// (NTAG213/215/216 datasheet §8.8, §10; house example 3).
+/// (NTAG213/215/216 datasheet §8.8, §10).
 @Suite struct NTAGPasswordTests {
     @Test func setWritesTheSecretFirstAndAUTH0Last() throws {
         let f = ScriptedFrontend([

@@ -77,7 +77,7 @@ import Testing
         #expect(try TagIdentifier.identify(target: ntagTarget, frontend: f).kind == .type2(.generic))
     }
 
-    /// DESFire EV1 4K GetVersion, from a public DESFire trace (tag-protocols §4.4).
+    /// DESFire EV1 4K GetVersion, from a public DESFire trace (layout: NXP MF3ICD81 §9, GetVersion).
     @Test func desfireGetVersionNamesTheGeneration() throws {
         let target = RFTarget.nfcA(
             uid: h("04 1F 5B 92 DA 2C 80"), sensRes: 0x0344, selRes: 0x20,

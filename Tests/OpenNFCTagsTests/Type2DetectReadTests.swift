@@ -4,11 +4,11 @@ import Testing
 @testable import OpenNFCTags
 
 /// Pages 3–6 of a factory NTAG213: CC, Lock Control TLV (lock bytes at page 0x28, 12 bits), empty NDEF TLV,
-/// Terminator (tag-protocols §1.3, NTAG213 factory TLVs).
+/// Terminator (NFC Forum T2T §4.5–§4.8 TLV blocks, NTAG213 factory TLVs).
 let ntag213FactoryPages3to6 = "E1 10 12 00 01 03 A0 0C 34 03 00 FE 00 00 00 00"
 
 /// NTAG213 holding the URI record "http://nfcpy.org" (`D1 01 0A 55 03 …`, the nfcpy T4T test vector moved into a
-/// Type 2 TLV after the factory Lock Control TLV; tag-protocols §11).
+/// Type 2 TLV after the factory Lock Control TLV).
 /// Pages: 4 `01 03 A0 0C`, 5 `34 03 0E D1`, 6 `01 0A 55 03`, 7 `6E 66 63 70`, 8 `79 2E 6F 72`, 9 `67 FE 00 00`.
 let nfcpyURI = h("D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67")
 

@@ -18,7 +18,7 @@ import Testing
         #expect(f.isComplete)
     }
 
-    /// nfcpy's test vector (tag-protocols §1.6): 64-byte data area, no Lock Control TLV ⇒ 2 lock bits at byte 80.
+    /// nfcpy's test vector (NFC Forum T2T §7): 64-byte data area, no Lock Control TLV ⇒ 2 lock bits at byte 80.
     @Test func genericTagUsesTheDefaultLockArea() throws {
         let f = ScriptedFrontend([
             .send("30 03", "E1 10 08 00 03 00 FE 00 00 00 00 00 00 00 00 00"),  // READ page 3

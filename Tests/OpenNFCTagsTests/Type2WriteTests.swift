@@ -3,7 +3,7 @@ import Testing
 
 @testable import OpenNFCTags
 
-/// Text record "A" in English: `D1 01 04 54 02 65 6E 41` (NDEF Text RTD, tag-protocols §10.3).
+/// Text record "A" in English: `D1 01 04 54 02 65 6E 41` (NDEF Text RTD).
 let textA = h("D1 01 04 54 02 65 6E 41")
 
 @Suite struct Type2WriteTests {

@@ -7,7 +7,7 @@ let isoTarget = RFTarget.nfcA(
     uid: h("04 1F 5B 92 DA 2C 80"), sensRes: 0x0344, selRes: 0x20, ats: h("06 75 77 81 02 80")
 )
 
-/// The CC of nfcpy's Type 4 test tag (tag-protocols §3.3): mapping 2.0, MLe 0x3B, MLc 0x34, NDEF file E104 of
+/// The CC of nfcpy's Type 4 test tag (NFC Forum T4T 2.0 §5.4): mapping 2.0, MLe 0x3B, MLc 0x34, NDEF file E104 of
 /// 0x40 bytes, read and write granted.
 let nfcpyCC = "00 0F 20 00 3B 00 34 04 06 E1 04 00 40 00 00 90 00"
 

@@ -8,7 +8,7 @@ import Testing
 @Suite struct WireFormatTests {
     @Test(
         arguments: [
-            ("D0 00 00", nil),  // empty record: the empty message (NDEF §3.2; tag-protocols §10.1)
+            ("D0 00 00", nil),  // empty record: the empty message (NDEF §3.2)
             ("D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67", nil),  // nfcpy URI record
             ("91 01 01 54 00 51 01 01 55 00", nil),  // two records, MB then ME
             ("C5 00 00 00 00 02 AA BB", nil),  // long-form payload length

@@ -14,7 +14,7 @@ func h(_ s: String) -> [UInt8] { try! Hex.decode(s) }
     }
 
     @Test func storageCardATRs() throws {
-        // PC/SC Part 3 ATRs with computed TCK (tag-protocols §9.2): NTAG21x, Ultralight and EV1 all show 00 03.
+        // PC/SC Part 3 ATRs with computed TCK (PC/SC Part 3 §3.1.3.2.3): NTAG21x, Ultralight and EV1 all show 00 03.
         let expected = h("3B8F8001804F0CA0000003060300030000000068")
         for chip in ["ntag213", "ntag215", "ntag216", "ultralight", "ultralight-ev1-48"] {
             let tag = try Type2Tag.factory(Type2ChipProfile.named(chip)!, uid: h("04A1B2C3D4E580"))

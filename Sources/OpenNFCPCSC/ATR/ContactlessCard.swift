@@ -1,7 +1,7 @@
 internal import OpenNFCBytes
 public import OpenNFCRF
 
-/// What a contactless reader's ATR says about the card (PC/SC Part 3 §3.1.3.2.3; tag-protocols §9.2, §9.3).
+/// What a contactless reader's ATR says about the card (PC/SC Part 3 §3.1.3.2.3).
 ///
 /// * Storage cards (NFC-A level 3, FeliCa, ISO 15693): historical bytes `80 4F 0C A0 00 00 03 06 SS NN NN 00 00 00 00`
 ///   — category indicator `80`, then the PC/SC registered application identifier: RID `A0 00 00 03 06`, standard

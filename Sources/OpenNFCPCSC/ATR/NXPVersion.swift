@@ -1,7 +1,7 @@
 internal import OpenNFCBytes
 
 /// The answer to an NXP GET_VERSION (`60`), which tells NTAG21x from MIFARE Ultralight EV1 when both show the
-/// Ultralight ATR (NTAG213/215/216 datasheet §10.1, MF0ULx1 §8.11; tag-protocols §2.1).
+/// Ultralight ATR (NTAG213/215/216 datasheet §10.1, MF0ULx1 §8.11).
 ///
 /// Bytes: header `00`, vendor (`04` NXP), product type (`03` Ultralight, `04` NTAG), subtype, major, minor, storage
 /// size, protocol (`03` ISO 14443-3).

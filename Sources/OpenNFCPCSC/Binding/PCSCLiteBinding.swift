@@ -4,7 +4,7 @@
 
     // pcsc-lite on 64-bit Linux: DWORD is `unsigned long` and LONG is `long` (8 bytes each), SCARDCONTEXT and
     // SCARDHANDLE are `long`; SCARD_READERSTATE is 80 bytes (73 + padding); SCARD_IO_REQUEST is 16 bytes
-    // (realstack.md §4, measured with C sizeof and Swift MemoryLayout).
+    // (pcsc-lite's PCSC/pcsclite.h and winscard.h, measured with C sizeof and Swift MemoryLayout).
     typealias DWORD = UInt
     typealias LONG = Int
 

@@ -2,7 +2,7 @@ internal import OpenNFCBytes
 public import OpenNFCRF
 
 /// Native frames to level-3 tags through an ACS ACR122U (NXP PN532 behind an ACS MCU; ACR122U API §6.1 "Direct
-/// Transmit", PN532 user manual §7.3.9 InCommunicateThru; tag-protocols §9.4).
+/// Transmit", PN532 user manual §7.3.9 InCommunicateThru).
 ///
 /// | Step | Bytes |
 /// |---|---|

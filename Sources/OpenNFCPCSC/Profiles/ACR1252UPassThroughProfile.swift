@@ -2,7 +2,7 @@ internal import OpenNFCBytes
 public import OpenNFCRF
 
 /// Native frames to level-3 tags through an ACS ACR1252U / ACR1255U (NXP PN512 behind an ACS MCU; ACR1252U API
-/// "Direct Transmit"; tag-protocols §9.5): the frame goes in `FF 00 00 00 Lc` with no PN53x framing.
+/// "Direct Transmit"): the frame goes in `FF 00 00 00 Lc` with no PN53x framing.
 ///
 /// | Step | Bytes |
 /// |---|---|

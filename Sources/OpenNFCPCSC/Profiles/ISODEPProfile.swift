@@ -1,7 +1,7 @@
 internal import OpenNFCBytes
 public import OpenNFCRF
 
-/// ISO 14443-4 cards through any PC/SC reader (PC/SC Part 3 §3.1.3.2.3.2; tag-protocols §9.3): the reader runs
+/// ISO 14443-4 cards through any PC/SC reader (PC/SC Part 3 §3.1.3.2.3.2): the reader runs
 /// ISO-DEP (RATS, block framing, chaining, waiting-time extensions) and passes APDUs through `SCardTransmit`.
 ///
 /// | Payload | Sent as | Answer |
@@ -11,7 +11,7 @@ public import OpenNFCRF
 ///
 /// Native commands of four bytes or more go through unchanged (a reader puts them in an I-block as they are).
 /// Short ones are wrapped because a 1-byte `SCardTransmit` is not an APDU: several readers refuse it, and the
-/// vpcd wire protocol reads a 1-byte message as a control code (tag-protocols §4.1 for the wrapping).
+/// vpcd wire protocol reads a 1-byte message as a control code (NXP AN12752 for the ISO/IEC 7816-4 wrapping).
 /// The ATS is not available through PC/SC, only its historical bytes (from the ATR); ``PCSCFrontend`` reports a
 /// reconstructed ATS `TL 08 <historical bytes>` (no TA/TB/TC, FSCI 8).
 public struct ISODEPProfile: PCSCProfile {

@@ -39,7 +39,7 @@ public enum PCSCProfileSelection {
         do {
             let answer = try probeProfile.exchange([0x60], on: card)
             guard case .frame(let bytes) = answer else {
-                // NAK: an NTAG203 (tag-protocols §2.1); pass-through works.
+                // NAK: an NTAG203 (NTAG213/215/216 datasheet §10.1, MF0ULx1 datasheet §8.1 GET_VERSION); pass-through works.
                 return Choice(profile: probeProfile, version: nil, tagWentMute: true)
             }
             return Choice(profile: probeProfile, version: NXPVersion(bytes), tagWentMute: false)

@@ -1,7 +1,7 @@
 internal import OpenNFCBytes
 public import OpenNFCRF
 
-/// PC/SC Part 3 storage-card access (PC/SC Part 3 §3.2.2.1; tag-protocols §9.1): what every contactless PC/SC
+/// PC/SC Part 3 storage-card access (PC/SC Part 3 §3.2.2.1): what every contactless PC/SC
 /// reader offers for NFC-A level-3 tags, with no raw frames.
 ///
 /// | Tag command | Sent as | Answer |

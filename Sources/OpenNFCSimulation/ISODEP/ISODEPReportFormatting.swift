@@ -36,7 +36,7 @@ enum ISODEPReportFormatting {
         }
     }
 
-    /// The ATS decoded (ISO/IEC 14443-4 §5.2; tag-protocols.md §3.4).
+    /// The ATS decoded (ISO/IEC 14443-4 §5.2).
     static func ats(_ ats: [UInt8]) -> String {
         guard ats.count >= 2 else { return "ATS too short" }
         let fsizes = [16, 24, 32, 40, 48, 64, 96, 128, 256, 512, 1024, 2048, 4096]

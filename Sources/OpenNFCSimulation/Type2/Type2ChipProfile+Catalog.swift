@@ -1,6 +1,6 @@
 /// The chips this project simulates, one table row each (NXP datasheets: NTAG213/215/216 rev. 3.2 §8.5–8.8,
 /// MF0ICU1 rev. 3.9 §7.5, MF0ULX1 rev. 3.2 §8.5–8.7; factory values from the same sections and from public dumps,
-/// see tag-protocols.md §2.1–2.2).
+/// GET_VERSION answers from NTAG213/215/216 §10.1 and MF0ULx1 §8.1).
 ///
 /// | Chip | Pages | User pages | CC (NDEF) | Dyn. lock | CFG0 | GET_VERSION |
 /// |---|---|---|---|---|---|---|
@@ -12,7 +12,7 @@
 /// | ultralight-ev1-128 (MF0UL21) | 41 | 04–23h | E1 10 10 00 | 24h, 2 pages/bit | 25h | 00 04 03 01 01 00 0E 03 |
 ///
 /// The NTAG215/216 and MF0UL21 dynamic-lock bit maps (pages per bit, block-lock grouping) are our reading of the
-/// datasheet figures and are flagged as unverified in tag-protocols.md §1.5.
+/// datasheet figures and are not confirmed by NTAG213/215/216 §8.5.2, which leaves them open.
 extension Type2ChipProfile {
     /// NXP NTAG213: 45 pages, 144 bytes user memory.
     public static let ntag213 = Type2ChipProfile(

@@ -28,8 +28,8 @@ public enum InvalidationReason: Hashable, Sendable {
     case invalidConfiguration(String)
 }
 
-/// The iPhone's session rules as a value-type state machine (house example 2): one reader session active
-/// system-wide, the others waiting in FIFO order (Core NFC §14 items 1–5). Event methods return the actions the
+/// The iPhone's session rules as a value-type state machine: one reader session active
+/// system-wide, the others waiting in FIFO order (Apple's Core NFC documentation; docs/PARITY.md §14). Event methods return the actions the
 /// driver performs; the arbiter itself has no clock, no threads and no I/O, so its tests are plain sequences.
 ///
 /// Decisions (see docs/DIFFERENCES.md): a second `begin()` queues rather than failing with 203; the 60 s limit

@@ -1,6 +1,6 @@
 internal import Foundation
 
-/// An app's NFC configuration, as iOS reads it from the signed entitlements and the Info.plist (Core NFC §13).
+/// An app's NFC configuration, as iOS reads it from the signed entitlements and the Info.plist (Apple's Core NFC documentation; docs/PARITY.md §13).
 ///
 /// Set it in code, or read it from real `.entitlements` / `Info.plist` files (XML or binary) with
 /// ``init(infoPlist:entitlements:profile:)``.
@@ -138,7 +138,7 @@ public struct AppConfiguration: Sendable, Hashable {
             + "OPENCORENFC_PROFILE=desktop)."
     }
 
-    /// The verdict on beginning an NDEF reader session: nil, or why it is refused (Core NFC §13: `NDEF`, or `TAG`
+    /// The verdict on beginning an NDEF reader session: nil, or why it is refused (docs/PARITY.md §13: `NDEF`, or `TAG`
     /// which covers NDEF sessions too).
     public var ndefSessionRefusal: InvalidationReason? {
         guard profile == .iphone else { return nil }

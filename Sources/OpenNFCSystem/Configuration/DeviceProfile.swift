@@ -1,4 +1,4 @@
-/// Which rules the simulated system applies (Core NFC §13).
+/// Which rules the simulated system applies (Apple's Core NFC documentation; docs/PARITY.md §13).
 ///
 /// | Rule | `iphone` | `desktop` |
 /// |---|---|---|

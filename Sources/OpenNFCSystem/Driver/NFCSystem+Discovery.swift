@@ -1,7 +1,7 @@
 internal import OpenNFCRF
 
 /// Discovery: polling, identification, the ISO 7816 AID rule, and NDEF reading for read-only sessions
-/// (Core NFC §3.2, §4.2, §7.3, §14 items 8 and 13).
+/// (Apple's Core NFC documentation; docs/PARITY.md §3.2).
 extension NFCSystem {
     /// The field changed (a tag arrived, left or moved): the active session looks again.
     public func fieldDidChange() {
@@ -11,7 +11,7 @@ extension NFCSystem {
         }
     }
 
-    /// `restartPolling()`: a new polling round; tags delivered earlier become stale (Core NFC §3.2, §4.2).
+    /// `restartPolling()`: a new polling round; tags delivered earlier become stale (Apple's Core NFC documentation; docs/PARITY.md §3.2).
     public func restartPolling(_ id: SessionID) {
         touch()
         perform {
@@ -177,7 +177,7 @@ extension NFCSystem {
                 return (card(""), identity)
             }
             if configuration.validSelectIdentifiers.isEmpty, case .iso7816 = identity.family {
-                // Core NFC §7.3: without a valid select-identifiers entry the session ends with 2.
+                // docs/PARITY.md §7.3: without a valid select-identifiers entry the session ends with 2.
                 log(.system, "tag \(t.handle) is an ISO 7816 card and the Info.plist declares no valid AID")
                 run(
                     arbiter.end(

@@ -48,7 +48,7 @@ extension NFCSystem {
         perform {
             guard let s = sessions[id] else { return }
             if let errorMessage, arbiter.active == id {
-                // The error glyph is not drawn for read-only NDEF sessions (Core NFC §3.2).
+                // The error glyph is not drawn for read-only NDEF sessions (Apple's Core NFC documentation; docs/PARITY.md §3.2).
                 if !(s.isNDEF && s.ndefMode == .readOnly) {
                     sheetState.glyph = .error
                     sheetState.message = errorMessage

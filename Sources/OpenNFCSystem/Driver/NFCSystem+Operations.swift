@@ -1,6 +1,6 @@
 internal import OpenNFCRF
 
-/// Tag operations on behalf of the app's tag objects (Core NFC §5, §7, §8, §14 item 10). Each runs on the executor,
+/// Tag operations on behalf of the app's tag objects (Apple's Core NFC documentation; docs/PARITY.md §5). Each runs on the executor,
 /// synchronously; the public layer delivers the outcome on the session's queue.
 extension NFCSystem {
     /// Whether the tag is still usable by its session: session running, tag from the current polling round, and
@@ -65,7 +65,7 @@ extension NFCSystem {
         }
     }
 
-    /// `writeNDEF`: 400 read-only, 402 too small, 401 failed, checked before the first write (Core NFC §14 item 12).
+    /// `writeNDEF`: 400 read-only, 402 too small, 401 failed, checked before the first write (Apple's Core NFC documentation; docs/PARITY.md §14).
     public func writeNDEF(_ ref: TagReference, _ message: [UInt8]) throws(SystemError) {
         touch()
         try operation(ref) { (s, entry, frontend) throws(SystemError) in
@@ -100,7 +100,7 @@ extension NFCSystem {
         }
     }
 
-    /// Sends one ISO 7816 APDU and splits the answer into data and SW1 SW2 (Core NFC §7.3). A SELECT by DF name to an
+    /// Sends one ISO 7816 APDU and splits the answer into data and SW1 SW2 (Apple's Core NFC documentation; docs/PARITY.md §7.3). A SELECT by DF name to an
     /// AID the app did not declare fails with 2 in the `iphone` profile.
     public func sendAPDU(_ ref: TagReference, _ apdu: [UInt8]) throws(SystemError) -> (
         data: [UInt8], sw1: UInt8, sw2: UInt8

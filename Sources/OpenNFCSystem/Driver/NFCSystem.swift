@@ -3,7 +3,7 @@ internal import Foundation
 public import OpenNFCRF
 
 /// The simulated iPhone's NFC system: the session arbiter's driver, the sheet, the app's foreground state, the
-/// configuration gate, and the reader procedures over one ``RFFrontend`` (house example 2: the state machine
+/// configuration gate, and the reader procedures over one ``RFFrontend`` (the state machine
 /// decides, this class performs).
 ///
 /// Threading: all state is touched on one serial executor, a recursive lock whose outermost holder drains events

@@ -1,4 +1,4 @@
-/// The system's scan sheet as the user sees it (Core NFC §14 item 6): shown on `begin()`, titled "Ready to Scan",
+/// The system's scan sheet as the user sees it (Apple's Core NFC documentation; docs/PARITY.md §14): shown on `begin()`, titled "Ready to Scan",
 /// with the app's `alertMessage`, a Cancel button, and an error glyph when the app ends the session with
 /// `invalidate(errorMessage:)`; closed when the session ends.
 public struct SystemSheet: Sendable, Hashable, CustomStringConvertible {

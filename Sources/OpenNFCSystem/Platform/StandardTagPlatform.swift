@@ -3,7 +3,7 @@ internal import OpenNFCTags
 
 /// The reader procedures of `OpenNFCTags` as the system's platform: identification (`TagIdentifier`) and the NFC
 /// Forum NDEF procedures (`Type2NDEF`, `Type4NDEF`), with their errors mapped to the session's codes — the read and
-/// write columns of `TagError`'s table (a garbled answer is 102 while reading, 401 while writing; Core NFC §11.2).
+/// write columns of `TagError`'s table (a garbled answer is 102 while reading, 401 while writing; Apple's Core NFC documentation).
 public struct StandardTagPlatform: TagPlatform {
     public init() {}
 

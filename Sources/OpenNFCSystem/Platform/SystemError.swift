@@ -1,5 +1,5 @@
 /// A failure the system reports to the public layer, which maps each code to one `NFCReaderError` code in one
-/// exhaustive switch (house example 5). The reason names what failed; tests compare codes.
+/// exhaustive switch. The reason names what failed; tests compare codes.
 public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Hashable, Sendable, CaseIterable {
         case unsupportedFeature, securityViolation, invalidParameter, invalidParameterLength, parameterOutOfBound

@@ -72,7 +72,7 @@ extension TagPlatform {
 }
 
 extension SystemError {
-    /// The mapping of an RF failure met while exchanging a command (Core NFC §14 item 10, 15).
+    /// The mapping of an RF failure met while exchanging a command (Apple's Core NFC documentation; docs/PARITY.md §14).
     public init(rf: RFError, writing: Bool = false) {
         switch rf.code {
         case .linkLost: self.init(.tagConnectionLost, rf.description)

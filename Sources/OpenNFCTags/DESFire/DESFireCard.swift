@@ -3,7 +3,7 @@ public import OpenNFCRF
 
 /// Reads and restores a MIFARE DESFire EV1's applications and standard data files without authentication, with
 /// ISO 7816-wrapped native commands (`90 CMD 00 00 Lc data 00` → `data 91 status`; `91 AF`: send `90 AF 00 00 00`
-/// for the next frame; NXP AN12752 / MF3ICD81 §9, tag-protocols §4.1).
+/// for the next frame; NXP AN12752 / MF3ICD81 §9).
 ///
 /// | Supported | Not supported (why) |
 /// |---|---|

@@ -1,5 +1,5 @@
 /// Everything `opennfc dump` reads of a MIFARE DESFire EV1 without authentication: the GetVersion answer and every
-/// application with its standard data files (NXP MF3ICD81 §9; tag-protocols §4).
+/// application with its standard data files (NXP MF3ICD81 §9).
 public struct DESFireImage: Sendable, Hashable {
     /// GetVersion frame 1: hardware vendor, type, subtype, version major/minor, storage size, protocol.
     public var hardware: [UInt8]

@@ -1,5 +1,5 @@
 /// The answer to a MIFARE DESFire GetVersion (`60`, then `AF` twice): hardware and software versions and
-/// production data (tag-protocols §4.4).
+/// production data (NXP MF3ICD81 §9, GetVersion).
 public struct DESFireVersion: Sendable, Hashable, CustomStringConvertible {
     /// The DESFire generation, from the hardware major version.
     public enum Generation: String, Sendable, Hashable {

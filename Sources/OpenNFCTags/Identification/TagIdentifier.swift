@@ -2,7 +2,7 @@ internal import OpenNFCBytes
 public import OpenNFCRF
 
 /// Decides what an activated target is, sending a command only where the activation data cannot tell
-/// (NFC Forum Activity §9 technology detection; NXP AN10833 "MIFARE type identification"; tag-protocols §0.4, §2.1,
+/// (NFC Forum Activity §9 technology detection; NXP AN10833 "MIFARE type identification",
 /// §4.4).
 ///
 /// | Activation | Extra frames | Result |

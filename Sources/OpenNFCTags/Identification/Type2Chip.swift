@@ -1,8 +1,8 @@
 /// A Type 2 chip as the reader knows it: the facts the NDEF procedures need beyond the capability container.
 ///
-/// Known chips come from the GET_VERSION answer (NXP datasheets; tag-protocols §2.1). Everything else is
+/// Known chips come from the GET_VERSION answer (NXP datasheets). Everything else is
 /// ``generic`` (or ``ultralight`` for an NXP chip without GET_VERSION) and is driven by the CC and TLVs alone, with
-/// the NFC Forum default rules for dynamic lock bits (T2T §4.6 via tag-protocols §1.5).
+/// the NFC Forum default rules for dynamic lock bits (T2T §4.6).
 ///
 /// | Chip | Pages | Data area (CC2) | Dynamic lock page | FAST_READ |
 /// |---|---|---|---|---|
@@ -96,7 +96,7 @@ public struct Type2Chip: Sendable, Hashable, CustomStringConvertible {
         .ntag210, .ntag212, .ntag213, .ntag215, .ntag216, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21,
     ]
 
-    /// The chip a GET_VERSION answer names (NTAG21x datasheet §10.1, MF0ULx1 §8.1; tag-protocols §2.1): product
+    /// The chip a GET_VERSION answer names (NTAG21x datasheet §10.1, MF0ULx1 §8.1): product
     /// type (byte 2) and storage size (byte 6) decide it; vendor must be NXP (`04`) and the subtype (byte 3) one of
     /// these lines (`01`/`02` capacitance, `04` NTAG F; `05` NTAG I2C is another product). Nil for anything else.
     public static func fromVersion(_ v: [UInt8]) -> Type2Chip? {

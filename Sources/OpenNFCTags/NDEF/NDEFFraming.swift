@@ -1,4 +1,4 @@
-/// A structural check of an NDEF message's record framing (NFC Forum NDEF 1.0 §3.2; tag-protocols §10.1–10.2):
+/// A structural check of an NDEF message's record framing (NFC Forum NDEF 1.0 §3.2):
 /// MB on the first record only, ME on the last, record lengths adding up to exactly the message length.
 ///
 /// The reader procedures use it to tell a complete message from one cut short or mixed by an interrupted write; the

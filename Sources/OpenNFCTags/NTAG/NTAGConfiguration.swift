@@ -1,6 +1,6 @@
 /// The password configuration of an NTAG21x or MIFARE Ultralight EV1 chip, as its last four pages hold it
 /// (NTAG213/215/216 datasheet §8.5.7 "Configuration pages", §8.8 "Password verification protection";
-/// MF0ULx1 datasheet §8.5 / §8.6; tag-protocols §2.2):
+/// MF0ULx1 datasheet §8.5 / §8.6):
 ///
 /// | Page | Byte 0 | Byte 1 | Byte 2 | Byte 3 |
 /// |---|---|---|---|---|

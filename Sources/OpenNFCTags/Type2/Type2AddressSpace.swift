@@ -1,5 +1,5 @@
 /// The data area of a Type 2 tag as a sequence of usable byte addresses: bytes 16 … 16 + size − 1, minus the lock
-/// and reserved areas that Lock Control and Memory Control TLVs declare (T2T §4.7, §4.8; tag-protocols §1.3).
+/// and reserved areas that Lock Control and Memory Control TLVs declare (T2T §4.7, §4.8).
 ///
 /// A TLV's tag, length and value flow around those areas: the byte after address `a` is the next address that is not
 /// reserved. Addresses are byte addresses on the tag (page × 4 + byte).
@@ -57,7 +57,7 @@ struct Type2AddressSpace: Hashable {
     }
 }
 
-/// A dynamic lock area declared by a Lock Control TLV (T2T §4.7; tag-protocols §1.3).
+/// A dynamic lock area declared by a Lock Control TLV (T2T §4.7).
 struct Type2LockArea: Hashable {
     /// Byte address of the first lock byte.
     var address: Int
@@ -95,7 +95,7 @@ struct Type2LockArea: Hashable {
     }
 
     /// The NFC Forum default when no Lock Control TLV is present: lock bytes right after the data area,
-    /// ⌈(size − 48) ÷ 8⌉ bits, 8 bytes per bit (T2T §4.7.1; tag-protocols §1.5). Nil for a 48-byte (static only) tag.
+    /// ⌈(size − 48) ÷ 8⌉ bits, 8 bytes per bit (T2T §4.7.1). Nil for a 48-byte (static only) tag.
     static func defaultArea(dataAreaSize: Int) -> Type2LockArea? {
         guard dataAreaSize > 48 else { return nil }
         return Type2LockArea(

@@ -1,6 +1,6 @@
 internal import OpenNFCBytes
 
-/// The Type 2 capability container, page 3 (NFC Forum T2T §6.1; tag-protocols §1.2).
+/// The Type 2 capability container, page 3 (NFC Forum T2T §6.1).
 ///
 /// `E1` magic, mapping version (major.minor nibbles), data area size ÷ 8, access (read nibble · write nibble).
 struct Type2CapabilityContainer: Hashable {

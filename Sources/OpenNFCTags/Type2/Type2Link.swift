@@ -2,7 +2,7 @@ internal import OpenNFCBytes
 internal import OpenNFCRF
 
 /// The Type 2 commands the procedures use, over one frontend, with their answers checked
-/// (NFC Forum T2T §5; NXP NTAG21x datasheet §10 for FAST_READ and GET_VERSION; tag-protocols §1.4, §2.4).
+/// (NFC Forum T2T §5; NXP NTAG21x datasheet §10 for FAST_READ and GET_VERSION).
 ///
 /// Reads are idempotent, so a READ or FAST_READ that meets a timeout or a transmission error is sent once more
 /// after re-activating the tag (NXP chips fall back to IDLE after an erroneous frame, so a bare retransmission

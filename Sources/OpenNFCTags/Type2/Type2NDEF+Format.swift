@@ -1,7 +1,7 @@
 internal import OpenNFCBytes
 
 extension Type2NDEF {
-    /// Formats a blank tag, or empties an NDEF one (T2T §7.4.2 "initialised state"; tag-protocols §1.3):
+    /// Formats a blank tag, or empties an NDEF one (T2T §7.4.2 "initialised state"):
     ///
     /// - Blank tag (CC page all zero): WRITE the chip's factory control TLVs (NTAG212/213: Lock Control) followed by
     ///   an empty NDEF TLV and a Terminator (`03 00 FE`), then WRITE the CC `E1 10 size 00` last, so that a tag taken

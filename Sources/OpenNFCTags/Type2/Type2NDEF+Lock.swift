@@ -1,7 +1,7 @@
 internal import OpenNFCBytes
 
 extension Type2NDEF {
-    /// Makes the tag permanently read-only (T2T §7.6; tag-protocols §1.5–1.6), in the order that leaves a
+    /// Makes the tag permanently read-only (T2T §7.6), in the order that leaves a
     /// consistent tag if interrupted:
     ///
     /// 1. WRITE the CC with write access `0F` (skipped when already so): from here on every reader treats the tag

@@ -1,7 +1,7 @@
 internal import OpenNFCBytes
 
 extension Type2NDEF {
-    /// Writes the message in the tear-safe order of T2T §7.5.1 (tag-protocols §1.6), with one WRITE per page that
+    /// Writes the message in the tear-safe order of T2T §7.5.1, with one WRITE per page that
     /// changes:
     ///
     /// 1. If the stored length is not already 0: WRITE the page holding the first length byte with that byte 0

@@ -1,7 +1,7 @@
 internal import OpenNFCBytes
 public import OpenNFCRF
 
-/// NDEF on an NFC Forum Type 2 tag (NFC Forum Type 2 Tag Technical Specification §6–7; tag-protocols §1, §2).
+/// NDEF on an NFC Forum Type 2 tag (NFC Forum Type 2 Tag Technical Specification §6–7).
 ///
 /// | Operation | Commands | Frames (after identification) |
 /// |---|---|---|

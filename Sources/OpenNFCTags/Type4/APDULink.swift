@@ -8,7 +8,7 @@ struct ResponseAPDU {
     var isSuccess: Bool { sw == 0x9000 }
 }
 
-/// Sends command APDUs as ISO-DEP payloads and splits the answers (ISO 7816-4 §5; tag-protocols §3.2).
+/// Sends command APDUs as ISO-DEP payloads and splits the answers (ISO 7816-4 §5).
 ///
 /// Nothing is repeated here: ISO-DEP's own error recovery (R(NAK), retransmission of the last block) is the
 /// frontend's job (ISO 14443-4 §7.5), and an APDU that failed above it may or may not have been executed.

@@ -1,6 +1,6 @@
 internal import OpenNFCBytes
 
-/// The Type 4 capability container file `E103` (NFC Forum T4T 2.0 §5.1; tag-protocols §3.1): CCLEN, mapping
+/// The Type 4 capability container file `E103` (NFC Forum T4T 2.0 §5.1): CCLEN, mapping
 /// version, MLe, MLc and the NDEF File Control TLV (`04 06` file ID, maximum file size, read and write access).
 struct Type4CapabilityContainer: Hashable {
     /// Bytes read from the CC file: the mandatory part up to the end of the NDEF File Control TLV.

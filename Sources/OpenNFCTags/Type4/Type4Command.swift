@@ -1,4 +1,4 @@
-/// Command APDUs of the Type 4 procedures (NFC Forum T4T 2.0 §5.4; ISO 7816-4 §7.1–7.2; tag-protocols §3.1–3.2, §3.5).
+/// Command APDUs of the Type 4 procedures (NFC Forum T4T 2.0 §5.4; ISO 7816-4 §7.1–7.2).
 enum Type4Command {
     /// NDEF Tag Application DF name, mapping 2.0 / 3.0.
     static let applicationV2: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]

@@ -1,5 +1,5 @@
 extension Type4NDEF {
-    /// Size of the NDEF file created on a DESFire of each storage size (as Android formats them; tag-protocols §4.5).
+    /// Size of the NDEF file created on a DESFire of each storage size (as Android formats them).
     static func desfireNDEFFileSize(storage: Int) -> Int {
         switch storage {
         case ..<4096: return 2048
@@ -9,7 +9,7 @@ extension Type4NDEF {
     }
 
     /// Creates the NFC Forum NDEF application on a blank DESFire EV1/EV2/EV3, the way Android formats one
-    /// (NXP AN11004; tag-protocols §4.5), with ISO-wrapped native commands:
+    /// (NXP AN11004), with ISO-wrapped native commands:
     ///
     /// 1. SelectApplication `000000` (PICC level).
     /// 2. CreateApplication `000001`: key settings `0F`, 1 key with ISO file IDs (`21`), ISO DF `E105`, DF name
@@ -45,7 +45,7 @@ extension Type4NDEF {
     }
 
     /// One DESFire native command wrapped in ISO 7816 (`90 CMD 00 00 Lc data 00` → `data 91 status`;
-    /// tag-protocols §4.1), requiring status `00` (or `DE` when `duplicateIsDone`).
+    /// NXP AN12752, ISO/IEC 7816-4 wrapping), requiring status `00` (or `DE` when `duplicateIsDone`).
     private func native(_ command: UInt8, _ data: [UInt8], name: String, duplicateIsDone: Bool = false)
         throws(TagError)
     {

@@ -1,5 +1,5 @@
 extension Type4NDEF {
-    /// Makes the NDEF file read-only the NFC Forum way (T4T 2.0 §5.1.2; tag-protocols §3.3): SELECT the CC file
+    /// Makes the NDEF file read-only the NFC Forum way (T4T 2.0 §5.1.2): SELECT the CC file
     /// and UPDATE BINARY its write access byte (offset 14) to `FF`. A card that refuses (its CC file write-protected,
     /// as on many commercial Type 4 chips that need a proprietary command) gives
     /// ``TagError/Code/cannotMakeReadOnly`` with the status word.

@@ -1,5 +1,5 @@
 extension Type4NDEF {
-    /// Writes the message in the tear-safe order of T4T 2.0 §5.4.4 (tag-protocols §3.3):
+    /// Writes the message in the tear-safe order of T4T 2.0 §5.4.4:
     ///
     /// 1. UPDATE BINARY at offset 0: NLEN = `00 00` followed by the first message bytes, as many as fit in one
     ///    command (MLc). UPDATE BINARY writes in ascending offset order, so NLEN is 0 before any old byte is

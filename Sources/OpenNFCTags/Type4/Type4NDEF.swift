@@ -2,7 +2,7 @@ internal import OpenNFCBytes
 public import OpenNFCRF
 
 /// NDEF on an NFC Forum Type 4 tag, MIFARE DESFire through its ISO NDEF mapping included
-/// (NFC Forum Type 4 Tag Technical Specification 2.0 §5; tag-protocols §3, §4.5).
+/// (NFC Forum Type 4 Tag Technical Specification 2.0 §5).
 ///
 /// | Operation | Commands | Frames |
 /// |---|---|---|

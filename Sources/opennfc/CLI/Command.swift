@@ -1,4 +1,4 @@
-/// A hand-written command-line layer with swift-argument-parser's conventions (house example 7):
+/// A hand-written command-line layer with swift-argument-parser's conventions:
 /// OVERVIEW/USAGE/ARGUMENTS/OPTIONS/SUBCOMMANDS help, `-h`/`--help`/`help <sub>`, `--version`,
 /// `Error: …` plus a usage line on stderr, exit codes 0 success, 1 failure, 64 usage.
 /// Options may stand before or after positional arguments; `--` ends option parsing; `--name=value` works.

@@ -99,4 +99,51 @@ enum DESFireDump {
         let image = image(of: source)
         return try tagStep("restore its applications") { () throws(TagError) in try card.restore(image) }
     }
+
+    /// Reads every application and standard data file readable without a key and prints or saves them.
+    static func dump(_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32 {
+        let image = try read(tag)
+        try session.release()
+        if request.output == nil && !request.json {
+            Console.out(listing(image, tag))
+            return 0
+        }
+        let virtual = try virtualTag(image, tag)
+        do {
+            if let output = request.output {
+                try TagFile.write(virtual, path: output)
+                let files = image.applications.reduce(0) { $0 + $1.files.count }
+                Console.out(
+                    "Saved \(tag.chip) \(tag.uid) (\(image.applications.count) application(s), "
+                        + "\(files) file(s)) to \(output).\n")
+            } else {
+                Console.out(try TagFile.encodeJSON(virtual))
+            }
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
+        return 0
+    }
+
+    /// `restore` of a desfire-ev1 dump: creates what the DESFire lacks, then writes every file.
+    static func restore(_ source: DESFireEV1Tag, path: String, _ inv: Invocation) throws -> Int32 {
+        try TagSession.run(inv) { session in
+            let tag = try session.connectTag()
+            let done = try restore(source, path: path, to: tag)
+            try session.release()
+            if inv.flag("json") {
+                Console.out(
+                    JSONValue.object([
+                        ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("source", .string(path)),
+                        ("applicationsCreated", .int(done.applications)), ("filesCreated", .int(done.files)),
+                        ("bytesWritten", .int(done.bytes)),
+                    ]).pretty + "\n")
+            } else {
+                Console.out(
+                    "Restored '\(path)' to \(tag.chip) \(tag.uid): \(done.applications) application(s) and "
+                        + "\(done.files) file(s) created, \(done.bytes) bytes written.\n")
+            }
+            return 0
+        }
+    }
 }

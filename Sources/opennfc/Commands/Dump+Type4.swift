@@ -77,4 +77,55 @@ enum Type4Dump {
         }
         return true
     }
+
+    /// Reads the CC and NDEF file of the Type 4 tag in the field and prints them or saves a type4 tag file.
+    static func dump(_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32 {
+        let image = try read(tag)
+        try session.release()
+        if request.output == nil && !request.json {
+            Console.out(listing(image, tag))
+            return 0
+        }
+        let virtual = try virtualTag(image, tag)
+        do {
+            if let output = request.output {
+                try TagFile.write(virtual, path: output)
+                Console.out(
+                    "Saved \(tag.chip) \(tag.uid) (NDEF file of \(image.ndefFile.count) bytes) to \(output).\n"
+                )
+                if TagFile.Format(path: output) == .flipper {
+                    Console.err(
+                        "Note: a Flipper .nfc file (ISO14443-4A) keeps only the UID and activation of a "
+                            + "Type 4 card, not its CC and NDEF file; save as .json to keep them\n")
+                }
+            } else {
+                Console.out(try TagFile.encodeJSON(virtual))
+            }
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
+        return 0
+    }
+
+    /// `restore` of a type4 dump: the NDEF message onto a type4 tag with an NDEF file of the same size.
+    static func restore(_ source: Type4Tag, path: String, _ inv: Invocation) throws -> Int32 {
+        try TagSession.run(inv) { session in
+            let tag = try session.connectTag()
+            let written = try restore(source, path: path, to: tag)
+            try session.release()
+            let length = source.ndefMessage.count
+            if inv.flag("json") {
+                Console.out(
+                    JSONValue.object([
+                        ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("source", .string(path)),
+                        ("messageLength", .int(length)), ("written", .bool(written)),
+                    ]).pretty + "\n")
+            } else if !written {
+                Console.out("\(tag.chip) \(tag.uid) already holds the NDEF message of '\(path)'; nothing written.\n")
+            } else {
+                Console.out("Restored the \(length)-byte NDEF message of '\(path)' to \(tag.chip) \(tag.uid).\n")
+            }
+            return 0
+        }
+    }
 }

@@ -33,113 +33,15 @@ extension Commands {
                 throw CLIError.usage("-o takes a .json or .nfc file, not '\(output)'")
             }
             if output != nil && inv.flag("json") { throw CLIError.usage("-o and --json cannot be combined") }
+            let request = DumpRequest(output: output, json: inv.flag("json"), password: password)
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
-                if case .desfire = tag.identified.kind {
-                    if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
-                    let image = try DESFireDump.read(tag)
-                    try session.release()
-                    if output == nil && !inv.flag("json") {
-                        Console.out(DESFireDump.listing(image, tag))
-                        return 0
-                    }
-                    let virtual = try DESFireDump.virtualTag(image, tag)
-                    do {
-                        if let output {
-                            try TagFile.write(virtual, path: output)
-                            let files = image.applications.reduce(0) { $0 + $1.files.count }
-                            Console.out(
-                                "Saved \(tag.chip) \(tag.uid) (\(image.applications.count) application(s), "
-                                    + "\(files) file(s)) to \(output).\n")
-                        } else {
-                            Console.out(try TagFile.encodeJSON(virtual))
-                        }
-                    } catch {
-                        throw CLIError.failure("\(error)")
-                    }
-                    return 0
-                }
-                if case .iso7816 = tag.identified.kind {
-                    if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
-                    let image = try Type4Dump.read(tag)
-                    try session.release()
-                    if output == nil && !inv.flag("json") {
-                        Console.out(Type4Dump.listing(image, tag))
-                        return 0
-                    }
-                    let virtual = try Type4Dump.virtualTag(image, tag)
-                    do {
-                        if let output {
-                            try TagFile.write(virtual, path: output)
-                            Console.out(
-                                "Saved \(tag.chip) \(tag.uid) (NDEF file of \(image.ndefFile.count) bytes) to \(output).\n"
-                            )
-                            if TagFile.Format(path: output) == .flipper {
-                                Console.err(
-                                    "Note: a Flipper .nfc file (ISO14443-4A) keeps only the UID and activation of a "
-                                        + "Type 4 card, not its CC and NDEF file; save as .json to keep them\n")
-                            }
-                        } else {
-                            Console.out(try TagFile.encodeJSON(virtual))
-                        }
-                    } catch {
-                        throw CLIError.failure("\(error)")
-                    }
-                    return 0
-                }
-                guard let chip = tag.type2Chip else {
+                guard let family = DumpFamily.all.first(where: { $0.dumps(tag) }) else {
                     throw CLIError.failure(
                         "dump reads Type 2 tags (NTAG, Ultralight); this tag is \(tag.chip), UID \(tag.uid)")
                 }
-                let reader = Type2MemoryReader(
-                    target: tag.target, chip: chip, frontend: tag.frontend, password: password)
-                let image = try tagStep("read its memory") { () throws(TagError) in try reader.read() }
-                let pack = reader.pack
-                let signature = readSignature(chip, tag.frontend)
-                try session.release()
-                let map = MemoryMap(
-                    chip: chip, image: image, profile: TagFileBridge.profile(for: tag, pages: image.pages.count))
-                var notes = map.notes
-                let saving = output != nil || inv.flag("json")
-                if saving, let pack, let password, let p = map.profile, p.configPage != nil {
-                    notes.removeAll { $0.hasPrefix("PWD and PACK") }
-                    notes.append("PWD and PACK saved as given (\(password.hexString) / \(pack.hexString))")
-                }
-                if output == nil && !inv.flag("json") {
-                    Console.out("Tag:      \(tag.chip), UID \(tag.uid), \(image.pages.count) pages\n")
-                    Console.out(map.listing())
-                    for n in notes { Console.out("Note: \(n)\n") }
-                    return 0
-                }
-                guard let profile = map.profile else {
-                    throw CLIError.failure(
-                        "tag files hold the simulated chips (\(Type2ChipProfile.all.map(\.name).joined(separator: ", "))); "
-                            + "this \(tag.chip) of \(image.pages.count) pages can only be printed (omit -o)")
-                }
-                var memory = image.bytes
-                if let password, let pack, let cfg = profile.configPage {
-                    memory.replaceSubrange(((cfg + 2) * 4)..<((cfg + 3) * 4), with: password)
-                    memory.replaceSubrange(((cfg + 3) * 4)..<((cfg + 3) * 4 + 2), with: pack)
-                }
-                let virtual: Type2Tag
-                do {
-                    virtual = try Type2Tag(
-                        profile: profile, memory: memory, signature: signature ?? Array(repeating: 0, count: 32))
-                } catch {
-                    throw CLIError.failure("\(error)")
-                }
-                do {
-                    if let output {
-                        try TagFile.write(virtual, path: output)
-                        Console.out("Saved \(tag.chip) \(tag.uid) (\(image.pages.count) pages) to \(output).\n")
-                    } else {
-                        Console.out(try TagFile.encodeJSON(virtual))
-                    }
-                } catch {
-                    throw CLIError.failure("\(error)")
-                }
-                for n in notes { Console.err("Note: \(n)\n") }
-                return 0
+                if password != nil, !family.takesPassword { throw CLIError.usage("--password is for Type 2 tags") }
+                return try family.dump(tag, session, request)
             }
         }
     )

@@ -4,8 +4,8 @@ import OpenNFCRF
 /// Names frames and answers for people: the `#` comments of `--trace` and the decoded column of `opennfc send`.
 ///
 /// Type 2 / NTAG commands follow NFC Forum Type 2 Tag §5 and the NXP NTAG21x / Ultralight EV1 command tables
-/// (tag-protocols §1.4, §2.4); ISO-DEP payloads are ISO/IEC 7816-4 APDUs (§5.1 header, §5.6 status words) or
-/// MIFARE DESFire native commands (tag-protocols §4.2, §4.3). Unknown frames get no comment rather than a guess.
+/// (NFC Forum T2T §5; NTAG213/215/216 datasheet §10); ISO-DEP payloads are ISO/IEC 7816-4 APDUs (§5.1 header, §5.6 status words) or
+/// MIFARE DESFire native commands (NXP MF3ICD81 datasheet §9, commands and status codes). Unknown frames get no comment rather than a guess.
 enum FrameDecoder {
     // MARK: Commands
 
@@ -135,7 +135,7 @@ enum FrameDecoder {
         }
     }
 
-    /// The chip a GET_VERSION answer names (tag-protocols §2.1).
+    /// The chip a GET_VERSION answer names (NTAG213/215/216 datasheet §10.1, MF0ULx1 datasheet §8.1 GET_VERSION).
     static func versionName(_ v: [UInt8]) -> String? {
         guard v.count == 8, v[1] == 0x04 else { return nil }
         switch (v[2], v[6]) {

@@ -1,7 +1,7 @@
 import OpenNFCBytes
 import OpenNFCSystem
 
-/// The checks `opennfc doctor` runs: the configuration rules Core NFC enforces at run time (corenfc-api §13, §14.13,
+/// The checks `opennfc doctor` runs: the configuration rules Core NFC enforces at run time (docs/PARITY.md §13, §14.13,
 /// §14.14), applied to an app's Info.plist, entitlements and sources before the app ever reaches a phone.
 struct DoctorChecks {
     static let usageKey = AppConfiguration.usageDescriptionKey

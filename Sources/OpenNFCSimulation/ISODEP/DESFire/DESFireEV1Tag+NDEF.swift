@@ -1,4 +1,4 @@
-/// The NFC Forum NDEF mapping on DESFire EV1 as Android formats it (tag-protocols.md §4.5): application `000001`
+/// The NFC Forum NDEF mapping on DESFire EV1 as Android formats it (NXP AN11004; AOSP rw_t4t.c): application `000001`
 /// with key settings `0F`, key count byte `21` (one key, ISO file ids present), ISO DF id `E105`, DF name
 /// `D2760000850101`; CC in standard data file 1 (ISO `E103`, 15 bytes), NDEF in file 2 (ISO `E104`), both plain
 /// with free access (`EEEE`). The CC advertises mapping 2.0, MLe `003B`, MLc `0034`.
@@ -6,7 +6,7 @@ extension DESFireEV1Tag {
     /// AID of the NDEF application (Android's choice for EV1).
     public static let ndefApplicationAID: UInt32 = 0x00_0001
 
-    /// Storage sizes of the EV1 family and the NDEF file size Android gives each (tag-protocols.md §4.5).
+    /// Storage sizes of the EV1 family and the NDEF file size Android gives each (NXP AN11004; AOSP rw_t4t.c).
     public enum Storage: String, Sendable, CaseIterable {
         case size2K = "2k"
         case size4K = "4k"

@@ -1,11 +1,11 @@
 /// A virtual MIFARE DESFire EV1 (MF3ICD41 class): ISO-DEP card answering the native DESFire commands, their
 /// ISO/IEC 7816-4 wrapping (CLA `90`), and ISO 7816-4 SELECT / READ BINARY / UPDATE BINARY on applications and
-/// files created with ISO identifiers — which is how the NFC Forum NDEF mapping works on it (tag-protocols.md §4.5).
+/// files created with ISO identifiers — which is how the NFC Forum NDEF mapping works on it (NXP AN11004; AOSP rw_t4t.c).
 /// It receives the INF field of each ISO-DEP I-block.
 ///
 /// | Feature | Emulated | Notes |
 /// |---|---|---|
-/// | Activation | ATQA `0344`, SAK `20`, ATS `06 75 77 81 02 80` (tag-protocols.md §0.4) | FSC 64, FWI 8, CID supported |
+/// | Activation | ATQA `0344`, SAK `20`, ATS `06 75 77 81 02 80` (ISO/IEC 14443-3 §6; NXP AN10833) | FSC 64, FWI 8, CID supported |
 /// | Framing | native (`CMD params` → `status data`), ISO-wrapped (`90 CMD 00 00 [Lc data] [00]` → `data 91 status`) | wrapped: P1-P2 ≠ `0000` `6A 86`, Le ≠ `00` or extended `67 00`, malformed `67 00` [?: real-card SWs unverified] |
 /// | GetVersion `60` | three frames with `AF` chaining; EV1 4K values of a real trace | ``DESFireVersion`` |
 /// | GetApplicationIDs `6A` | 19 AIDs per frame, `AF` chaining; PICC level only (`9D` otherwise [?]) | |
@@ -98,7 +98,7 @@ public final class DESFireEV1Tag: VirtualTag {
         return tearAfter == nil ? .data(answer) : .silence
     }
 
-    /// ISO/IEC 7816-4 wrapping of a native command (tag-protocols.md §4.1).
+    /// ISO/IEC 7816-4 wrapping of a native command (NXP AN12752, ISO/IEC 7816-4 wrapping).
     private func wrapped(_ frame: [UInt8], tearAfter: Int?) -> ISO7816Response {
         let command: ISO7816Command
         do {

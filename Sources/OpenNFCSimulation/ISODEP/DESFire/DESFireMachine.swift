@@ -6,7 +6,7 @@ struct DESFireReply: Sendable, Hashable {
     static func status(_ s: DESFireStatus) -> DESFireReply { DESFireReply(status: s) }
 }
 
-/// The card-side state machine of the emulated MIFARE DESFire EV1 native command subset (tag-protocols.md §4.2):
+/// The card-side state machine of the emulated MIFARE DESFire EV1 native command subset (NXP MF3ICD81 datasheet §9):
 /// the PICC's applications, the selected application (the ISO engine's current DF, so that native
 /// SelectApplication and ISO SELECT agree), and a pending multi-frame exchange (`AF` chaining).
 ///

@@ -1,5 +1,5 @@
 /// MIFARE DESFire status codes (the first byte of a native response, SW2 after `91` when ISO-wrapped), with the
-/// values of tag-protocols.md §4.3.
+/// values of NXP MF3ICD81 datasheet §9 (status codes).
 public struct DESFireStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }

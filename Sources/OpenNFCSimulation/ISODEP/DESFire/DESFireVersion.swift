@@ -1,5 +1,5 @@
 /// What GetVersion (`60`) reports over its three frames. Defaults are the MIFARE DESFire EV1 4K values of the
-/// real trace in tag-protocols.md §4.4: hardware `04 01 01 01 00 18 05`, software `04 01 01 01 04 18 05`, batch
+/// a public DESFire EV1 4K GetVersion trace (layout: NXP MF3ICD81 §9, GetVersion): hardware `04 01 01 01 00 18 05`, software `04 01 01 01 04 18 05`, batch
 /// `BA 34 98 BA D0`, production week `29`, year `12`; the third frame carries the card's UID.
 public struct DESFireVersion: Sendable, Hashable {
     /// Vendor, type, subtype, major, minor, storage size, protocol (7 bytes).

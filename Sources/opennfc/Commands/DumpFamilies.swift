@@ -1,0 +1,63 @@
+import OpenNFCSimulation
+
+/// The per-family half of `opennfc dump` and `opennfc restore`: one entry per tag family, the one list these two
+/// commands dispatch through (docs/ADDING-A-TAG-FAMILY.md). A family adds its entry here and its
+/// `Dump+<Family>.swift` file; `dump` walks the entries in order (DESFire before Type 4, as identification does) and
+/// `restore` picks the entry whose tag-file section the loaded dump has.
+struct DumpFamily: Sendable {
+    /// The family's section in tag files (``TagFileChip/section``): `type2`, `iso7816`, `desfire`.
+    let section: String
+    /// Whether `--password` (Type 2 PWD_AUTH) applies to this family.
+    let takesPassword: Bool
+    /// True when the tag in the field is one this entry dumps.
+    let dumps: @Sendable (ConnectedTag) -> Bool
+    /// Reads the tag, releases it, and prints or saves it.
+    let dump: @Sendable (_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32
+    /// Connects to the tag in the field and writes the loaded dump (a tag of this entry's section) to it.
+    let restore:
+        @Sendable (_ source: any VirtualTag, _ path: String, _ inv: Invocation, _ password: [UInt8]?) throws -> Int32
+
+    /// A tag file whose section names this family but whose tag is of another type (a chip registration error).
+    static func notOfSection(_ path: String) -> CLIError {
+        CLIError.failure("'\(path)': the tag file's chip does not match its section; it cannot be restored")
+    }
+
+    /// Every family `dump` and `restore` handle, in the order `dump` tries them.
+    static let all: [DumpFamily] = [.desfire, .type4, .type2]
+}
+
+/// What `dump` was asked for.
+struct DumpRequest {
+    var output: String?
+    var json: Bool
+    var password: [UInt8]?
+}
+
+extension DumpFamily {
+    static let desfire = DumpFamily(
+        section: "desfire", takesPassword: false,
+        dumps: { if case .desfire = $0.identified.kind { true } else { false } },
+        dump: DESFireDump.dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? DESFireEV1Tag else { throw notOfSection(path) }
+            return try DESFireDump.restore(s, path: path, inv)
+        })
+
+    static let type4 = DumpFamily(
+        section: "iso7816", takesPassword: false,
+        dumps: { if case .iso7816 = $0.identified.kind { true } else { false } },
+        dump: Type4Dump.dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? Type4Tag else { throw notOfSection(path) }
+            return try Type4Dump.restore(s, path: path, inv)
+        })
+
+    static let type2 = DumpFamily(
+        section: "type2", takesPassword: true,
+        dumps: { $0.type2Chip != nil },
+        dump: Type2Dump.dump,
+        restore: { source, path, inv, password in
+            guard let s = source as? Type2Tag else { throw notOfSection(path) }
+            return try Type2Dump.restore(s, path: path, inv, password: password)
+        })
+}
