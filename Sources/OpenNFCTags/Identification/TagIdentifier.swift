@@ -2,8 +2,8 @@ internal import OpenNFCBytes
 public import OpenNFCRF
 
 /// Decides what an activated target is, sending a command only where the activation data cannot tell
-/// (NFC Forum Activity §9 technology detection; NXP AN10833 "MIFARE type identification",
-/// §4.4).
+/// (NFC Forum Activity §9 technology detection; NXP AN10833 "MIFARE type identification"; NTAG213/215/216
+/// datasheet §10.1 GET_VERSION; NXP MF3ICD81 §9 GetVersion).
 ///
 /// | Activation | Extra frames | Result |
 /// |---|---|---|
