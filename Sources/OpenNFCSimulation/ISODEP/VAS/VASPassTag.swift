@@ -53,7 +53,7 @@ public final class VASPassTag: VirtualTag {
             throw ISODEPCardError(.invalidConfiguration, "UID of \(uid.count) bytes: a VAS pass holder has 4")
         }
         self.activation = VirtualActivation(
-            technology: .nfcA, uid: uid, sensRes: 0x0004, selRes: 0x20, ats: [0x05, 0x78, 0x80, 0x70, 0x02])
+            uid: uid, sensRes: 0x0004, selRes: 0x20, ats: [0x05, 0x78, 0x80, 0x70, 0x02])
         self.passes = passes
     }
 
