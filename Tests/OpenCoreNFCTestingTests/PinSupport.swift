@@ -64,7 +64,9 @@ enum Pin {
         _ phone: VirtualPhone, _ app: TagSessionRecorder, _ option: NFCTagReaderSession.PollingOption = .iso14443,
         queue: DispatchQueue? = nil
     ) -> NFCTagReaderSession {
-        let session = phone.run { NFCTagReaderSession(pollingOption: option, delegate: app, queue: queue)! }
+        let session = phone.run {
+            NFCTagReaderSession(configuration: .init(pollingOption: option), delegate: app, queue: queue)
+        }
         session.begin()
         phone.settle()
         return session
