@@ -60,21 +60,34 @@ let package = Package(
             name: "opennfc-bench",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenCoreNFCTesting",
+                "OpenNFCTestSupport",
             ],
             swiftSettings: strict),
+        // Test support (no product): hex literals, the seeded generator, the one transcript grammar, the vpcd slot
+        // lock and the emulated-slot fixture, shared by the test targets and the PC/SC benchmark.
+        .target(
+            name: "OpenNFCTestSupport",
+            dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation"],
+            swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
-        .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes", "OpenNFCTestSupport"],
+            swiftSettings: strict),
         // Reader procedures against the virtual chips: the two independent readings of the specs meet here.
         .testTarget(
             name: "OpenNFCInteropTests",
-            dependencies: ["OpenNFCTags", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"], swiftSettings: strict),
+            dependencies: ["OpenNFCTags", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes", "OpenNFCTestSupport"],
+            swiftSettings: strict),
         .testTarget(
-            name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+            name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF", "OpenNFCTestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
         .testTarget(
-            name: "OpenNFCPCSCTests", dependencies: ["OpenNFCPCSC", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+            name: "OpenNFCPCSCTests", dependencies: ["OpenNFCPCSC", "OpenNFCBytes", "OpenNFCRF", "OpenNFCTestSupport"],
+            swiftSettings: strict),
         .testTarget(
-            name: "OpenNFCSimulationTests", dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"],
+            name: "OpenNFCSimulationTests",
+            dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes", "OpenNFCTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCSystemTests", dependencies: ["OpenNFCSystem", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(
@@ -91,17 +104,18 @@ let package = Package(
             dependencies: ["OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem"],
             swiftSettings: strict),
         .testTarget(
-            name: "OpenNFCVPCDTests", dependencies: ["OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCBytes"],
+            name: "OpenNFCVPCDTests",
+            dependencies: ["OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCBytes", "OpenNFCTestSupport"],
             swiftSettings: strict),
         // Real pcscd + vpcd + our card server; skipped (visibly) unless OPENNFC_E2E_PCSCD=1 (scripts/test sets it).
         .testTarget(
             name: "OpenNFCPCSCEndToEndTests",
             dependencies: [
                 "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCNDEF", "OpenNFCRF",
-                "OpenNFCBytes", "OpenNFCSystem", "OpenCoreNFC", "OpenCoreNFCTesting",
+                "OpenNFCBytes", "OpenNFCSystem", "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCTestSupport",
             ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
-        .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc"], swiftSettings: strict),
+        .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc", "OpenNFCTestSupport"], swiftSettings: strict),
     ]
 )

@@ -2,7 +2,9 @@ import Foundation
 import OpenNFCBytes
 import OpenNFCPCSC
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import OpenNFCVPCD
+import Synchronization
 
 /// `opennfc-bench pcsc`: APDU round trips through pcscd with our binding (`FF B0 00 04 10`, READ BINARY of 16 bytes
 /// from page 4), and pyscard's on the same card in the same run when `python3` can `import smartcard`.
@@ -131,8 +133,7 @@ private func pcscStates(_ context: PCSCContext, _ readers: [String]) throws -> [
 /// Serves an NTAG215 on the first virtual slot and waits until pcscd reports it. Takes the slots' lock first (held
 /// until the process exits), so a benchmark never puts a card into a slot a test run is using.
 private func serveBenchTag(context: PCSCContext, reader: String) throws -> VPCDServer {
-    let lock = open("/tmp/opennfc-vpcd-slots.lock", O_CREAT | O_RDWR, 0o666)
-    if lock >= 0 { _ = flock(lock, LOCK_EX) }
+    benchSlotLock.withLock { $0 = $0 ?? SlotLock() }
     let text = "benchmark".utf8
     let message = [0xD1, 0x01, UInt8(text.count + 3), 0x54, 0x02, 0x65, 0x6E] + Array(text)
     let tag = try Type2Tag.factory(
@@ -152,6 +153,9 @@ private func serveBenchTag(context: PCSCContext, reader: String) throws -> VPCDS
     }
     return server
 }
+
+/// Held from the first served card until the process exits.
+private let benchSlotLock = Mutex<SlotLock?>(nil)
 
 /// median, p99, mean, min, max in milliseconds.
 func latencyFigures(_ samples: [Double]) -> [(String, Double)] {

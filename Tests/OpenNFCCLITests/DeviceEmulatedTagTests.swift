@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCTestSupport
 import Testing
 
 /// Every tag command through `--device pcsc` on a tag that `opennfc emulate` serves on the vsmartcard reader
@@ -13,14 +14,8 @@ struct DeviceEmulatedTagTests {
         let ws = try Workspace()
         defer { ws.cleanup() }
         // The slot lock the other emulator tests take: one card on slot 01 at a time.
-        let fd = open("/tmp/opennfc-vpcd-slots.lock", O_CREAT | O_RDWR, 0o666)
-        if fd >= 0 { _ = flock(fd, LOCK_EX) }
-        defer {
-            if fd >= 0 {
-                _ = flock(fd, LOCK_UN)
-                close(fd)
-            }
-        }
+        let slotLock = SlotLock()
+        defer { withExtendedLifetime(slotLock) {} }
         let file = try ws.tag("card.json", TagFixture.ntag215, message: TagFixture.uriMessage("pcsc.example"))
         let emulator = Process()
         emulator.executableURL = CLIRunner.binary

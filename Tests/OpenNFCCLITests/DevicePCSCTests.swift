@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCTestSupport
 import Testing
 
 /// `--device pcsc` against the private pcscd with the two vsmartcard virtual readers that `scripts/test` starts
@@ -31,14 +32,8 @@ struct DevicePCSCTests {
         let ws = try Workspace()
         defer { ws.cleanup() }
         // The emulator tests present cards on slot 01 while holding this lock; hold it too, so the slot is empty.
-        let fd = open("/tmp/opennfc-vpcd-slots.lock", O_CREAT | O_RDWR, 0o666)
-        if fd >= 0 { _ = flock(fd, LOCK_EX) }
-        defer {
-            if fd >= 0 {
-                _ = flock(fd, LOCK_UN)
-                close(fd)
-            }
-        }
+        let lock = SlotLock()
+        defer { withExtendedLifetime(lock) {} }
         let r = try ws.run(["read", "--device", "pcsc:PCD 00 01", "--timeout", "1"])
         #expect(r.status == 1)
         #expect(r.stdout == "")

@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCTestSupport
 import Testing
 
 /// `opennfc emulate` and `opennfc readers` as a user runs them; the real-pcscd part needs OPENNFC_E2E_PCSCD=1.
@@ -37,7 +38,7 @@ import Testing
             if: ProcessInfo.processInfo.environment["OPENNFC_E2E_PCSCD"] == "1",
             "OPENNFC_E2E_PCSCD is not set: pcscd with the vpcd driver is not running (scripts/test starts it)"))
     func emulateReadWriteSaveThroughPCSC() throws {
-        let lock = CLISlotLock()
+        let lock = SlotLock()
         defer { withExtendedLifetime(lock) {} }
         let dir = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -73,22 +74,5 @@ import Testing
         #expect(log.contains("Saved \(file)"))
         let shown = try CLIRunner.run(["tag", "show", "--json", file])
         #expect(shown.stdout.contains("written over PC/SC"))
-    }
-}
-
-/// The same cross-process lock on the vpcd slots as the PC/SC end-to-end tests take.
-final class CLISlotLock {
-    private let fd: Int32
-
-    init() {
-        fd = open("/tmp/opennfc-vpcd-slots.lock", O_CREAT | O_RDWR, 0o666)
-        if fd >= 0 { _ = flock(fd, LOCK_EX) }
-    }
-
-    deinit {
-        if fd >= 0 {
-            _ = flock(fd, LOCK_UN)
-            close(fd)
-        }
     }
 }

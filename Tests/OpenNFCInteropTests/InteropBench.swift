@@ -2,6 +2,7 @@ import OpenNFCBytes
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// A virtual field with one tag in it, read through the reader procedures exactly as a session would: poll,
@@ -46,8 +47,6 @@ func ndefMessage(length: Int, seed: UInt8 = 1) -> [UInt8] {
 }
 
 let uid7 = h("04 A1 B2 C3 D4 E5 F6")
-
-func h(_ s: String) -> [UInt8] { try! Hex.decode(s) }
 
 /// The code of a thrown TagError, or nil.
 func tagErrorCode(_ body: () throws -> Void) -> TagError.Code? {

@@ -1,4 +1,5 @@
 import OpenNFCBytes
+import OpenNFCTestSupport
 import Testing
 
 @testable import OpenNFCNDEF
@@ -15,7 +16,7 @@ import Testing
             kind: .select, version: 0x12,
             alternativeCarriers: [NDEFAlternativeCarrier(powerState: .active, carrierDataReference: bytes("0"))])
         let bt = try NDEFRecord(
-            tnf: .media, type: bytes("application/vnd.bluetooth.ep.oob"), id: bytes("0"), payload: hex(bluetoothPayload)
+            tnf: .media, type: bytes("application/vnd.bluetooth.ep.oob"), id: bytes("0"), payload: h(bluetoothPayload)
         )
         return NDEFMessage(records: [try hs.record(), bt])
     }
@@ -23,7 +24,7 @@ import Testing
     @Test func handoverSelectGoldenBytes() throws {
         // Hs with MB only (0x91), type "Hs", payload 10 = version 0x12 + ac record D1 02 04 61 63 01 01 30 00.
         let wire = try Self.handoverMessage().encoded()
-        #expect(Array(wire.prefix(15)) == hex("91 02 0A 48 73 12 D1 02 04 61 63 01 01 30 00"))
+        #expect(Array(wire.prefix(15)) == h("91 02 0A 48 73 12 D1 02 04 61 63 01 01 30 00"))
         let m = try NDEFMessage(decoding: wire)
         guard case .handover(let hs)? = try NDEFDecodedRecord(decoding: m.records[0]) else {
             Issue.record("not a handover record")
@@ -38,7 +39,7 @@ import Testing
         #expect(bt.transport == .classic)
         #expect(bt.addressString == "01:02:03:04:05:06")
         #expect(bt.classOfDevice == 0x24_0420)
-        #expect(Array(try bt.record().payload) == hex(Self.bluetoothPayload))
+        #expect(Array(try bt.record().payload) == h(Self.bluetoothPayload))
     }
 
     @Test func handoverRequestNeedsCollisionResolutionAndACarrier() throws {
@@ -82,7 +83,7 @@ import Testing
 
     @Test func bluetoothLowEnergyCarrier() throws {
         // LE OOB: AD 0x1B address (LE order + type 0 public), 0x1C role 2, 0x09 name "Pen".
-        let payload = hex("08 1B 06 05 04 03 02 01 00  02 1C 02  04 09 50 65 6E")
+        let payload = h("08 1B 06 05 04 03 02 01 00  02 1C 02  04 09 50 65 6E")
         let r = try NDEFRecord(tnf: .media, type: bytes("application/vnd.bluetooth.le.oob"), payload: payload)
         let le = try NDEFBluetoothCarrier(decoding: r)
         #expect(le.transport == .lowEnergy)
@@ -93,14 +94,14 @@ import Testing
         #expect(try le.record() == r)
         // Missing role: strict error.
         let noRole = try NDEFRecord(
-            tnf: .media, type: bytes("application/vnd.bluetooth.le.oob"), payload: hex("08 1B 06 05 04 03 02 01 00"))
+            tnf: .media, type: bytes("application/vnd.bluetooth.le.oob"), payload: h("08 1B 06 05 04 03 02 01 00"))
         #expect(throws: NDEFError.self) { try NDEFBluetoothCarrier(decoding: noRole) }
         // A structure longer than the payload.
-        let bad = try NDEFRecord(tnf: .media, type: bytes("application/vnd.bluetooth.le.oob"), payload: hex("09 1B 06"))
+        let bad = try NDEFRecord(tnf: .media, type: bytes("application/vnd.bluetooth.le.oob"), payload: h("09 1B 06"))
         #expect(throws: NDEFError(.invalidBluetoothCarrier, at: 0)) { try NDEFBluetoothCarrier(decoding: bad) }
         // Wrong OOB length in BR/EDR.
         let wrongLength = try NDEFRecord(
-            tnf: .media, type: bytes("application/vnd.bluetooth.ep.oob"), payload: hex("FF 00 06 05 04 03 02 01"))
+            tnf: .media, type: bytes("application/vnd.bluetooth.ep.oob"), payload: h("FF 00 06 05 04 03 02 01"))
         #expect(throws: NDEFError.self) { try NDEFBluetoothCarrier(decoding: wrongLength) }
         #expect(try NDEFBluetoothCarrier(decoding: wrongLength, options: .lenient).addressString == "01:02:03:04:05:06")
     }
@@ -113,7 +114,7 @@ import Testing
         + "  10 27 00 06 73 65 63 72 65 74  10 20 00 06 FF FF FF FF FF FF"
 
     @Test func wifiCarrier() throws {
-        let r = try NDEFRecord(tnf: .media, type: bytes("application/vnd.wfa.wsc"), payload: hex(Self.wsc))
+        let r = try NDEFRecord(tnf: .media, type: bytes("application/vnd.wfa.wsc"), payload: h(Self.wsc))
         let w = try NDEFWiFiCarrier(decoding: r)
         #expect(w.version == 0x10)
         let c = try #require(w.credentials.first)
@@ -125,11 +126,11 @@ import Testing
         #expect(try w.record() == r)
         #expect(try NDEFWiFiCarrier(ssid: bytes("Home"), networkKey: bytes("secret")).record() == r)
         // Attribute length beyond the payload.
-        let bad = try NDEFRecord(tnf: .media, type: bytes("application/vnd.wfa.wsc"), payload: hex("10 4A 00 05 10"))
+        let bad = try NDEFRecord(tnf: .media, type: bytes("application/vnd.wfa.wsc"), payload: h("10 4A 00 05 10"))
         #expect(throws: NDEFError(.invalidWiFiCarrier, at: 4)) { try NDEFWiFiCarrier(decoding: bad) }
         // Credential without SSID: offset of the credential's content.
         let noSSID = try NDEFRecord(
-            tnf: .media, type: bytes("application/vnd.wfa.wsc"), payload: hex("10 0E 00 05 10 26 00 01 01"))
+            tnf: .media, type: bytes("application/vnd.wfa.wsc"), payload: h("10 0E 00 05 10 26 00 01 01"))
         #expect(throws: NDEFError(.invalidWiFiCarrier, at: 4)) { try NDEFWiFiCarrier(decoding: noSSID) }
     }
 
@@ -137,7 +138,7 @@ import Testing
 
     @Test func signatureRecord() throws {
         // Version 0x20; ECDSA-P256 (0x0B), SHA-256 (0x02), 2-byte signature AA BB; X.509 with no certificates.
-        let sigPayload = hex("20 0B 02 00 02 AA BB 00")
+        let sigPayload = h("20 0B 02 00 02 AA BB 00")
         let s = try NDEFSignatureRecord(decoding: rec(.wellKnown, "Sig", sigPayload))
         #expect(s.signatureTypeName == "ECDSA-P256" && s.hashTypeName == "SHA-256" && s.signature == [0xAA, 0xBB])
         #expect(Array(try s.record().payload) == sigPayload)
@@ -157,9 +158,9 @@ import Testing
             ("20 0B 02 00 00 00 FF", 6),  // trailing byte
             ("20 00 02 00 01 AA 00", 3),  // "no signature" marker with a signature
         ]
-        for (h, offset) in cases {
-            #expect(throws: NDEFError(.invalidSignature, at: offset), "\(h)") {
-                try NDEFSignatureRecord(decoding: rec(.wellKnown, "Sig", hex(h)))
+        for (hexText, offset) in cases {
+            #expect(throws: NDEFError(.invalidSignature, at: offset), "\(hexText)") {
+                try NDEFSignatureRecord(decoding: rec(.wellKnown, "Sig", h(hexText)))
             }
         }
     }
@@ -169,13 +170,13 @@ import Testing
         let di = NDEFDeviceInformationRecord(
             manufacturer: "ACME", model: "X1", firmwareVersion: "1.0",
             otherElements: [.init(type: 9, value: [1])])
-        #expect(Array(try di.record().payload) == hex("00 04 41 43 4D 45 01 02 58 31 04 03 31 2E 30 09 01 01"))
+        #expect(Array(try di.record().payload) == h("00 04 41 43 4D 45 01 02 58 31 04 03 31 2E 30 09 01 01"))
         #expect(try NDEFDeviceInformationRecord(decoding: try di.record()) == di)
         #expect(throws: NDEFError(.invalidDeviceInformation, at: 0)) {
-            try NDEFDeviceInformationRecord(decoding: rec(.wellKnown, "Di", hex("00 01 41")))
+            try NDEFDeviceInformationRecord(decoding: rec(.wellKnown, "Di", h("00 01 41")))
         }
         #expect(throws: NDEFError(.invalidDeviceInformation, at: 2)) {
-            try NDEFDeviceInformationRecord(decoding: rec(.wellKnown, "Di", hex("00 05 41")))
+            try NDEFDeviceInformationRecord(decoding: rec(.wellKnown, "Di", h("00 05 41")))
         }
     }
 }

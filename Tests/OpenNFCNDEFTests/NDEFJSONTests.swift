@@ -1,4 +1,5 @@
 import OpenNFCBytes
+import OpenNFCTestSupport
 import Testing
 
 @testable import OpenNFCNDEF
@@ -6,7 +7,7 @@ import Testing
 /// The JSON and listing forms other commands reuse (`read`, `tag show`).
 @Suite struct NDEFJSONTests {
     @Test func uriMessageJSONAndListing() throws {
-        let m = try NDEFMessage(decoding: hex("D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67"))
+        let m = try NDEFMessage(decoding: h("D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67"))
         var repairs: [NDEFRepair] = []
         #expect(
             try m.jsonValue(options: .strict, repairs: &repairs).compact
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func strictJSONThrowsAndLenientJSONNeverFails() throws {
-        let m = try NDEFMessage(decoding: hex("D1 01 02 55 24 61"))
+        let m = try NDEFMessage(decoding: h("D1 01 02 55 24 61"))
         var repairs: [NDEFRepair] = []
         #expect(throws: NDEFError(.reservedURIPrefix, at: 4)) { try m.jsonValue(options: .strict, repairs: &repairs) }
         #expect(m.jsonValue()["records"]?.arrayValue?.first?["uri"]?.stringValue == "a")
@@ -40,7 +41,7 @@ import Testing
             alternativeCarriers: [NDEFAlternativeCarrier(powerState: .active, carrierDataReference: bytes("0"))])
         let bt = try NDEFRecord(
             tnf: .media, type: bytes("application/vnd.bluetooth.ep.oob"), id: bytes("0"),
-            payload: hex("0D 00 06 05 04 03 02 01 04 0D 20 04 24"))
+            payload: h("0D 00 06 05 04 03 02 01 04 0D 20 04 24"))
         let wifi = try NDEFWiFiCarrier(ssid: bytes("Home"), networkKey: bytes("secret")).record()
         let m = NDEFMessage(records: [try hs.record(), bt, wifi])
         let records = try #require(m.jsonValue()["records"]?.arrayValue)

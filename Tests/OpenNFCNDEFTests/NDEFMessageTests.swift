@@ -1,4 +1,5 @@
 import OpenNFCBytes
+import OpenNFCTestSupport
 import Testing
 
 @testable import OpenNFCNDEF
@@ -35,8 +36,8 @@ import Testing
     ]
 
     @Test(arguments: 0..<golden.count) func goldenVectorsDecodeAndEncode(_ n: Int) throws {
-        let (name, h, records) = Self.golden[n]
-        let wire = hex(h)
+        let (name, hexText, records) = Self.golden[n]
+        let wire = h(hexText)
         let message = try NDEFMessage(decoding: wire)
         #expect(message.records == records, "\(name)")
         #expect(message.encoded() == wire, "\(name)")
@@ -46,14 +47,14 @@ import Testing
     /// Chunked record (NDEF 1.0 §2.3.3): first chunk CF with the real TNF and type, then TNF 6 chunks.
     /// Hand-assembled: B2 = MB|CF|SR|TNF2, 56 = ME|SR|TNF6.
     @Test func chunkedRecordIsReassembledAndRechunked() throws {
-        let wire = hex("B2 0A 04 74 65 78 74 2F 70 6C 61 69 6E 61 62 63 64  56 00 02 65 66")
+        let wire = h("B2 0A 04 74 65 78 74 2F 70 6C 61 69 6E 61 62 63 64  56 00 02 65 66")
         let message = try NDEFMessage(decoding: wire)
         #expect(message.records == [rec(.media, "text/plain", bytes("abcdef"))])
         #expect(message.encoded(chunkSize: 4) == wire)
         #expect(message.encodedLength(chunkSize: 4) == wire.count)
-        #expect(message.encoded() == hex("D2 0A 06 74 65 78 74 2F 70 6C 61 69 6E 61 62 63 64 65 66"))
+        #expect(message.encoded() == h("D2 0A 06 74 65 78 74 2F 70 6C 61 69 6E 61 62 63 64 65 66"))
         // Middle chunk: 36 = CF|SR|TNF6.
-        let three = hex("B2 0A 02 74 65 78 74 2F 70 6C 61 69 6E 61 62  36 00 02 63 64  56 00 02 65 66")
+        let three = h("B2 0A 02 74 65 78 74 2F 70 6C 61 69 6E 61 62  36 00 02 63 64  56 00 02 65 66")
         #expect(try NDEFMessage(decoding: three) == message)
         #expect(message.encoded(chunkSize: 2) == three)
     }
@@ -78,13 +79,13 @@ import Testing
     }
 
     @Test func decodesFromSlicesAndCollectionsWithOffsetsFromTheirStart() throws {
-        let framed = hex("03 0E D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67 FE")
+        let framed = h("03 0E D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67 FE")
         let m = try NDEFMessage(decoding: framed[2..<16])
         #expect(m.records.count == 1)
         #expect(Array(m.records[0].payload) == [0x03] + bytes("nfcpy.org"))
-        let broken = hex("00 00 D1 01 0B 55 03 6E 66 63 70 79 2E 6F 72 67")
+        let broken = h("00 00 D1 01 0B 55 03 6E 66 63 70 79 2E 6F 72 67")
         #expect(throws: NDEFError(.payloadBeyondEnd, at: 2)) { try NDEFMessage(decoding: broken[2...]) }
-        let any = try NDEFMessage(decoding: hex("D0 00 00").reversed().reversed())
+        let any = try NDEFMessage(decoding: h("D0 00 00").reversed().reversed())
         #expect(any == .empty)
     }
 
@@ -124,13 +125,13 @@ import Testing
     ]
 
     @Test(arguments: 0..<strictErrors.count) func strictDecodingRejectsEachRule(_ n: Int) {
-        let (h, code, offset) = Self.strictErrors[n]
+        let (hexText, code, offset) = Self.strictErrors[n]
         do {
-            let m = try NDEFMessage(decoding: hex(h))
-            Issue.record("\(h) decoded to \(m)")
+            let m = try NDEFMessage(decoding: h(hexText))
+            Issue.record("\(hexText) decoded to \(m)")
         } catch {
-            #expect(error.code == code, "\(h)")
-            #expect(error.offset == offset, "\(h)")
+            #expect(error.code == code, "\(hexText)")
+            #expect(error.offset == offset, "\(hexText)")
             #expect(error.description == "\(code.rawValue) at byte \(offset)")
         }
     }
@@ -164,19 +165,19 @@ import Testing
     ]
 
     @Test(arguments: 0..<lenientRepairs.count) func lenientDecodingRepairsAndReports(_ n: Int) throws {
-        let (h, records, expected) = Self.lenientRepairs[n]
+        let (hexText, records, expected) = Self.lenientRepairs[n]
         var repairs: [NDEFRepair] = []
-        let m = try NDEFMessage(decoding: hex(h), options: .lenient, repairs: &repairs)
-        #expect(m.records == records, "\(h)")
-        #expect(repairs.map { "\($0.code.rawValue)@\($0.offset)" } == expected, "\(h)")
+        let m = try NDEFMessage(decoding: h(hexText), options: .lenient, repairs: &repairs)
+        #expect(m.records == records, "\(hexText)")
+        #expect(repairs.map { "\($0.code.rawValue)@\($0.offset)" } == expected, "\(hexText)")
         #expect(repairs.allSatisfy { !$0.action.isEmpty })
         // Strict mode rejects the same bytes with the first repaired rule.
-        #expect(throws: NDEFError.self) { try NDEFMessage(decoding: hex(h)) }
+        #expect(throws: NDEFError.self) { try NDEFMessage(decoding: h(hexText)) }
     }
 
     @Test func lenientModeStillRejectsWhatItCannotRepair() {
-        for h in ["", "D1", "D1 05 01 55", "D9 01 01 04 55 61", "B5 00 01 61 36"] {
-            #expect(throws: NDEFError.self) { try NDEFMessage(decoding: hex(h), options: .lenient) }
+        for hexText in ["", "D1", "D1 05 01 55", "D9 01 01 04 55 61", "B5 00 01 61 36"] {
+            #expect(throws: NDEFError.self) { try NDEFMessage(decoding: h(hexText), options: .lenient) }
         }
     }
 
@@ -188,7 +189,7 @@ import Testing
         let options = NDEFDecodingOptions(maxMessageSize: 200_000)
         #expect(try NDEFMessage(decoding: big, options: options).records[0].payload.count == 131_072)
         #expect(throws: NDEFError(.messageTooLarge, at: 2)) {
-            try NDEFMessage(decoding: hex("D0 00 00"), options: NDEFDecodingOptions(maxMessageSize: 2))
+            try NDEFMessage(decoding: h("D0 00 00"), options: NDEFDecodingOptions(maxMessageSize: 2))
         }
     }
 
@@ -210,8 +211,8 @@ import Testing
     /// Every strict prefix of a valid message fails with a clean error (item 7).
     @Test func everyStrictPrefixFailsCleanly() throws {
         let messages =
-            Self.golden.map { hex($0.hex) } + [
-                hex("B2 0A 02 74 65 78 74 2F 70 6C 61 69 6E 61 62  36 00 02 63 64  56 00 02 65 66"),
+            Self.golden.map { h($0.hex) } + [
+                h("B2 0A 02 74 65 78 74 2F 70 6C 61 69 6E 61 62  36 00 02 63 64  56 00 02 65 66"),
                 NDEFMessage(records: [rec(.wellKnown, "U", [4] + bytes("a.b")), rec(.unknown, id: [9], [1, 2])])
                     .encoded(chunkSize: 1),
             ]
@@ -226,7 +227,7 @@ import Testing
 
     /// A seeded bit-flip sweep: decoding never traps, errors stay inside the buffer, what decodes re-encodes.
     @Test func seededBitFlipSweepNeverCrashes() throws {
-        var rng = SplitMix64(seed: 0x4E44_4546)
+        var rng = SeededGenerator(seed: 0x4E44_4546)
         let base = NDEFMessage(records: [
             rec(.wellKnown, "U", [4] + bytes("example.com/item/1")),
             rec(.wellKnown, "T", [2] + bytes("enItem 1")),

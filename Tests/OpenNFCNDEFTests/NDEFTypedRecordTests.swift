@@ -1,4 +1,5 @@
 import OpenNFCBytes
+import OpenNFCTestSupport
 import Testing
 
 @testable import OpenNFCNDEF
@@ -7,9 +8,9 @@ import Testing
 @Suite struct NDEFTypedRecordTests {
     /// Decodes a single-record message's record with `T`.
     func decode<T: NDEFTypedRecord>(
-        _ type: T.Type, _ h: String, _ options: NDEFDecodingOptions = .strict
+        _ type: T.Type, _ hexText: String, _ options: NDEFDecodingOptions = .strict
     ) throws -> T {
-        try T(decoding: try NDEFMessage(decoding: hex(h)).records[0], options: options)
+        try T(decoding: try NDEFMessage(decoding: h(hexText)).records[0], options: options)
     }
 
     // MARK: Text (RTD-Text 1.0 §3)
@@ -18,11 +19,11 @@ import Testing
         // "Hello", UTF-8, "en": status 0x02 (NFC Forum RTD-Text 1.0 §3.2.1).
         let t = try decode(NDEFTextRecord.self, "D1 01 08 54 02 65 6E 48 65 6C 6C 6F")
         #expect(t == NDEFTextRecord(text: "Hello", language: "en", encoding: .utf8))
-        #expect(NDEFMessage(records: [try t.record()]).encoded() == hex("D1 01 08 54 02 65 6E 48 65 6C 6C 6F"))
+        #expect(NDEFMessage(records: [try t.record()]).encoded() == h("D1 01 08 54 02 65 6E 48 65 6C 6C 6F"))
         // UTF-16 with big-endian BOM: status 0x82 (bit 7 set), "en", FE FF 00 48 00 69 = "Hi".
         let be = try decode(NDEFTextRecord.self, "D1 01 09 54 82 65 6E FE FF 00 48 00 69")
         #expect(be == NDEFTextRecord(text: "Hi", language: "en", encoding: .utf16))
-        #expect(NDEFMessage(records: [try be.record()]).encoded() == hex("D1 01 09 54 82 65 6E FE FF 00 48 00 69"))
+        #expect(NDEFMessage(records: [try be.record()]).encoded() == h("D1 01 09 54 82 65 6E FE FF 00 48 00 69"))
         // Little-endian BOM FF FE.
         let le = try decode(NDEFTextRecord.self, "D1 01 09 54 82 65 6E FF FE 48 00 69 00")
         #expect(le.text == "Hi")
@@ -40,7 +41,7 @@ import Testing
             try decode(NDEFTextRecord.self, "D1 01 04 54 42 65 6E 41")
         }
         var repairs: [NDEFRepair] = []
-        let r = try NDEFMessage(decoding: hex("D1 01 04 54 42 65 6E 41")).records[0]
+        let r = try NDEFMessage(decoding: h("D1 01 04 54 42 65 6E 41")).records[0]
         #expect(try NDEFTextRecord(decoding: r, options: .lenient, repairs: &repairs).text == "A")
         #expect(repairs.map(\.code) == [.invalidText])
         // Language length beyond the payload.
@@ -88,7 +89,7 @@ import Testing
         // "http://nfcpy.org" (NFC Forum RTD-URI 1.0 §3.2.2).
         #expect(
             NDEFMessage(records: [try NDEFURIRecord(uri: "http://nfcpy.org").record()]).encoded()
-                == hex("D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67"))
+                == h("D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67"))
     }
 
     @Test func uriViolations() throws {
@@ -112,7 +113,7 @@ import Testing
         #expect(sp.uri == "https://example.com")
         #expect(sp.titles == [NDEFTextRecord(text: "Ex", language: "en")])
         #expect(sp.action == .doAction)
-        #expect(NDEFMessage(records: [try sp.record()]).encoded() == hex(Self.smartPoster))
+        #expect(NDEFMessage(records: [try sp.record()]).encoded() == h(Self.smartPoster))
     }
 
     @Test func smartPosterRoundTripWithEveryField() throws {
@@ -146,7 +147,7 @@ import Testing
             try NDEFSmartPosterRecord(decoding: try NDEFMessage(decoding: wire).records[0], options: .lenient).uri
                 == "a:1")
         // Errors inside the nested message count from the outer message: 0x24 is at byte 9.
-        let badInner = hex("D1 02 06 53 70 D1 01 02 55 24 61")
+        let badInner = h("D1 02 06 53 70 D1 01 02 55 24 61")
         #expect(throws: NDEFError(.reservedURIPrefix, at: 9)) {
             try NDEFSmartPosterRecord(decoding: try NDEFMessage(decoding: badInner).records[0])
         }
@@ -227,12 +228,13 @@ import Testing
 
     @Test func androidApplicationRecord() throws {
         // Type "android.com:pkg" (15 bytes), payload "com.example" (Android createApplicationRecord).
-        let h = "D4 0F 0B 61 6E 64 72 6F 69 64 2E 63 6F 6D 3A 70 6B 67 63 6F 6D 2E 65 78 61 6D 70 6C 65"
-        let aar = try decode(NDEFAndroidApplicationRecord.self, h)
+        let hexText = "D4 0F 0B 61 6E 64 72 6F 69 64 2E 63 6F 6D 3A 70 6B 67 63 6F 6D 2E 65 78 61 6D 70 6C 65"
+        let aar = try decode(NDEFAndroidApplicationRecord.self, hexText)
         #expect(aar.packageName == "com.example")
-        #expect(NDEFMessage(records: [try aar.record()]).encoded() == hex(h))
+        #expect(NDEFMessage(records: [try aar.record()]).encoded() == h(hexText))
         #expect(
-            try NDEFDecodedRecord(decoding: try NDEFMessage(decoding: hex(h)).records[0]) == .androidApplication(aar))
+            try NDEFDecodedRecord(decoding: try NDEFMessage(decoding: h(hexText)).records[0])
+                == .androidApplication(aar))
         #expect(throws: NDEFError.self) { try NDEFAndroidApplicationRecord(packageName: "").record() }
     }
 

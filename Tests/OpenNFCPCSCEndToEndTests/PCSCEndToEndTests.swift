@@ -2,6 +2,7 @@ import OpenNFCBytes
 import OpenNFCPCSC
 import OpenNFCRF
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import OpenNFCVPCD
 import Testing
 

@@ -3,6 +3,7 @@ import OpenNFCPCSC
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import OpenNFCVPCD
 import Testing
 

@@ -4,6 +4,7 @@ import OpenCoreNFCTesting
 import OpenNFCBytes
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 extension EndToEndSuite {

@@ -1,7 +1,6 @@
 import OpenNFCBytes
 import OpenNFCSimulation
-
-func h(_ s: String) -> [UInt8] { try! Hex.decode(s) }
+import OpenNFCTestSupport
 
 /// An NDEF message with one Text record "hi" (en), written by hand from NFC Forum RTD Text §3.
 let textHi = h("D101055402656E6869")

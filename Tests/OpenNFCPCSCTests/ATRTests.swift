@@ -1,4 +1,5 @@
 import OpenNFCBytes
+import OpenNFCTestSupport
 import Testing
 
 @testable import OpenNFCPCSC

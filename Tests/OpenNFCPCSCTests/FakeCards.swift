@@ -1,9 +1,7 @@
 import OpenNFCBytes
 import OpenNFCPCSC
+import OpenNFCTestSupport
 import Synchronization
-
-/// Hex helper for test vectors.
-func h(_ s: String) -> [UInt8] { try! Hex.decode(s) }
 
 /// The PC/SC Part 3 ATR of a MIFARE Ultralight / NTAG21x (PC/SC Part 3 §3.1.3.2.3, TCK computed).
 let ultralightATR = h("3B8F8001804F0CA0000003060300030000000068")

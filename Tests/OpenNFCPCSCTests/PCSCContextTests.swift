@@ -1,4 +1,5 @@
 import OpenNFCPCSC
+import OpenNFCTestSupport
 import Testing
 
 @Suite struct PCSCContextTests {

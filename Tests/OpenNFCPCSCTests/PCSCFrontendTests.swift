@@ -1,5 +1,6 @@
 import OpenNFCPCSC
 import OpenNFCRF
+import OpenNFCTestSupport
 import Testing
 
 /// The frontend mapping, tested like a tag procedure: exact APDUs, one comment per command.

@@ -1,5 +1,6 @@
 import OpenNFCBytes
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 /// A loyalty-card applet written the way an app developer would: GET DATA (`CA`) returns the balance, a proprietary
@@ -113,7 +114,7 @@ final class LoyaltyApplet: ISO7816Applet {
         let loyalty = LoyaltyApplet(aid: Self.loyaltyAID)
         let tag = try Type4Tag(uid: testUID, applets: [loyalty])
         playISODEP(tag, "00A4040007F04C4F59414C0100 -> 6F09 8407 F04C4F59414C01 9000 # SELECT applet")
-        #expect(tag.receive(bytes("8030000001 0A"), tearAfter: 0) == .silence)
+        #expect(tag.receive(h("8030000001 0A"), tearAfter: 0) == .silence)
         #expect(loyalty.balance == 90)  // the applet ran; its answer was lost
     }
 

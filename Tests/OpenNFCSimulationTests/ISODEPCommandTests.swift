@@ -1,5 +1,6 @@
 import OpenNFCBytes
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 @Suite struct ISODEPCommandTests {
@@ -20,7 +21,7 @@ import Testing
 
     @Test func decodesAndReencodesEveryCase() throws {
         for c in Self.cases {
-            let raw = bytes(c.hex)
+            let raw = h(c.hex)
             let command = try ISO7816Command(decoding: raw)
             #expect(command.data.count == c.data, "\(c.hex)")
             #expect(command.ne == c.ne, "\(c.hex)")
@@ -30,19 +31,19 @@ import Testing
     }
 
     @Test func maximumLe() throws {
-        #expect(try ISO7816Command(decoding: bytes("00B0000000")).neIsMaximum)
-        #expect(try ISO7816Command(decoding: bytes("00B00000000000")).neIsMaximum)
-        #expect(try !ISO7816Command(decoding: bytes("00B00000FF")).neIsMaximum)
-        #expect(try !ISO7816Command(decoding: bytes("00B00000000100")).neIsMaximum)
+        #expect(try ISO7816Command(decoding: h("00B0000000")).neIsMaximum)
+        #expect(try ISO7816Command(decoding: h("00B00000000000")).neIsMaximum)
+        #expect(try !ISO7816Command(decoding: h("00B00000FF")).neIsMaximum)
+        #expect(try !ISO7816Command(decoding: h("00B00000000100")).neIsMaximum)
     }
 
     @Test func malformedAPDUsNameTheirFault() {
         for hex in ["00B000", "00D6000003AABB", "00D6000001AABBCC", "00B0000000AB", "00D600000000", "00D6000000000211"]
         {
-            #expect(throws: ISO7816Command.DecodingError.self, "\(hex)") { try ISO7816Command(decoding: bytes(hex)) }
+            #expect(throws: ISO7816Command.DecodingError.self, "\(hex)") { try ISO7816Command(decoding: h(hex)) }
         }
         do {
-            _ = try ISO7816Command(decoding: bytes("00D6000003AABB"))
+            _ = try ISO7816Command(decoding: h("00D6000003AABB"))
         } catch {
             #expect(error.reason.contains("byte 4"))
         }

@@ -1,5 +1,6 @@
 import OpenNFCRF
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 /// The ISO-DEP cards in the virtual field, reached through the RF frontend as the reader procedures see them.
@@ -15,12 +16,12 @@ import Testing
         let target = try frontend.activate(found[0], isoDEP: true)
         #expect(target.ats == [0x06, 0x77, 0x77, 0x71, 0x02, 0x80])
         #expect(target.isISODEP)
-        #expect(try frontend.exchange(bytes("00A4040007D276000085010100")) == .frame([0x90, 0x00]))
-        #expect(try frontend.exchange(bytes("00A4000C02E104")) == .frame([0x90, 0x00]))
-        #expect(try frontend.exchange(bytes("00B0000002")) == .frame([0x00, 0x0E, 0x90, 0x00]))
+        #expect(try frontend.exchange(h("00A4040007D276000085010100")) == .frame([0x90, 0x00]))
+        #expect(try frontend.exchange(h("00A4000C02E104")) == .frame([0x90, 0x00]))
+        #expect(try frontend.exchange(h("00B0000002")) == .frame([0x00, 0x0E, 0x90, 0x00]))
         // Re-activation resets the card: the selection is gone.
         _ = try frontend.activate(found[0], isoDEP: true)
-        #expect(try frontend.exchange(bytes("00B0000002")) == .frame([0x69, 0x86]))
+        #expect(try frontend.exchange(h("00B0000002")) == .frame([0x69, 0x86]))
     }
 
     /// A fault plan tearing the 3rd exchange (an UPDATE BINARY of 4 bytes) after 2 bytes: the reader sees
@@ -32,10 +33,10 @@ import Testing
         let frontend = VirtualFieldFrontend(field: field)
         _ = try frontend.activate(try frontend.poll([.nfcA])[0], isoDEP: true)
         field.faultPlan = FaultPlan([.tear(frame: 3, afterBytes: 2)])
-        _ = try frontend.exchange(bytes("00A4040007D276000085010100"))
-        _ = try frontend.exchange(bytes("00A4000C02E104"))
+        _ = try frontend.exchange(h("00A4040007D276000085010100"))
+        _ = try frontend.exchange(h("00A4000C02E104"))
         do {
-            _ = try frontend.exchange(bytes("00D6000204 A1A2A3A4"))
+            _ = try frontend.exchange(h("00D6000204 A1A2A3A4"))
             Issue.record("the torn exchange answered")
         } catch {
             #expect(error.code == .linkLost)
@@ -51,8 +52,8 @@ import Testing
         let target = try frontend.activate(try frontend.poll([.nfcA])[0], isoDEP: true)
         #expect(target.ats == [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
         #expect(target.sensRes == 0x0344)
-        #expect(try frontend.exchange([0x60]) == .frame(bytes("AF 04 01 01 01 00 18 05")))
-        #expect(try frontend.exchange(bytes("90AF000000")) == .frame(bytes("04 01 01 01 04 18 05 91AF")))
-        #expect(try frontend.exchange(bytes("00A4040007D276000085010100")) == .frame([0x90, 0x00]))
+        #expect(try frontend.exchange([0x60]) == .frame(h("AF 04 01 01 01 00 18 05")))
+        #expect(try frontend.exchange(h("90AF000000")) == .frame(h("04 01 01 01 04 18 05 91AF")))
+        #expect(try frontend.exchange(h("00A4040007D276000085010100")) == .frame([0x90, 0x00]))
     }
 }

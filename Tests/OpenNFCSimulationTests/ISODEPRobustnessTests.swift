@@ -1,23 +1,12 @@
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
-
-/// A deterministic generator for the robustness sweeps (SplitMix64, so every run sends the same frames).
-struct ISODEPSplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Hostile input never traps a virtual card: every frame gets an answer of at least a status (or, torn, none), and
 /// memory sizes never change.
 @Suite struct ISODEPRobustnessTests {
     /// A frame that is often almost valid: a known CLA/INS with random parameters and lengths, or pure noise.
-    static func frame(_ rng: inout ISODEPSplitMix) -> [UInt8] {
+    static func frame(_ rng: inout SeededGenerator) -> [UInt8] {
         let classes: [UInt8] = [0x00, 0x90, 0x80, 0x01, 0x0C, 0x10, 0xFF]
         let codes: [UInt8] = [
             0xA4, 0xB0, 0xB1, 0xD6, 0xD7, 0x60, 0xAF, 0x5A, 0x6A, 0x6F, 0xBD, 0x3D, 0xCA, 0xCD, 0xDA, 0xDF, 0xF5, 0x61,
@@ -46,7 +35,7 @@ struct ISODEPSplitMix: RandomNumberGenerator {
     }
 
     func sweep(_ tag: any VirtualTag, sizes: () -> [Int], seed: UInt64) {
-        var rng = ISODEPSplitMix(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let before = sizes()
         var answered = 0
         for i in 0..<5_000 {

@@ -1,6 +1,7 @@
 import Foundation
 import OpenNFCBytes
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 @Suite struct ISODEPTagFileTests {
@@ -70,7 +71,7 @@ import Testing
 
     @Test func registryFactoriesHoldTheMessage() throws {
         let t4 = try TagFile.factory(chip: "type4", uid: testUID, holding: nfcpyURIMessage)
-        #expect((t4 as? Type4Tag)?.capabilityContainerFile == bytes("000F 20 00FF 00FF 0406 E104 1000 00 00"))
+        #expect((t4 as? Type4Tag)?.capabilityContainerFile == h("000F 20 00FF 00FF 0406 E104 1000 00 00"))
         #expect(TagFile.ndefMessage(of: t4) == nfcpyURIMessage)
         let empty = try TagFile.factory(chip: "type4", uid: testUID, holding: nil)
         #expect(TagFile.ndefMessage(of: empty) == nil)

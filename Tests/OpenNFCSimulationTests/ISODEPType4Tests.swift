@@ -1,6 +1,7 @@
 import OpenNFCBytes
 import OpenNFCRF
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 @Suite struct ISODEPType4Tests {
@@ -19,7 +20,7 @@ import Testing
 
     @Test func factoryDefaultsMatchTheIssue() throws {
         let tag = try Type4Tag.factory(uid: testUID, holding: [])
-        #expect(tag.capabilityContainerFile == bytes("000F 20 00FF 00FF 0406 E104 1000 00 00"))
+        #expect(tag.capabilityContainerFile == h("000F 20 00FF 00FF 0406 E104 1000 00 00"))
         #expect(tag.ndefFile.count == 4096)
         #expect(tag.ndefFile.allSatisfy { $0 == 0 })
         #expect(tag.ndefMessage.isEmpty)
@@ -224,7 +225,7 @@ import Testing
         let tag = try Type4Tag.factory(
             uid: testUID, holding: message,
             configuration: Type4Configuration(mle: 0x0400, mlc: 0x0300, extendedLength: true))
-        #expect(tag.capabilityContainerFile == bytes("000F 20 0400 0300 0406 E104 1000 00 00"))
+        #expect(tag.capabilityContainerFile == h("000F 20 0400 0300 0406 E104 1000 00 00"))
         var transcript = """
             00A4040007D276000085010100 -> 9000      # SELECT NDEF application
             00A4000C02E104             -> 9000      # SELECT NDEF file
@@ -275,7 +276,7 @@ import Testing
     @Test func tearingARefusedCommandChangesNothing() throws {
         let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage)
         let before = tag.ndefFile
-        #expect(tag.receive(bytes("00D6000002 0000"), tearAfter: 1) == .silence)  // no current EF
+        #expect(tag.receive(h("00D6000002 0000"), tearAfter: 1) == .silence)  // no current EF
         #expect(tag.ndefFile == before)
     }
 
@@ -354,7 +355,7 @@ import Testing
             00A4000C02E104             -> 9000      # SELECT NDEF file
             """)
         let before = tag.ndefFile
-        #expect(tag.receive(bytes("00D700000A 5403000100 5303 A1A2A3"), tearAfter: committed) == .silence)
+        #expect(tag.receive(h("00D700000A 5403000100 5303 A1A2A3"), tearAfter: committed) == .silence)
         var expected = before
         expected.replaceSubrange(0x100..<0x100 + committed, with: [0xA1, 0xA2, 0xA3].prefix(committed))
         #expect(tag.ndefFile == expected)

@@ -2,11 +2,13 @@ import Foundation
 import OpenNFCBytes
 import OpenNFCRF
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
-/// Runs a transcript against a tag through ``TagLineSession``: each line is
-/// `INPUT -> EXPECTED  # what it is`, with INPUT a frame in hex, `ACTIVATE` or `REMOVE`, and EXPECTED the exact
-/// answer line (hex compared without spaces). The tag is placed and activated first. Every line must match.
+/// Runs a transcript against a tag through ``TagLineSession``, in the one transcript grammar of the test suites
+/// (``Transcript``): each line is `INPUT -> EXPECTED  # what it is`, with INPUT a frame in hex, `ACTIVATE` or
+/// `REMOVE`, and EXPECTED the answer (hex compared without spaces, `ACK`, `NAK <n>`, `TIMEOUT`, or an activation line
+/// compared as written). The tag is placed and activated first. Every line must match.
 @discardableResult
 func expectTranscript(
     _ tag: any VirtualTag, _ script: String, session: TagLineSession? = nil,
@@ -14,30 +16,27 @@ func expectTranscript(
 ) -> TagLineSession {
     let s = session ?? TagLineSession(tag: tag)
     if session == nil { s.activate() }
-    var checked = 0
-    for (number, raw) in script.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-        let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        guard line.contains("->") else {
-            #expect(line.allSatisfy { $0 == " " }, "line \(number + 1) has no '->'", sourceLocation: sourceLocation)
-            continue
+    let lines: [Transcript.Line]
+    do {
+        lines = try Transcript.parse(script)
+    } catch {
+        Issue.record("\(error)", sourceLocation: sourceLocation)
+        return s
+    }
+    for line in lines {
+        let input: String
+        switch line.input {
+        case .frame(let bytes): input = Hex.encode(bytes)
+        case .activate: input = "ACTIVATE"
+        case .remove: input = "REMOVE"
         }
-        let parts = line.components(separatedBy: "->")
-        let input = parts[0].trimmed
-        let expected = parts[1].trimmed
         let got = s.answer(input)
         #expect(
-            normalize(got) == normalize(expected),
-            "line \(number + 1): \(input) answered \(got), expected \(expected)", sourceLocation: sourceLocation)
-        checked += 1
+            Transcript.Answer(got) == line.answer,
+            "line \(line.number): \(input) answered \(got), expected \(line.answer)", sourceLocation: sourceLocation)
     }
-    #expect(checked > 0, "empty transcript", sourceLocation: sourceLocation)
+    #expect(!lines.isEmpty, "empty transcript", sourceLocation: sourceLocation)
     return s
-}
-
-private func normalize(_ s: String) -> String {
-    let t = s.trimmed
-    if let bytes = try? Hex.decode(t), !bytes.isEmpty { return Hex.encode(bytes) }
-    return t
 }
 
 extension StringProtocol {

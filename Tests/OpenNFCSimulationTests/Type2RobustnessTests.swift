@@ -1,19 +1,8 @@
 import Foundation
 import OpenNFCBytes
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
-
-/// A small deterministic generator (xorshift64*), so every run sends the same frames.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed | 1 }
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 2_685_821_657_736_338_717
-    }
-}
 
 /// Random and hostile input never traps, and what the datasheets promise always holds.
 @Suite struct Type2RobustnessTests {

@@ -1,5 +1,6 @@
 import OpenNFCBytes
 import OpenNFCRF
+import OpenNFCTestSupport
 import Testing
 
 @testable import OpenNFCTags

@@ -1,5 +1,6 @@
 import OpenNFCBytes
 import OpenNFCRF
+import OpenNFCTestSupport
 import Testing
 
 /// A frontend that plays an exact transcript: each step is the command the procedure must send and the tag's
@@ -40,6 +41,35 @@ final class ScriptedFrontend: RFFrontend {
         self.steps = steps
     }
 
+    /// A script in the one transcript grammar of the test suites (``Transcript``): `<command hex> -> <answer>` per
+    /// exchange (`ACK`, `NAK <n>`, `TIMEOUT` or the answer's hex), `ACTIVATE -> …` for an expected re-activation.
+    /// A malformed script is a bug in the test: it is recorded and gives an empty script.
+    convenience init(
+        maxCommandSize: Int = 255, maxResponseSize: Int = 256, rawFrames: Bool = true, transcript: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        var steps: [Step] = []
+        do {
+            for line in try Transcript.parse(transcript) {
+                switch (line.input, line.answer) {
+                case (.activate, _): steps.append(.activate)
+                case (.frame(let c), .frame(let a)): steps.append(Step(command: c, reply: .data(a)))
+                case (.frame(let c), .ack): steps.append(Step(command: c, reply: .ack))
+                case (.frame(let c), .nak(let n)): steps.append(Step(command: c, reply: .nak(n)))
+                case (.frame(let c), .timeout): steps.append(Step(command: c, reply: .fail(.timeout)))
+                case (_, let answer):
+                    Issue.record(
+                        "transcript line \(line.number): \(answer) is not an answer a reader gets",
+                        sourceLocation: sourceLocation)
+                }
+            }
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
+        }
+        self.init(
+            maxCommandSize: maxCommandSize, maxResponseSize: maxResponseSize, rawFrames: rawFrames, steps)
+    }
+
     var isComplete: Bool { position == steps.count }
 
     func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] { [] }
@@ -75,9 +105,6 @@ final class ScriptedFrontend: RFFrontend {
 
     func deactivate() {}
 }
-
-/// Hex bytes from a literal (spaces allowed); a malformed literal is a test bug.
-func h(_ s: String) -> [UInt8] { try! Hex.decode(s) }
 
 /// The NFC-A target of an NXP Type 2 chip (SENS_RES 0x0044, SEL_RES 00).
 let ntagTarget = RFTarget.nfcA(

@@ -1,4 +1,5 @@
 import OpenNFCRF
+import OpenNFCTestSupport
 import Testing
 
 @testable import OpenNFCTags

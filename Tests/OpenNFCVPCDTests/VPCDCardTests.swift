@@ -1,9 +1,8 @@
 import OpenNFCBytes
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import OpenNFCVPCD
 import Testing
-
-func h(_ s: String) -> [UInt8] { try! Hex.decode(s) }
 
 /// The emulated reader side of `opennfc emulate`, APDU by APDU (no socket, no pcscd).
 @Suite struct VPCDCardTests {

@@ -46,6 +46,8 @@ public struct OpenedDevice {
     public var connect: ((NFCSystem) -> Void)?
     /// Poll this often while scanning (backends that cannot report arrivals).
     public var pollInterval: NFCDuration?
+    /// The tag files a `sim:` device writes back when their tags change.
+    public var tagFiles: TagFileWriter?
     /// The device as a person would write it, for messages (`sim:a.json`, `pcsc:ACS ACR122U 00 00`).
     package var name: String = ""
     /// How a tag command takes tags from this device; nil: ``tagSource`` polls the frontend on the device's clock.

@@ -10,9 +10,17 @@ public import OpenNFCSimulation
 /// | `sim:<a>+<b>+…` or `sim:<a>,<b>,…` | one tag per file, all in the field (positions 0, 1, …) | the tags one after another, the next once the command released the previous |
 ///
 /// `+` and `,` both separate tag files (`.json`, Flipper `.nfc`, or a bare `.ndef` message on a factory NTAG215);
-/// every file is loaded and checked before the device opens. A tag command writes a tag back to its file on release,
-/// atomically and only when its encoding changed; the phone keeps its tags in memory. The virtual clock moves only
-/// through the idle detector (environment mode), the test (testing product), or a command's wait.
+/// every file is loaded and checked before the device opens.
+///
+/// | Behaviour | How |
+/// |---|---|
+/// | Writing back (the phone) | whenever the system releases a tag (after identifying or reading it, when the app connects another tag, restarts polling, or the session ends), each tag is encoded in its file's format and compared with the file's last saved encoding; a file whose tag changed (the app wrote, locked, set a password) is replaced atomically (temporary file + rename), so the next run sees it. A tag that changed nothing leaves its file byte-for-byte untouched |
+/// | Writing back (a tag command) | on release, the same comparison for the released tag; a file that cannot be saved fails the command |
+/// | Leaving files untouched | `OPENCORENFC_SIM_SAVE=0` (environment mode): the tags change in memory only |
+/// | A file that cannot be saved | the phone prints the reason on stderr (`OpenCoreNFC: cannot save …`); the session goes on |
+///
+/// The virtual clock moves only through the idle detector (environment mode), the test (testing product), or a
+/// command's wait.
 public enum SimulatedDevice {
     /// Loads one tag file (`.json`, Flipper `.nfc`, or a bare `.ndef` message on a factory NTAG215).
     public static func loadTagFile(_ path: String) throws(DeviceError) -> any VirtualTag {
@@ -24,7 +32,7 @@ public enum SimulatedDevice {
         name: "sim", usage: "sim:<tagfile>[+<tagfile>…]",
         help: "sim:<tagfile>[+<tagfile>…] or sim:empty — the simulated reader with these tags (`,` works as `+`)"
     ) { (argument: String, use: DeviceUse) throws(DeviceError) -> OpenedDevice in
-        var slots: [SimulatedTagSource.Slot] = []
+        var slots: [TagFileWriter.Slot] = []
         if argument != "empty" {
             let paths = argument.split(omittingEmptySubsequences: false) { $0 == "+" || $0 == "," }.map(String.init)
             guard !paths.isEmpty, !paths.contains(where: \.isEmpty) else {
@@ -35,8 +43,22 @@ public enum SimulatedDevice {
         }
         switch use {
         case .phone:
+            let files = TagFileWriter(slots: slots)
             var opened = open(tags: slots.map(\.tag))
             opened.name = "sim:\(argument)"
+            opened.tagFiles = files
+            let connect = opened.connect
+            let instrumented = opened.frontend as? InstrumentedFrontend
+            opened.connect = { system in
+                connect?(system)
+                // The system observes the frontend for its transcript; releases are seen after it.
+                guard let instrumented else { return }
+                let previous = instrumented.observer
+                instrumented.observer = { event in
+                    previous?(event)
+                    if case .deactivated = event { files.saveChanged() }
+                }
+            }
             return opened
         case .command:
             let clock = VirtualClock()
@@ -68,13 +90,13 @@ public enum SimulatedDevice {
             })
     }
 
-    static func loadSlot(_ path: String) throws(DeviceError) -> SimulatedTagSource.Slot {
+    static func loadSlot(_ path: String) throws(DeviceError) -> TagFileWriter.Slot {
         guard let format = TagFile.Format(path: path) else {
             throw DeviceError("tag file '\(path)': unknown extension; use .json, .nfc or .ndef")
         }
         do {
             let tag = try TagFile.read(path: path)
-            return .init(path: path, format: format, tag: tag, snapshot: try TagFile.encode(tag, as: format))
+            return .init(path: path, format: format, tag: tag, saved: try TagFile.encode(tag, as: format))
         } catch {
             throw DeviceError(describe(error, path))
         }
@@ -93,12 +115,7 @@ public enum SimulatedDevice {
 /// | Writing back | on release, the tag is encoded in its file's format and compared with its encoding at load: the file is replaced atomically (temporary file + rename) only when they differ, so a command that changes nothing leaves it byte-for-byte untouched |
 /// | Time | a ``VirtualClock`` advanced by the field's air time; waiting for a tag that never comes jumps the clock to the timeout at once |
 final class SimulatedTagSource: DeviceTagSource {
-    struct Slot {
-        var path: String
-        var format: TagFile.Format
-        var tag: any VirtualTag
-        var snapshot: [UInt8]
-    }
+    typealias Slot = TagFileWriter.Slot
 
     let field: VirtualField
     let frontend: VirtualFieldFrontend
@@ -142,12 +159,12 @@ final class SimulatedTagSource: DeviceTagSource {
         let now: [UInt8]
         do {
             now = try TagFile.encode(slot.tag, as: slot.format)
-            guard now != slot.snapshot else { return }
+            guard now != slot.saved else { return }
             try TagFile.writeAtomically(now, to: slot.path)
         } catch {
             throw DeviceError(SimulatedDevice.describe(error, slot.path))
         }
-        slots[c.slot].snapshot = now
+        slots[c.slot].saved = now
     }
 
     func waitForRemoval(timeout: NFCDuration, interrupted: () -> Bool) throws(DeviceError) -> Bool { true }
@@ -159,4 +176,37 @@ final class SimulatedTagSource: DeviceTagSource {
 private final class FieldBox: @unchecked Sendable {
     let field: VirtualField
     init(_ field: VirtualField) { self.field = field }
+}
+
+/// The tag files a `sim:` device was opened with, written back when their tags change (see ``SimulatedDevice``).
+/// Used on the system's executor only.
+public final class TagFileWriter: @unchecked Sendable {
+    struct Slot {
+        var path: String
+        var format: TagFile.Format
+        var tag: any VirtualTag
+        var saved: [UInt8]
+    }
+
+    private var slots: [Slot] = []
+    /// False leaves the files untouched (`OPENCORENFC_SIM_SAVE=0`).
+    public var isEnabled = true
+
+    init(slots: [Slot]) { self.slots = slots }
+
+    /// Writes back, atomically, every file whose tag no longer encodes to what was last saved.
+    public func saveChanged() {
+        guard isEnabled else { return }
+        for i in slots.indices {
+            let slot = slots[i]
+            do {
+                let now = try TagFile.encode(slot.tag, as: slot.format)
+                guard now != slot.saved else { continue }
+                try TagFile.writeAtomically(now, to: slot.path)
+                slots[i].saved = now
+            } catch {
+                FileHandle.standardError.write(Data("OpenCoreNFC: cannot save \(slot.path): \(error)\n".utf8))
+            }
+        }
+    }
 }

@@ -22,10 +22,16 @@ public struct StandardTagPlatform: TagPlatform {
         case .mifareClassic: family = .mifareClassic
         case .unsupported(let why): family = .unsupported(why)
         }
-        return TagIdentity(target: tag.target, family: family, historicalBytes: tag.historicalBytes)
+        var identity = TagIdentity(target: tag.target, family: family, historicalBytes: tag.historicalBytes)
+        identity.identified = tag
+        return identity
     }
 
     public func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)? {
+        if var identified = tag.identified {
+            identified.target = tag.target
+            return identified.ndefProcedure(frontend: frontend).map { Access($0) }
+        }
         let kind: TagKind
         switch tag.family {
         case .type2(let name): kind = .type2(Type2Chip.known.first { $0.name == name } ?? .generic)

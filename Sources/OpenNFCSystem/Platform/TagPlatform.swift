@@ -20,6 +20,10 @@ public struct TagIdentity: Sendable, Hashable {
     public var family: Family
     /// ISO 14443-4 historical bytes from the ATS, if any.
     public var historicalBytes: [UInt8]?
+    /// What the reader procedures identified (the exact chip, a DESFire's version), kept so that the NDEF access
+    /// for this identity is built from it rather than from ``family`` (no lossy round trip; nil for identities
+    /// made by other platforms).
+    var identified: IdentifiedTag?
 
     public init(target: RFTarget, family: Family, historicalBytes: [UInt8]? = nil) {
         self.target = target

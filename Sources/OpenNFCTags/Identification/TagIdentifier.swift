@@ -1,7 +1,8 @@
 internal import OpenNFCBytes
 public import OpenNFCRF
 
-/// Decides what an activated target is, sending a command only where the activation data cannot tell
+/// Decides what an activated target is, sending a command only where the activation data cannot tell, by walking
+/// the family registry (``TagFamilies``)
 /// (NFC Forum Activity §9 technology detection; NXP AN10833 "MIFARE type identification"; NTAG213/215/216
 /// datasheet §10.1 GET_VERSION; NXP MF3ICD81 §9 GetVersion).
 ///
@@ -18,43 +19,17 @@ public import OpenNFCRF
 /// refuses with a status word (so the card is left as it was). After a NAK (which mutes NXP Type 2 chips) or a
 /// timeout the target is re-activated so the next command is answered.
 public enum TagIdentifier {
+    /// Walks ``TagFamilies/identificationOrder``: the first family that decides gives the kind.
     public static func identify(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag {
-        switch target.technology {
-        case .nfcB:
-            return IdentifiedTag(target: target, kind: .iso7816)
-        case .nfcF:
-            return IdentifiedTag(target: target, kind: .unsupported("NFC-F (Type 3) has no procedure yet"))
-        case .nfcV:
-            return IdentifiedTag(target: target, kind: .unsupported("NFC-V (Type 5) has no procedure yet"))
-        case .nfcA:
-            break
+        for family in TagFamilies.identificationOrder {
+            if let identified = try family.identify(target, frontend) { return identified }
         }
-        if target.isISODEP {
-            guard target.identifier.first == 0x04 else { return IdentifiedTag(target: target, kind: .iso7816) }
-            return try identifyNXPISODEP(target: target, frontend: frontend)
-        }
-        guard let sak = target.selRes else {
-            if target.sensRes.map({ $0 & 0x1F == 0 }) ?? false {
-                return IdentifiedTag(target: target, kind: .unsupported("Type 1 (no SEL_RES) has no procedure yet"))
-            }
-            return IdentifiedTag(target: target, kind: .type2(.generic))
-        }
-        switch sak {
-        case 0x08, 0x09, 0x18, 0x88, 0x10, 0x11, 0x28, 0x38:
-            return IdentifiedTag(target: target, kind: .mifareClassic)
-        case 0x00:
-            break
-        default:
-            return IdentifiedTag(target: target, kind: .unsupported("SEL_RES \(Hex.encode([sak])) is not Type 2"))
-        }
-        guard target.identifier.first == 0x04, frontend.capabilities.rawFrames else {
-            return IdentifiedTag(target: target, kind: .type2(.generic))
-        }
-        return try identifyNXPType2(target: target, frontend: frontend)
+        return IdentifiedTag(
+            target: target, kind: .unsupported("no tag family recognises this \(target.technology.rawValue) target"))
     }
 
     /// GET_VERSION (`60`) on an NXP Type 2 chip (NTAG21x datasheet §10.1).
-    private static func identifyNXPType2(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag {
+    static func identifyNXPType2(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag {
         let answer: RFResponse
         do {
             answer = try frontend.exchange([0x60])
@@ -84,8 +59,7 @@ public enum TagIdentifier {
     }
 
     /// DESFire GetVersion, ISO-wrapped (`90 60 00 00 00`, then `90 AF 00 00 00` while the card answers `91 AF`).
-    private static func identifyNXPISODEP(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag
-    {
+    static func identifyNXPISODEP(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag {
         let link = APDULink(frontend: frontend)
         let first = try link.send([0x90, 0x60, 0x00, 0x00, 0x00], name: "DESFire GetVersion")
         guard first.sw == 0x91AF, first.data.count == 7 else { return IdentifiedTag(target: target, kind: .iso7816) }

@@ -1,0 +1,94 @@
+internal import OpenNFCBytes
+public import OpenNFCRF
+
+/// One tag family as identification sees it: a name, and a test that either decides the target's kind (possibly
+/// exchanging frames, such as GET_VERSION) or passes (nil) to the next family.
+public struct TagFamilyIdentification: Sendable {
+    /// The family, for messages and docs (`desfire`, `type4`, `type2`, …).
+    public var name: String
+    /// The kind of `target` when it belongs to this family; nil to let the next family look.
+    public var identify: @Sendable (_ target: RFTarget, _ frontend: any RFFrontend) throws(TagError) -> IdentifiedTag?
+
+    public init(
+        name: String,
+        identify:
+            @escaping @Sendable (_ target: RFTarget, _ frontend: any RFFrontend) throws(TagError) -> IdentifiedTag?
+    ) {
+        self.name = name
+        self.identify = identify
+    }
+}
+
+/// The families identification walks, in order; the first that decides wins (docs/ADDING-A-TAG-FAMILY.md).
+///
+/// | Order | Family | Decides when |
+/// |---|---|---|
+/// | 1 | `nfc-f` | the target is NFC-F (no Type 3 procedure yet) |
+/// | 2 | `nfc-v` | the target is NFC-V (no Type 5 procedure yet) |
+/// | 3 | `desfire` | NFC-A ISO-DEP with an NXP UID: DESFire GetVersion (3 frames) says DESFire, or leaves an ISO 7816 card |
+/// | 4 | `type4` | any other ISO-DEP target (NFC-A with an ATS or SAK bit 0x20, every NFC-B card) |
+/// | 5 | `type1` | NFC-A without SEL_RES and SENS_RES bits 4–0 zero (ISO/IEC 14443-3 §6.4.2, Topaz) — no procedure yet |
+/// | 6 | `mifare-classic` | SAK `08` `09` `18` `88` `10` `11` `28` `38` (NXP AN10833) |
+/// | 7 | `type2` | everything else on NFC-A: SAK `00` (GET_VERSION for NXP chips), or no SAK at all |
+///
+/// DESFire comes before Type 4 because a DESFire is also an ISO-DEP card; MIFARE Classic before Type 2 because both
+/// are NFC-A level-3 targets told apart by SAK.
+public enum TagFamilies {
+    public static let identificationOrder: [TagFamilyIdentification] = [
+        .unsupportedTechnology(.nfcF, "NFC-F (Type 3) has no procedure yet"),
+        .unsupportedTechnology(.nfcV, "NFC-V (Type 5) has no procedure yet"),
+        .desfire,
+        .type4,
+        .type1,
+        .mifareClassic,
+        .type2,
+    ]
+}
+
+extension TagFamilyIdentification {
+    /// A technology whose families have no procedures yet: its targets are ``TagKind/unsupported(_:)``.
+    static func unsupportedTechnology(_ technology: RFTechnology, _ why: String) -> TagFamilyIdentification {
+        TagFamilyIdentification(name: technology.rawValue) { target, _ in
+            target.technology == technology ? IdentifiedTag(target: target, kind: .unsupported(why)) : nil
+        }
+    }
+
+    /// MIFARE DESFire: ISO-DEP with an NXP UID, confirmed by GetVersion (NXP MF3ICD81 §9).
+    static let desfire = TagFamilyIdentification(name: "desfire") { (target, frontend) throws(TagError) in
+        guard target.technology == .nfcA, target.isISODEP, target.identifier.first == 0x04 else { return nil }
+        return try TagIdentifier.identifyNXPISODEP(target: target, frontend: frontend)
+    }
+
+    /// NFC Forum Type 4: any ISO-DEP target (NFC Forum T4T 2.0 §4).
+    static let type4 = TagFamilyIdentification(name: "type4") { target, _ in
+        target.isISODEP ? IdentifiedTag(target: target, kind: .iso7816) : nil
+    }
+
+    /// NFC Forum Type 1 (Topaz): NFC-A without SEL_RES, SENS_RES bits 4–0 zero (ISO/IEC 14443-3 §6.4.2).
+    static let type1 = TagFamilyIdentification(name: "type1") { target, _ in
+        guard target.technology == .nfcA, target.selRes == nil, target.sensRes.map({ $0 & 0x1F == 0 }) ?? false
+        else { return nil }
+        return IdentifiedTag(target: target, kind: .unsupported("Type 1 (no SEL_RES) has no procedure yet"))
+    }
+
+    /// MIFARE Classic and Plus in SL1/SL2, by SAK (NXP AN10833 §3).
+    static let mifareClassic = TagFamilyIdentification(name: "mifare-classic") { target, _ in
+        switch target.selRes {
+        case 0x08, 0x09, 0x18, 0x88, 0x10, 0x11, 0x28, 0x38: return IdentifiedTag(target: target, kind: .mifareClassic)
+        default: return nil
+        }
+    }
+
+    /// NFC Forum Type 2: NFC-A, SAK `00` (or none); NXP chips by GET_VERSION (NTAG213/215/216 datasheet §10.1).
+    static let type2 = TagFamilyIdentification(name: "type2") { (target, frontend) throws(TagError) in
+        guard target.technology == .nfcA else { return nil }
+        guard let sak = target.selRes else { return IdentifiedTag(target: target, kind: .type2(.generic)) }
+        guard sak == 0x00 else {
+            return IdentifiedTag(target: target, kind: .unsupported("SEL_RES \(Hex.encode([sak])) is not Type 2"))
+        }
+        guard target.identifier.first == 0x04, frontend.capabilities.rawFrames else {
+            return IdentifiedTag(target: target, kind: .type2(.generic))
+        }
+        return try TagIdentifier.identifyNXPType2(target: target, frontend: frontend)
+    }
+}
