@@ -1,7 +1,7 @@
 internal import Foundation
-public import OpenNFCPCSC
-public import OpenNFCSimulation
-public import OpenNFCVPCD
+internal import OpenNFCPCSC
+package import OpenNFCSimulation
+package import OpenNFCVPCD
 
 /// The end-to-end set-up: the real pcscd with the vsmartcard vpcd driver (started by `scripts/test`, which exports
 /// `OPENNFC_E2E_PCSCD=1`), and our card server in process on the two virtual slots.

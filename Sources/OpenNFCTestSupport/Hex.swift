@@ -1,4 +1,4 @@
-public import OpenNFCBytes
+internal import OpenNFCBytes
 
 /// The bytes of a hex literal written in a test (spaces allowed). A malformed literal is a bug in the test itself,
 /// so it traps with the literal in the message.

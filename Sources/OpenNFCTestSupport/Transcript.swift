@@ -1,6 +1,6 @@
 internal import Foundation
-public import OpenNFCBytes
-public import OpenNFCRF
+internal import OpenNFCBytes
+package import OpenNFCRF
 
 /// The one transcript grammar of the card-side and reader-side tests (and of `TagLineSession`, `opennfc tag send`):
 ///
