@@ -121,7 +121,8 @@ final class TestVicinityTag: VirtualTag {
         fe.deactivate()
         #expect(throws: RFError.self) { try fe.exchange([0x00]) }
         fe.pollsWithWakeUp = false
-        #expect(try fe.poll([.nfcB]).map(\.identifier) == [[0x55, 0x66, 0x77, 0x88]])  // REQB: the halted card is silent
+        // REQB: the halted card is silent.
+        #expect(try fe.poll([.nfcB]).map(\.identifier) == [[0x55, 0x66, 0x77, 0x88]])
         fe.pollsWithWakeUp = true
         #expect(try fe.poll([.nfcB]).count == 2)  // WUPB wakes it
     }
@@ -151,7 +152,8 @@ final class TestVicinityTag: VirtualTag {
         let answer = try fe.exchange(command)
         #expect(answer == .frame([0x07] + command.dropFirst()))
         let f = VirtualTiming.felica212
-        #expect(clock.now.duration(since: before) == f.frameTime(command.count) + f.frameDelay + f.frameTime(command.count))
+        let expected = f.frameTime(command.count) + f.frameDelay + f.frameTime(command.count)
+        #expect(clock.now.duration(since: before) == expected)
         #expect(try fe.poll(RFPollRequest(nfcF: .init(systemCode: 0x88B4))).isEmpty)
         #expect(try fe.poll(RFPollRequest(nfcF: .init(systemCode: 0x12FF))).map(\.identifier) == [idm1])
 
