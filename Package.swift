@@ -69,15 +69,16 @@ let package = Package(
         // Reader procedures against the virtual chips: the two independent readings of the specs meet here.
         .testTarget(
             name: "OpenNFCInteropTests",
-            dependencies: ["OpenNFCTags", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"], swiftSettings: strict),
+            dependencies: ["OpenNFCTags", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes", "OpenNFCCrypto"],
+            swiftSettings: strict),
         .testTarget(
             name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCPCSCTests", dependencies: ["OpenNFCPCSC", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(
-            name: "OpenNFCSimulationTests", dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"],
-            swiftSettings: strict),
+            name: "OpenNFCSimulationTests",
+            dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes", "OpenNFCCrypto"], swiftSettings: strict),
         .testTarget(name: "OpenNFCSystemTests", dependencies: ["OpenNFCSystem", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(
             name: "OpenCoreNFCTests",
@@ -88,7 +89,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "OpenCoreNFCTestingTests",
-            dependencies: ["OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem"],
+            dependencies: [
+                "OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem", "OpenNFCCrypto",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "OpenNFCVPCDTests", dependencies: ["OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCBytes"],
