@@ -64,7 +64,7 @@ import Testing
             }
         }
         _ = phone.run {
-            let s = NFCTagReaderSession(pollingOption: .iso14443, delegate: app, queue: nil)!
+            let s = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: app, queue: nil)
             s.begin()
             return s
         }
