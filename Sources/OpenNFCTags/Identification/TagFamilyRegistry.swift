@@ -27,7 +27,7 @@ public struct TagFamilyIdentification: Sendable {
 /// | 2 | `nfc-v` | the target is NFC-V (no Type 5 procedure yet) |
 /// | 3 | `desfire` | NFC-A ISO-DEP with an NXP UID: DESFire GetVersion (3 frames) says DESFire, or leaves an ISO 7816 card |
 /// | 4 | `type4` | any other ISO-DEP target (NFC-A with an ATS or SAK bit 0x20, every NFC-B card) |
-/// | 5 | `type1` | NFC-A without SEL_RES and SENS_RES bits 4–0 zero (ISO/IEC 14443-3 §6.4.2, Topaz) — no procedure yet |
+/// | 5 | `type1` | NFC-A without SEL_RES, with HR0/HR1 or SENS_RES bits 4–0 zero (ISO/IEC 14443-3 §6.4.2, Topaz) |
 /// | 6 | `mifare-classic` | SAK `08` `09` `18` `88` `10` `11` `28` `38` (NXP AN10833) |
 /// | 7 | `type2` | everything else on NFC-A: SAK `00` (GET_VERSION for NXP chips), or no SAK at all |
 ///
@@ -64,11 +64,13 @@ extension TagFamilyIdentification {
         target.isISODEP ? IdentifiedTag(target: target, kind: .iso7816) : nil
     }
 
-    /// NFC Forum Type 1 (Topaz): NFC-A without SEL_RES, SENS_RES bits 4–0 zero (ISO/IEC 14443-3 §6.4.2).
+    /// NFC Forum Type 1 (Topaz): NFC-A without SEL_RES, with HR0/HR1 from RID or SENS_RES bits 4–0 zero
+    /// (ISO/IEC 14443-3 §6.4.2; NFC Forum T1T §5).
     static let type1 = TagFamilyIdentification(name: "type1") { target, _ in
-        guard target.technology == .nfcA, target.selRes == nil, target.sensRes.map({ $0 & 0x1F == 0 }) ?? false
+        guard target.technology == .nfcA, target.selRes == nil,
+            target.nfcA?.type1 != nil || target.sensRes.map({ $0 & 0x1F == 0 }) ?? false
         else { return nil }
-        return IdentifiedTag(target: target, kind: .unsupported("Type 1 (no SEL_RES) has no procedure yet"))
+        return IdentifiedTag(target: target, kind: .type1)
     }
 
     /// MIFARE Classic and Plus in SL1/SL2, by SAK (NXP AN10833 §3).

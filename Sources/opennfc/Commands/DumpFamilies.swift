@@ -23,7 +23,7 @@ struct DumpFamily: Sendable {
     }
 
     /// Every family `dump` and `restore` handle, in the order `dump` tries them.
-    static let all: [DumpFamily] = [.desfire, .type4, .type2]
+    static let all: [DumpFamily] = [.desfire, .type1, .type4, .type2]
 }
 
 /// What `dump` was asked for.
@@ -41,6 +41,17 @@ extension DumpFamily {
         restore: { source, path, inv, _ in
             guard let s = source as? DESFireEV1Tag else { throw notOfSection(path) }
             return try DESFireDump.restore(s, path: path, inv)
+        })
+
+    static let type1 = DumpFamily(
+        section: "type1", takesPassword: false,
+        dumps: { if case .type1 = $0.identified.kind { true } else { false } },
+        dump: { tag, session, request in
+            try Type1Dump.dump(tag, session, output: request.output, json: request.json)
+        },
+        restore: { source, path, inv, _ in
+            guard let s = source as? Type1Tag else { throw notOfSection(path) }
+            return try Type1Dump.restore(s, path: path, inv)
         })
 
     static let type4 = DumpFamily(
