@@ -25,6 +25,14 @@ let package = Package(
         .target(name: "OpenNFCTags", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         // HTTP/1.1 and WebSocket over POSIX sockets, loopback only: the remote field's transport.
         .target(name: "OpenNFCHTTP", swiftSettings: strict),
+        // The remote field's app side (protocol, RemoteFieldFrontend) and record/replay of any frontend.
+        .target(
+            name: "OpenNFCRemote", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCHTTP"], swiftSettings: strict),
+        // The field server of `opennfc field serve`: virtual field, shelf, HTTP/JSON API, web page (card side only).
+        .target(
+            name: "OpenNFCFieldServer",
+            dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCSimulation"],
+            swiftSettings: strict),
         // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
         .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         // vpcd card server: presents virtual tags to any PC/SC application through vsmartcard's virtual reader.
@@ -33,7 +41,9 @@ let package = Package(
         ),
         .target(
             name: "OpenNFCSystem",
-            dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC"],
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC", "OpenNFCRemote",
+            ],
             swiftSettings: strict),
         .target(
             name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
@@ -48,7 +58,7 @@ let package = Package(
             name: "opennfc",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
-                "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD",
+                "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCFieldServer",
             ],
             swiftSettings: strict),
         // A plain program written against Core NFC's API, run by the integration tests with OPENCORENFC_DEVICE.
@@ -70,6 +80,14 @@ let package = Package(
             name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCHTTPTests", dependencies: ["OpenNFCHTTP"], swiftSettings: strict),
+        // The field server, the remote frontend and record/replay; the example program and the CLI as processes.
+        .testTarget(
+            name: "OpenNFCFieldTests",
+            dependencies: [
+                "OpenNFCFieldServer", "OpenNFCRemote", "OpenNFCHTTP", "OpenNFCRF", "OpenNFCSimulation", "OpenNFCBytes",
+                "opennfc", "opencorenfc-example",
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "OpenNFCPCSCTests", dependencies: ["OpenNFCPCSC", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(

@@ -11,6 +11,7 @@ internal import Synchronization
 /// | `OPENCORENFC_PROFILE` | `iphone` (default) or `desktop` |
 /// | `OPENCORENFC_INFO_PLIST` | path of the app's Info.plist (XML or binary) |
 /// | `OPENCORENFC_ENTITLEMENTS` | path of the app's `.entitlements` (XML or binary) |
+/// | `OPENCORENFC_RECORD` | a file: record every poll, activation, frame and answer there (replay it with `replay:<file>`) |
 /// | `OPENCORENFC_TRACE` | `1`: print the sheet, session and app lines on stderr as they happen; `frames`: RF frames too |
 ///
 /// With no device configured the system has no reader: `readingAvailable` is false, and beginning a session prints
@@ -72,7 +73,10 @@ extension NFCSystem {
                     + "simulated iPhone, or pcsc[:<reader>] for a USB reader; OPENCORENFC_INFO_PLIST and "
                     + "OPENCORENFC_ENTITLEMENTS for the app's configuration, or OPENCORENFC_PROFILE=desktop.")
         }
-        let opened = try DeviceRegistry.open(device)
+        var opened = try DeviceRegistry.open(device)
+        if let record = env["OPENCORENFC_RECORD"], !record.isEmpty {
+            opened = DeviceRecording.wrap(opened, device: device, path: record)
+        }
         let system = make(opened, configuration: configuration, idleJumps: true)
         switch env["OPENCORENFC_TRACE"] ?? "" {
         case "", "0": break

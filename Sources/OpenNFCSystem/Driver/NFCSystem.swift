@@ -46,6 +46,8 @@ public final class NFCSystem: @unchecked Sendable {
     public var recordsFrames = false
     /// Called with every transcript line as it happens (`OPENCORENFC_TRACE`), whether or not lines are kept.
     public var trace: (@Sendable (TranscriptEntry) -> Void)?
+    /// Called on the executor with the sheet each time it changes (the remote field shows it).
+    public var sheetDidChange: (@Sendable (SystemSheet) -> Void)?
 
     // Quiescence tracking, for tests and the idle detector.
     let quiet = NSCondition()
@@ -194,6 +196,7 @@ public final class NFCSystem: @unchecked Sendable {
     public func note(_ kind: TranscriptEntry.Kind, _ text: String) { perform { log(kind, text) } }
 
     func log(_ kind: TranscriptEntry.Kind, _ text: @autoclosure () -> String) {
+        if kind == .sheet { sheetDidChange?(sheetState) }
         guard recordsTranscript || trace != nil else { return }
         let entry = TranscriptEntry(time: now(), kind: kind, text: text())
         if recordsTranscript { entries.append(entry) }
