@@ -33,7 +33,9 @@ let package = Package(
         // The field server of `opennfc field serve`: virtual field, shelf, HTTP/JSON API, web page (card side only).
         .target(
             name: "OpenNFCFieldServer",
-            dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCSimulation"],
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCSimulation",
+            ],
             swiftSettings: strict),
         // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
         .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
@@ -61,7 +63,8 @@ let package = Package(
             name: "opennfc",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
-                "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCFieldServer",
+                "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
+                "OpenNFCFieldServer",
             ],
             swiftSettings: strict),
         // A plain program written against Core NFC's API, run by the integration tests with OPENCORENFC_DEVICE.

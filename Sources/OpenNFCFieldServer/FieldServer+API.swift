@@ -23,7 +23,8 @@ extension FieldServer {
         }
         if let origin = r.headers["Origin"], r.method != "GET" || r.path == FieldProtocol.appPath {
             guard hosts.map({ "http://\($0)" }).contains(origin.lowercased()) else {
-                return .response(Self.error(403, "requests from the page at \(origin) are refused; use http://\(address)/"))
+                return .response(
+                    Self.error(403, "requests from the page at \(origin) are refused; use http://\(address)/"))
             }
         }
         guard let method = Self.routes[r.path] else { return .response(Self.error(404, "no such path \(r.path)")) }
@@ -34,7 +35,8 @@ extension FieldServer {
         }
         switch r.path {
         case "/":
-            return .response(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(FieldPage.html.utf8)))
+            return .response(
+                HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(FieldPage.html.utf8)))
         case FieldProtocol.appPath:
             if let refusal = appRefusal() { return .response(HTTPResponse.text(409, refusal)) }
             return .webSocket(Self.appLimits) { [weak self] ws in self?.serveApp(ws) }
@@ -44,11 +46,11 @@ extension FieldServer {
         if r.path == "/api/state", let after = r.parameter("after").flatMap(Int.init) {
             waitForRevision(after: after, milliseconds: r.parameter("wait").flatMap(Int.init) ?? 10_000)
         }
-        do {
+        do throws(FieldServerError) {
             let body = try Self.body(r)
-            let result: JSONValue = try lock.withLock { () throws(FieldServerError) -> JSONValue in
-                try api(r.path, r, body)
-            }
+            lock.lock()
+            defer { lock.unlock() }
+            let result = try api(r.path, r, body)
             return .response(Self.json(200, result))
         } catch {
             return .response(Self.error(error.status, error.message))
@@ -111,11 +113,17 @@ extension FieldServer {
             let since = Int(r.parameter("since") ?? "0") ?? 0
             let out = lines.filter { $0.seq > since }
             return .object([
-                ("lines", .array(out.map { l in
-                    var m: [(String, JSONValue)] = [("seq", .int(l.seq)), ("kind", .string(l.kind)), ("text", .string(l.text))]
-                    if let c = l.comment { m.append(("comment", .string(c))) }
-                    return .object(m)
-                })),
+                (
+                    "lines",
+                    .array(
+                        out.map { l in
+                            var m: [(String, JSONValue)] = [
+                                ("seq", .int(l.seq)), ("kind", .string(l.kind)), ("text", .string(l.text)),
+                            ]
+                            if let c = l.comment { m.append(("comment", .string(c))) }
+                            return .object(m)
+                        })
+                ),
                 ("next", .int(nextLine - 1)),
             ])
         case "/api/tag":

@@ -71,8 +71,10 @@ extension FieldServer {
         }
         do {
             try ws.send(
-                text: FieldProtocol.Reply.welcome(version: FieldProtocol.version, capabilities: virtualFrontend.capabilities)
-                    .json.compact)
+                text: FieldProtocol.Reply.welcome(
+                    version: FieldProtocol.version, capabilities: virtualFrontend.capabilities
+                )
+                .json.compact)
         } catch {
             return
         }
@@ -86,7 +88,11 @@ extension FieldServer {
             }
             count += 1
             guard case .text(let text)? = message else {
-                if message != nil { ws.close(WebSocketClose.unsupportedData, "message \(count): binary messages are not part of the protocol") }
+                if message != nil {
+                    ws.close(
+                        WebSocketClose.unsupportedData, "message \(count): binary messages are not part of the protocol"
+                    )
+                }
                 return
             }
             let request: FieldProtocol.Request
@@ -118,10 +124,19 @@ extension FieldServer {
                 log("sheet", s.presented ? "[\(s.title)] \(s.glyph == "error" ? "⚠︎ " : "")\(s.message)" : "closed")
             }
             return nil
-        case .poll(let id, let technologies):
+        case .poll(let id, let request):
             do {
-                return .result(id: id, .targets(try virtualFrontend.poll(technologies)))
+                return .result(id: id, .targets(try virtualFrontend.poll(request)))
             } catch {
+                return .result(id: id, .failed(error))
+            }
+        case .authenticate(let id, let authentication):
+            do {
+                try virtualFrontend.authenticate(authentication)
+                log("rf", "# authenticated: \(authentication)")
+                return .result(id: id, .done)
+            } catch {
+                log("rf", "# authentication failed: \(error)")
                 return .result(id: id, .failed(error))
             }
         case .activate(let id, let handle, let isoDEP):

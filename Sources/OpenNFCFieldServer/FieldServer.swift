@@ -1,10 +1,10 @@
 internal import Foundation
-package import OpenNFCBytes
+internal import OpenNFCBytes
 package import OpenNFCHTTP
 internal import OpenNFCNDEF
 package import OpenNFCRF
-package import OpenNFCRemote
-package import OpenNFCSimulation
+internal import OpenNFCRemote
+internal import OpenNFCSimulation
 
 /// The virtual field served on loopback (`opennfc field serve`, docs/FIELD.md): a ``VirtualField`` with a shelf of
 /// tag files, one app connected over the app protocol (``FieldProtocol``), the HTTP/JSON API and the web page.
@@ -41,19 +41,7 @@ package final class FieldServer: @unchecked Sendable {
         /// The file's bytes as last read or saved (nil: never saved).
         var saved: [UInt8]?
         var handle: Int?
-        /// Counts every change a page or script can see; `GET /api/state?after=N` waits for it to pass N.
-    var revision = 0 {
-        didSet {
-            changed.lock()
-            published = revision
-            changed.broadcast()
-            changed.unlock()
-        }
-    }
-    let changed = NSCondition()
-    var published = 0
-    /// Longest wait of a long-polling `GET /api/state?after=N` (milliseconds).
-    package static let maxWaitMilliseconds = 30_000
+        var revision = 0
     }
 
     struct Line {
@@ -86,7 +74,19 @@ package final class FieldServer: @unchecked Sendable {
     var nextAppToken = 1
     var lines: [Line] = []
     var nextLine = 1
-    var revision = 0
+    /// Counts every change a page or script can see; `GET /api/state?after=N` waits for it to pass N.
+    var revision = 0 {
+        didSet {
+            changed.lock()
+            published = revision
+            changed.broadcast()
+            changed.unlock()
+        }
+    }
+    let changed = NSCondition()
+    var published = 0
+    /// Longest wait of a long-polling `GET /api/state?after=N` (milliseconds).
+    package static let maxWaitMilliseconds = 30_000
     var activeISODEP = false
     var lastCommand: [UInt8] = []
     private var http: HTTPServer!

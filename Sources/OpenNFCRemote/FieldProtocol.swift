@@ -31,7 +31,9 @@ package enum FieldProtocol {
         /// `scanning` or `error`.
         package var glyph: String
 
-        package init(presented: Bool = false, title: String = "Ready to Scan", message: String = "", glyph: String = "scanning") {
+        package init(
+            presented: Bool = false, title: String = "Ready to Scan", message: String = "", glyph: String = "scanning"
+        ) {
             self.presented = presented
             self.title = title
             self.message = message
@@ -49,7 +51,8 @@ package enum FieldProtocol {
     /// What the app sends.
     package enum Request: Sendable, Hashable {
         case hello(version: Int, app: String, pid: Int)
-        case poll(id: Int, Set<RFTechnology>)
+        case poll(id: Int, RFPollRequest)
+        case authenticate(id: Int, RFAuthentication)
         case activate(id: Int, handle: Int, isoDEP: Bool)
         case exchange(id: Int, [UInt8])
         case deactivate(id: Int)
@@ -58,11 +61,19 @@ package enum FieldProtocol {
         package var json: JSONValue {
             switch self {
             case .hello(let v, let app, let pid):
-                return .object([("type", .string("hello")), ("version", .int(v)), ("app", .string(app)), ("pid", .int(pid))])
+                return .object([
+                    ("type", .string("hello")), ("version", .int(v)), ("app", .string(app)), ("pid", .int(pid)),
+                ])
             case .poll(let id, let t):
-                return .object([("type", .string("poll")), ("id", .int(id)), ("technologies", RFWire.technologies(t))])
+                return .object([("type", .string("poll")), ("id", .int(id)), ("request", RFWire.pollRequest(t))])
+            case .authenticate(let id, let a):
+                return .object([
+                    ("type", .string("authenticate")), ("id", .int(id)), ("authentication", RFWire.authentication(a)),
+                ])
             case .activate(let id, let h, let iso):
-                return .object([("type", .string("activate")), ("id", .int(id)), ("handle", .int(h)), ("isoDEP", .bool(iso))])
+                return .object([
+                    ("type", .string("activate")), ("id", .int(id)), ("handle", .int(h)), ("isoDEP", .bool(iso)),
+                ])
             case .exchange(let id, let f):
                 return .object([("type", .string("exchange")), ("id", .int(id)), ("frame", .string(Hex.encode(f)))])
             case .deactivate(let id):
@@ -82,16 +93,22 @@ package enum FieldProtocol {
             case "hello":
                 self = .hello(
                     version: try RFWire.int(v["version"], "version", 0...1_000_000),
-                    app: try FieldProtocol.text(v["app"], "app"), pid: try RFWire.int(v["pid"], "pid", 0...Int(Int32.max)))
-            case "poll": self = .poll(id: try id(), try RFWire.technologies(v["technologies"], "technologies"))
+                    app: try FieldProtocol.text(v["app"], "app"),
+                    pid: try RFWire.int(v["pid"], "pid", 0...Int(Int32.max)))
+            case "poll": self = .poll(id: try id(), try RFWire.pollRequest(v["request"], "request"))
+            case "authenticate":
+                self = .authenticate(id: try id(), try RFWire.authentication(v["authentication"], "authentication"))
             case "activate":
                 guard let iso = v["isoDEP"]?.boolValue else { throw RFWire.Problem("isoDEP", "expected true or false") }
-                self = .activate(id: try id(), handle: try RFWire.int(v["handle"], "handle", 0...Int(Int32.max)), isoDEP: iso)
+                self = .activate(
+                    id: try id(), handle: try RFWire.int(v["handle"], "handle", 0...Int(Int32.max)), isoDEP: iso)
             case "exchange":
                 self = .exchange(id: try id(), try RFWire.bytes(v["frame"], "frame", max: FieldProtocol.maxFrameBytes))
             case "deactivate": self = .deactivate(id: try id())
             case "sheet":
-                guard let p = v["presented"]?.boolValue else { throw RFWire.Problem("presented", "expected true or false") }
+                guard let p = v["presented"]?.boolValue else {
+                    throw RFWire.Problem("presented", "expected true or false")
+                }
                 let glyph = try FieldProtocol.text(v["glyph"], "glyph")
                 guard glyph == "scanning" || glyph == "error" else {
                     throw RFWire.Problem("glyph", "expected \"scanning\" or \"error\"")
@@ -101,7 +118,7 @@ package enum FieldProtocol {
                         presented: p, title: try FieldProtocol.text(v["title"], "title"),
                         message: try FieldProtocol.text(v["message"], "message"), glyph: glyph))
             case let other?: throw RFWire.Problem("type", "unknown message type \"\(other)\"")
-            case nil: throw RFWire.Problem("type", .string("missing"))
+            case nil: throw RFWire.Problem("type", "missing")
             }
         }
     }
@@ -132,7 +149,9 @@ package enum FieldProtocol {
         package var json: JSONValue {
             switch self {
             case .welcome(let v, let c):
-                return .object([("type", .string("welcome")), ("version", .int(v)), ("capabilities", RFWire.capabilities(c))])
+                return .object([
+                    ("type", .string("welcome")), ("version", .int(v)), ("capabilities", RFWire.capabilities(c)),
+                ])
             case .event(let e):
                 return .object([("type", .string("event")), ("event", .string(e.rawValue))])
             case .result(let id, let o):
@@ -175,12 +194,14 @@ package enum FieldProtocol {
                     self = .result(id: id, .target(try RFWire.target(v["target"], "target")))
                 } else if v["response"] != nil {
                     self = .result(
-                        id: id, .response(try RFWire.response(v["response"], "response", maxFrame: FieldProtocol.maxFrameBytes)))
+                        id: id,
+                        .response(try RFWire.response(v["response"], "response", maxFrame: FieldProtocol.maxFrameBytes))
+                    )
                 } else {
                     self = .result(id: id, .done)
                 }
             case let other?: throw RFWire.Problem("type", "unknown message type \"\(other)\"")
-            case nil: throw RFWire.Problem("type", .string("missing"))
+            case nil: throw RFWire.Problem("type", "missing")
             }
         }
     }
@@ -205,4 +226,3 @@ package enum FieldProtocol {
         return s
     }
 }
-

@@ -8,7 +8,9 @@ package import OpenNFCRF
 /// The file is JSON: `format` `"opencorenfc-rf-transcript"`, `version` 1, `device` (as the program named it),
 /// `capabilities`, and `events`, one per line, each with `t` (microseconds since the recording started, on the
 /// device's clock) and `d` (how long the call took), and `op`:
-/// - `poll`: `technologies`, `targets`, and `repeat` when the same answer came several times in a row;
+/// - `poll`: `request` (per technology: NFC-A wake-up, NFC-B AFI, FeliCa system code, request code and time slots,
+///   ISO 15693 AFI and slots), `targets`, and `repeat` when the same answer came several times in a row;
+/// - `authenticate`: `authentication` (MIFARE Classic block, key type, key), then `error` when it failed;
 /// - `activate`: `handle`, `isoDEP`, then `target` or `error`;
 /// - `exchange`: `frame` (hex), then `response` (`{"frame":hex}`, `{"ack":true}`, `{"nak":n}`) or `error`;
 /// - `deactivate`.
@@ -19,7 +21,8 @@ package struct RFTranscript: Sendable, Hashable {
     package static let maxFileBytes = 64 << 20
 
     package enum Operation: Sendable, Hashable {
-        case poll(Set<RFTechnology>, [RFTarget], repeats: Int)
+        case poll(RFPollRequest, [RFTarget], repeats: Int)
+        case authenticate(RFAuthentication, RFError?)
         case activate(handle: Int, isoDEP: Bool, Result<RFTarget, RFError>)
         case exchange([UInt8], Result<RFResponse, RFError>)
         case deactivate
@@ -53,12 +56,15 @@ package struct RFTranscript: Sendable, Hashable {
     package static func json(_ e: Event) -> JSONValue {
         var m: [(String, JSONValue)] = [("t", .int(Int(e.time))), ("d", .int(Int(e.duration)))]
         switch e.operation {
-        case .poll(let techs, let targets, let repeats):
+        case .poll(let request, let targets, let repeats):
             m += [
-                ("op", .string("poll")), ("technologies", RFWire.technologies(techs)),
+                ("op", .string("poll")), ("request", RFWire.pollRequest(request)),
                 ("targets", .array(targets.map(RFWire.target))),
             ]
             if repeats > 1 { m.append(("repeat", .int(repeats))) }
+        case .authenticate(let a, let e):
+            m += [("op", .string("authenticate")), ("authentication", RFWire.authentication(a))]
+            if let e { m.append(("error", RFWire.error(e))) }
         case .activate(let h, let iso, let r):
             m += [("op", .string("activate")), ("handle", .int(h)), ("isoDEP", .bool(iso))]
             switch r {
@@ -85,7 +91,8 @@ package struct RFTranscript: Sendable, Hashable {
         s += "  \"device\": \(JSONValue.string(device).compact),\n"
         s += "  \"capabilities\": \(RFWire.capabilities(capabilities).compact),\n"
         s += "  \"events\": ["
-        s += events.isEmpty ? "" : "\n" + events.map { "    " + Self.json($0).compact }.joined(separator: ",\n") + "\n  "
+        s +=
+            events.isEmpty ? "" : "\n" + events.map { "    " + Self.json($0).compact }.joined(separator: ",\n") + "\n  "
         s += "]\n}\n"
         return s
     }
@@ -108,7 +115,9 @@ package struct RFTranscript: Sendable, Hashable {
         }
         device = root["device"]?.stringValue ?? ""
         capabilities = try RFWire.capabilities(root["capabilities"], "\(file): capabilities")
-        guard let list = root["events"]?.arrayValue else { throw RFWire.Problem("\(file): events", "expected an array") }
+        guard let list = root["events"]?.arrayValue else {
+            throw RFWire.Problem("\(file): events", "expected an array")
+        }
         events = []
         for (i, v) in list.enumerated() {
             let p = "\(file): events[\(i)]"
@@ -117,13 +126,21 @@ package struct RFTranscript: Sendable, Hashable {
             let op: Operation
             switch v["op"]?.stringValue {
             case "poll":
-                guard let a = v["targets"]?.arrayValue else { throw RFWire.Problem("\(p).targets", "expected an array") }
+                guard let a = v["targets"]?.arrayValue else {
+                    throw RFWire.Problem("\(p).targets", "expected an array")
+                }
                 var targets: [RFTarget] = []
                 for (j, x) in a.enumerated() { targets.append(try RFWire.target(x, "\(p).targets[\(j)]")) }
                 let r = v["repeat"] == nil ? 1 : try RFWire.int(v["repeat"], "\(p).repeat", 1...Int(Int32.max))
-                op = .poll(try RFWire.technologies(v["technologies"], "\(p).technologies"), targets, repeats: r)
+                op = .poll(try RFWire.pollRequest(v["request"], "\(p).request"), targets, repeats: r)
+            case "authenticate":
+                op = .authenticate(
+                    try RFWire.authentication(v["authentication"], "\(p).authentication"),
+                    v["error"] == nil ? nil : try RFWire.error(v["error"], "\(p).error"))
             case "activate":
-                guard let iso = v["isoDEP"]?.boolValue else { throw RFWire.Problem("\(p).isoDEP", "expected true or false") }
+                guard let iso = v["isoDEP"]?.boolValue else {
+                    throw RFWire.Problem("\(p).isoDEP", "expected true or false")
+                }
                 let h = try RFWire.int(v["handle"], "\(p).handle", 0...Int(Int32.max))
                 op = .activate(
                     handle: h, isoDEP: iso,
@@ -138,7 +155,7 @@ package struct RFTranscript: Sendable, Hashable {
                         ? .failure(try RFWire.error(v["error"], "\(p).error"))
                         : .success(try RFWire.response(v["response"], "\(p).response", maxFrame: 65_536)))
             case "deactivate": op = .deactivate
-            default: throw RFWire.Problem("\(p).op", "expected poll, activate, exchange or deactivate")
+            default: throw RFWire.Problem("\(p).op", "expected poll, authenticate, activate, exchange or deactivate")
             }
             events.append(Event(time: t, duration: d, operation: op))
         }

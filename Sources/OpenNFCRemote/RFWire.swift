@@ -36,17 +36,32 @@ package enum RFWire {
     }
 
     package static func target(_ t: RFTarget) -> JSONValue {
-        var m: [(String, JSONValue)] = [
-            ("handle", .int(t.handle)), ("technology", .string(t.technology.rawValue)),
-            ("identifier", .string(Hex.encode(t.identifier))),
-        ]
-        if let v = t.sensRes { m.append(("sensRes", .int(Int(v)))) }
-        if let v = t.selRes { m.append(("selRes", .int(Int(v)))) }
-        if let v = t.ats { m.append(("ats", .string(Hex.encode(v)))) }
-        if let v = t.atqb { m.append(("atqb", .string(Hex.encode(v)))) }
-        if let v = t.pmm { m.append(("pmm", .string(Hex.encode(v)))) }
-        if let v = t.systemCode { m.append(("systemCode", .int(Int(v)))) }
-        if let v = t.dsfid { m.append(("dsfid", .int(Int(v)))) }
+        var m: [(String, JSONValue)] = [("handle", .int(t.handle)), ("technology", .string(t.technology.rawValue))]
+        func hex(_ k: String, _ b: [UInt8]?) { if let b { m.append((k, .string(Hex.encode(b)))) } }
+        func num<I: BinaryInteger>(_ k: String, _ v: I?) { if let v { m.append((k, .int(Int(v)))) } }
+        switch t.activation {
+        case .nfcA(let a):
+            hex("uid", a.uid)
+            num("sensRes", a.sensRes)
+            num("selRes", a.selRes)
+            hex("ats", a.ats)
+            if let h = a.type1 { m.append(("type1", .object([("hr0", .int(Int(h.hr0))), ("hr1", .int(Int(h.hr1)))]))) }
+        case .nfcB(let b):
+            hex("pupi", b.pupi)
+            hex("applicationData", b.applicationData)
+            hex("protocolInfo", b.protocolInfo)
+            hex("attribResponse", b.attribResponse)
+        case .nfcF(let f):
+            hex("idm", f.idm)
+            hex("pmm", f.pmm)
+            num("systemCode", f.systemCode)
+            hex("requestData", f.requestData)
+            num("bitRate", f.bitRate)
+        case .nfcV(let v):
+            hex("uid", v.uid)
+            num("dsfid", v.dsfid)
+            num("afi", v.afi)
+        }
         return .object(m)
     }
 
@@ -55,19 +70,122 @@ package enum RFWire {
         guard let ts = v["technology"]?.stringValue, let technology = RFTechnology(rawValue: ts) else {
             throw Problem("\(path).technology", "expected a technology name")
         }
-        var t = RFTarget(
-            technology: technology, identifier: try bytes(v["identifier"], "\(path).identifier", max: 16),
-            handle: try int(v["handle"], "\(path).handle", 0...Int(Int32.max)))
-        if v["sensRes"] != nil { t.sensRes = UInt16(try int(v["sensRes"], "\(path).sensRes", 0...0xFFFF)) }
-        if v["selRes"] != nil { t.selRes = UInt8(try int(v["selRes"], "\(path).selRes", 0...0xFF)) }
-        if v["ats"] != nil { t.ats = try bytes(v["ats"], "\(path).ats", max: 256) }
-        if v["atqb"] != nil { t.atqb = try bytes(v["atqb"], "\(path).atqb", max: 64) }
-        if v["pmm"] != nil { t.pmm = try bytes(v["pmm"], "\(path).pmm", max: 8) }
-        if v["systemCode"] != nil {
-            t.systemCode = UInt16(try int(v["systemCode"], "\(path).systemCode", 0...0xFFFF))
+        func hex(_ k: String, max: Int) throws(Problem) -> [UInt8] { try bytes(v[k], "\(path).\(k)", max: max) }
+        func opt(_ k: String, max: Int) throws(Problem) -> [UInt8]? { v[k] == nil ? nil : try hex(k, max: max) }
+        func num(_ k: String, _ r: ClosedRange<Int>) throws(Problem) -> Int? {
+            v[k] == nil || v[k] == .null ? nil : try int(v[k], "\(path).\(k)", r)
         }
-        if v["dsfid"] != nil { t.dsfid = UInt8(try int(v["dsfid"], "\(path).dsfid", 0...0xFF)) }
-        return t
+        let activation: RFActivation
+        switch technology {
+        case .nfcA:
+            var type1: NFCAActivation.Type1Header? = nil
+            if let h = v["type1"] {
+                type1 = NFCAActivation.Type1Header(
+                    hr0: UInt8(try int(h["hr0"], "\(path).type1.hr0", 0...0xFF)),
+                    hr1: UInt8(try int(h["hr1"], "\(path).type1.hr1", 0...0xFF)))
+            }
+            activation = .nfcA(
+                NFCAActivation(
+                    uid: try hex("uid", max: 10), sensRes: try num("sensRes", 0...0xFFFF).map { UInt16($0) },
+                    selRes: try num("selRes", 0...0xFF).map { UInt8($0) }, ats: try opt("ats", max: 256), type1: type1))
+        case .nfcB:
+            activation = .nfcB(
+                NFCBActivation(
+                    pupi: try hex("pupi", max: 4), applicationData: try hex("applicationData", max: 4),
+                    protocolInfo: try hex("protocolInfo", max: 4), attribResponse: try opt("attribResponse", max: 256)))
+        case .nfcF:
+            activation = .nfcF(
+                NFCFActivation(
+                    idm: try hex("idm", max: 8), pmm: try hex("pmm", max: 8),
+                    systemCode: try num("systemCode", 0...0xFFFF).map { UInt16($0) },
+                    requestData: try opt("requestData", max: 16), bitRate: try num("bitRate", 1...10_000) ?? 212))
+        case .nfcV:
+            activation = .nfcV(
+                NFCVActivation(
+                    uid: try hex("uid", max: 8), dsfid: UInt8(try num("dsfid", 0...0xFF) ?? 0),
+                    afi: try num("afi", 0...0xFF).map { UInt8($0) }))
+        }
+        return RFTarget(activation, handle: try int(v["handle"], "\(path).handle", 0...Int(Int32.max)))
+    }
+
+    package static func pollRequest(_ r: RFPollRequest) -> JSONValue {
+        var m: [(String, JSONValue)] = []
+        if let a = r.nfcA { m.append(("nfcA", .object([("wakeUp", .bool(a.wakeUp))]))) }
+        if let b = r.nfcB { m.append(("nfcB", .object([("afi", .int(Int(b.afi))), ("wakeUp", .bool(b.wakeUp))]))) }
+        if let f = r.nfcF {
+            m.append(
+                (
+                    "nfcF",
+                    .object([
+                        ("systemCode", .int(Int(f.systemCode))), ("requestCode", .int(Int(f.requestCode))),
+                        ("timeSlots", .int(Int(f.timeSlots))), ("bitRate", .int(f.bitRate)),
+                    ])
+                ))
+        }
+        if let v = r.nfcV {
+            m.append(("nfcV", .object([("afi", v.afi.map { .int(Int($0)) } ?? .null), ("slots", .int(v.slots))])))
+        }
+        return .object(m)
+    }
+
+    package static func pollRequest(_ v: JSONValue?, _ path: String) throws(Problem) -> RFPollRequest {
+        guard let v, v.objectValue != nil else { throw Problem(path, "expected a poll request object") }
+        for (k, _) in v.objectValue ?? [] where RFTechnology(rawValue: k) == nil {
+            throw Problem("\(path).\(k)", "unknown technology")
+        }
+        func flag(_ o: JSONValue, _ k: String, _ p: String) throws(Problem) -> Bool {
+            guard let b = o[k]?.boolValue else { throw Problem("\(p).\(k)", "expected true or false") }
+            return b
+        }
+        var r = RFPollRequest()
+        if let a = v["nfcA"] { r.nfcA = .init(wakeUp: try flag(a, "wakeUp", "\(path).nfcA")) }
+        if let b = v["nfcB"] {
+            r.nfcB = .init(
+                afi: UInt8(try int(b["afi"], "\(path).nfcB.afi", 0...0xFF)),
+                wakeUp: try flag(b, "wakeUp", "\(path).nfcB"))
+        }
+        if let f = v["nfcF"] {
+            r.nfcF = .init(
+                systemCode: UInt16(try int(f["systemCode"], "\(path).nfcF.systemCode", 0...0xFFFF)),
+                requestCode: UInt8(try int(f["requestCode"], "\(path).nfcF.requestCode", 0...0xFF)),
+                timeSlots: UInt8(try int(f["timeSlots"], "\(path).nfcF.timeSlots", 0...0x0F)),
+                bitRate: try int(f["bitRate"], "\(path).nfcF.bitRate", 1...10_000))
+        }
+        if let x = v["nfcV"] {
+            let afi =
+                x["afi"] == nil || x["afi"] == .null ? nil : UInt8(try int(x["afi"], "\(path).nfcV.afi", 0...0xFF))
+            r.nfcV = .init(afi: afi, slots: try int(x["slots"], "\(path).nfcV.slots", 1...16))
+        }
+        return r
+    }
+
+    package static func authentication(_ a: RFAuthentication) -> JSONValue {
+        switch a {
+        case .mifareClassic(let block, let keyType, let key):
+            return .object([
+                (
+                    "mifareClassic",
+                    .object([
+                        ("block", .int(Int(block))), ("keyType", .string(keyType == .a ? "a" : "b")),
+                        ("key", .string(Hex.encode(key))),
+                    ])
+                )
+            ])
+        }
+    }
+
+    package static func authentication(_ v: JSONValue?, _ path: String) throws(Problem) -> RFAuthentication {
+        guard let m = v?["mifareClassic"] else { throw Problem(path, "expected {\"mifareClassic\": …}") }
+        let p = "\(path).mifareClassic"
+        let keyType: RFAuthentication.MiFareKeyType
+        switch m["keyType"]?.stringValue {
+        case "a": keyType = .a
+        case "b": keyType = .b
+        default: throw Problem("\(p).keyType", "expected \"a\" or \"b\"")
+        }
+        let key = try bytes(m["key"], "\(p).key", max: 6)
+        guard key.count == 6 else { throw Problem("\(p).key", "a MIFARE Classic key has 6 bytes") }
+        return .mifareClassic(block: UInt8(try int(m["block"], "\(p).block", 0...255)), keyType: keyType, key: key)
     }
 
     package static func response(_ r: RFResponse) -> JSONValue {
@@ -101,16 +219,31 @@ package enum RFWire {
         .object([
             ("maxCommandSize", .int(c.maxCommandSize)), ("maxResponseSize", .int(c.maxResponseSize)),
             ("rawFrames", .bool(c.rawFrames)), ("technologies", technologies(c.technologies)),
+            ("frameModes", .array(RFFrameMode.allCases.filter(c.frameModes.contains).map { .string($0.rawValue) })),
+            ("mifareClassicAuthentication", .bool(c.mifareClassicAuthentication)),
         ])
     }
 
     package static func capabilities(_ v: JSONValue?, _ path: String) throws(Problem) -> RFCapabilities {
         guard let v, v.objectValue != nil else { throw Problem(path, "expected a capabilities object") }
         guard let raw = v["rawFrames"]?.boolValue else { throw Problem("\(path).rawFrames", "expected true or false") }
+        var modes: Set<RFFrameMode>? = nil
+        if let list = v["frameModes"] {
+            guard let a = list.arrayValue else { throw Problem("\(path).frameModes", "expected an array") }
+            var set = Set<RFFrameMode>()
+            for (i, e) in a.enumerated() {
+                guard let s = e.stringValue, let m = RFFrameMode(rawValue: s) else {
+                    throw Problem("\(path).frameModes[\(i)]", "expected a frame mode name")
+                }
+                set.insert(m)
+            }
+            modes = set
+        }
         return RFCapabilities(
             maxCommandSize: try int(v["maxCommandSize"], "\(path).maxCommandSize", 1...65_536),
             maxResponseSize: try int(v["maxResponseSize"], "\(path).maxResponseSize", 1...65_536), rawFrames: raw,
-            technologies: try technologies(v["technologies"], "\(path).technologies"))
+            technologies: try technologies(v["technologies"], "\(path).technologies"), frameModes: modes,
+            mifareClassicAuthentication: v["mifareClassicAuthentication"]?.boolValue ?? false)
     }
 
     // MARK: scalars

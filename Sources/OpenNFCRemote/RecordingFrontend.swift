@@ -42,10 +42,10 @@ package final class RecordingFrontend: RFFrontend {
     private func append(_ op: RFTranscript.Operation, started: NFCInstant, save: Bool = false) {
         let t = micros(started)
         let d = now().duration(since: started).nanoseconds / 1_000
-        if case .poll(let techs, let targets, _) = op, let last = transcript.events.last,
-            case .poll(let lt, let ltargets, let n) = last.operation, lt == techs, ltargets == targets
+        if case .poll(let request, let targets, _) = op, let last = transcript.events.last,
+            case .poll(let lr, let ltargets, let n) = last.operation, lr == request, ltargets == targets
         {
-            transcript.events[transcript.events.count - 1].operation = .poll(techs, targets, repeats: n + 1)
+            transcript.events[transcript.events.count - 1].operation = .poll(request, targets, repeats: n + 1)
         } else {
             transcript.events.append(RFTranscript.Event(time: t, duration: d, operation: op))
         }
@@ -69,15 +69,26 @@ package final class RecordingFrontend: RFFrontend {
     }
 
     /// Records a poll made around this frontend (a device that finds its tags itself, as the CLI's `sim:` does).
-    package func notePoll(_ technologies: Set<RFTechnology>, found: [RFTarget]) {
-        append(.poll(technologies, found, repeats: 1), started: now())
+    package func notePoll(_ request: RFPollRequest, found: [RFTarget]) {
+        append(.poll(request, found, repeats: 1), started: now())
     }
 
-    package func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
+    package func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
         let start = now()
-        let found = try base.poll(technologies)
-        append(.poll(technologies, found, repeats: 1), started: start)
+        let found = try base.poll(request)
+        append(.poll(request, found, repeats: 1), started: start)
         return found
+    }
+
+    package func authenticate(_ authentication: RFAuthentication) throws(RFError) {
+        let start = now()
+        do {
+            try base.authenticate(authentication)
+            append(.authenticate(authentication, nil), started: start)
+        } catch {
+            append(.authenticate(authentication, error), started: start, save: true)
+            throw error
+        }
     }
 
     package func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {

@@ -1,6 +1,6 @@
 internal import Dispatch
 internal import Foundation
-package import OpenNFCBytes
+internal import OpenNFCBytes
 package import OpenNFCHTTP
 package import OpenNFCRF
 
@@ -49,17 +49,22 @@ package final class RemoteFieldFrontend: RFFrontend, @unchecked Sendable {
         do {
             ws = try HTTPClient.webSocket(
                 to: address, path: FieldProtocol.appPath,
-                limits: WebSocket.Limits(maxFrame: FieldProtocol.maxMessageBytes, maxMessage: FieldProtocol.maxMessageBytes),
+                limits: WebSocket.Limits(
+                    maxFrame: FieldProtocol.maxMessageBytes, maxMessage: FieldProtocol.maxMessageBytes),
                 timeoutMilliseconds: FieldProtocol.requestTimeoutMilliseconds)
         } catch {
-            if error.status != nil { throw DeviceConnectError("the field at \(address) refused this app: \(error.message)") }
+            if error.status != nil {
+                throw DeviceConnectError("the field at \(address) refused this app: \(error.message)")
+            }
             throw DeviceConnectError(
-                "no field at \(address) (\(error.message)); start one with 'opennfc field serve --port \(address.port)'")
+                "no field at \(address) (\(error.message)); start one with 'opennfc field serve --port \(address.port)'"
+            )
         }
         socket = ws
         let pid = Int(ProcessInfo.processInfo.processIdentifier)
         do {
-            try ws.send(text: FieldProtocol.Request.hello(version: FieldProtocol.version, app: appName, pid: pid).json.compact)
+            try ws.send(
+                text: FieldProtocol.Request.hello(version: FieldProtocol.version, app: appName, pid: pid).json.compact)
             guard case .text(let text)? = try ws.receive() else {
                 throw DeviceConnectError("the field at \(address) closed the connection before its welcome")
             }
@@ -124,9 +129,15 @@ package final class RemoteFieldFrontend: RFFrontend, @unchecked Sendable {
 
     // MARK: RFFrontend
 
-    package func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
-        guard case .targets(let t) = try call({ .poll(id: $0, technologies) }) else { throw unexpected("poll") }
+    package func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
+        guard case .targets(let t) = try call({ .poll(id: $0, request) }) else { throw unexpected("poll") }
         return t
+    }
+
+    package func authenticate(_ authentication: RFAuthentication) throws(RFError) {
+        guard case .done = try call({ .authenticate(id: $0, authentication) }, inFlightLoss: .linkLost) else {
+            throw unexpected("authenticate")
+        }
     }
 
     package func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
@@ -217,7 +228,9 @@ package final class RemoteFieldFrontend: RFFrontend, @unchecked Sendable {
                 return
             }
             guard case .text(let text)? = message else {
-                if message == nil { markLost("the field closed the connection") } else {
+                if message == nil {
+                    markLost("the field closed the connection")
+                } else {
                     socket.close(WebSocketClose.unsupportedData, "binary messages are not part of the protocol")
                     markLost("the field sent a binary message")
                 }

@@ -1,4 +1,4 @@
-package import OpenNFCBytes
+internal import OpenNFCBytes
 package import OpenNFCRF
 
 /// Plays an ``RFTranscript`` back as a frontend (device `replay:<file>`), deterministically on a
@@ -6,7 +6,7 @@ package import OpenNFCRF
 ///
 /// | Call | Replay rule |
 /// |---|---|
-/// | `activate`, `exchange` | strict: must be the next recorded activation or frame, with the same handle and ISO-DEP choice, or the same bytes; the recorded result (or error) comes back and the clock moves by the recorded duration |
+/// | `activate`, `exchange`, `authenticate` | strict: must be the next recorded activation or frame, with the same handle and ISO-DEP choice, or the same bytes; the recorded result (or error) comes back and the clock moves by the recorded duration |
 /// | `poll` | lenient: the next recorded poll's targets when the next event is a poll (its `repeat` count consumed one by one); otherwise the targets seen last (or, before any poll, the target the next activation names) — polls depend on timing, which a replay does not reproduce |
 /// | `deactivate` | lenient: consumes a recorded deactivation when it is next, else nothing |
 /// | A difference | the call throws `frontendFailure` with a message naming the first differing frame (its 1-based index among the frames, the bytes sent and the bytes recorded) or activation; every later call fails the same way, and ``mismatch`` keeps the message |
@@ -35,7 +35,7 @@ package final class ReplayFrontend: RFFrontend {
     package var isComplete: Bool {
         transcript.events[next...].allSatisfy {
             switch $0.operation {
-            case .activate, .exchange: return false
+            case .activate, .exchange, .authenticate: return false
             case .poll, .deactivate: return true
             }
         }
@@ -54,7 +54,7 @@ package final class ReplayFrontend: RFFrontend {
                 next += 1
                 pollRepeatsUsed = 0
             case .deactivate: next += 1
-            case .activate, .exchange: return transcript.events[next]
+            case .activate, .exchange, .authenticate: return transcript.events[next]
             }
         }
         return nil
@@ -72,7 +72,8 @@ package final class ReplayFrontend: RFFrontend {
         if let mismatch { throw RFError(.frontendFailure, mismatch) }
     }
 
-    package func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
+    package func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
+        let technologies = request.technologies
         try failIfDiffered()
         if next < transcript.events.count, case .poll(_, let targets, let repeats) = transcript.events[next].operation {
             let e = transcript.events[next]
@@ -95,7 +96,7 @@ package final class ReplayFrontend: RFFrontend {
         var i = next
         while i < transcript.events.count {
             switch transcript.events[i].operation {
-            case .activate, .exchange: return transcript.events[i]
+            case .activate, .exchange, .authenticate: return transcript.events[i]
             default: i += 1
             }
         }
@@ -152,6 +153,21 @@ package final class ReplayFrontend: RFFrontend {
         default:
             throw differ("replay: unexpected frame")
         }
+    }
+
+    package func authenticate(_ authentication: RFAuthentication) throws(RFError) {
+        try failIfDiffered()
+        guard let e = nextStrict() else {
+            throw differ("replay: an authentication is not in the recording, which ended after \(framesMatched) frames")
+        }
+        guard case .authenticate(let a, let error) = e.operation, a == authentication else {
+            throw differ(
+                "replay: the program authenticated (\(authentication)) after frame \(framesMatched) where the recording "
+                    + "does not")
+        }
+        next += 1
+        advance(e)
+        if let error { throw error }
     }
 
     package func deactivate() {

@@ -47,7 +47,7 @@ import Testing
         #expect(r.stderr.contains("Session ended: Session invalidated by user"))
     }
 
-    /// The field stopping while the app waits: the app's sheet session cannot go on and the device has no reader.
+    /// One app at a time: a second program gets the reason and behaves as on a device without NFC.
     @Test func aSecondExampleIsRefusedWhileTheFirstIsConnected() throws {
         let s = try FieldServer(port: 0, shelf: [])
         s.start()
@@ -82,7 +82,8 @@ import Testing
         #expect(w.status == 0, "\(w.stderr)")
         let after = try FieldFixture.api(address, "GET", "/api/tag?tag=1").1
         #expect(before["ndef"]?["records"] != after["ndef"]?["records"])
-        #expect(after["ndef"]?["records"]?.arrayValue?.first?.stringValue?.contains("https://example.org/field") == true)
+        let records = after["ndef"]?["records"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(records.contains { $0.contains("https://example.org/field") })
         #expect(after["tag"]?["unsaved"] == .bool(true))
         let cancel = try FieldFixture.run("opennfc", ["field", "cancel", "--port", port])
         #expect(cancel.status == 1)

@@ -29,7 +29,10 @@ import Testing
         let recordedTime = clock.now
         let transcript = try RFTranscript.read(path: path)
         #expect(transcript.events.count == 6)
-        guard case .poll(_, _, let repeats) = transcript.events[0].operation else { return Issue.record("no poll") }
+        guard case .poll(_, _, let repeats) = transcript.events[0].operation else {
+            Issue.record("no poll")
+            return
+        }
         #expect(repeats == 2)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("\"op\":\"exchange\",\"frame\":\"3004\",\"response\":{\"frame\":\"0"))
@@ -42,7 +45,7 @@ import Testing
         _ = try replay.activate(again[0], isoDEP: false)
         #expect(try replay.exchange([0x30, 0x04]) == read)
         #expect(try replay.exchange([0x30, 0xF0]) == nak)
-        #expect(throws: RFError(.timeout, "no answer (tag mute)")) { try replay.exchange([0x30, 0x04]) }
+        #expect(throws: RFError(.timeout, "no answer")) { try replay.exchange([0x30, 0x04]) }
         replay.deactivate()
         #expect(replay.isComplete)
         #expect(replay.mismatch == nil)
@@ -62,7 +65,9 @@ import Testing
         let replay = ReplayFrontend(try RFTranscript.read(path: path), clock: VirtualClock())
         _ = try replay.activate(t, isoDEP: false)
         _ = try replay.exchange([0x30, 0x00])
-        #expect(throws: RFError(.frontendFailure, "replay: frame 2 differs from the recording: sent 3008, recorded 3004")) {
+        #expect(
+            throws: RFError(.frontendFailure, "replay: frame 2 differs from the recording: sent 3008, recorded 3004")
+        ) {
             try replay.exchange([0x30, 0x08])
         }
         #expect(replay.mismatch == "replay: frame 2 differs from the recording: sent 3008, recorded 3004")
@@ -72,7 +77,10 @@ import Testing
         _ = try short.activate(t, isoDEP: false)
         _ = try short.exchange([0x30, 0x00])
         _ = try short.exchange([0x30, 0x04])
-        #expect(throws: RFError(.frontendFailure, "replay: frame 3 (3010) is not in the recording, which ended after 2 frames")) {
+        #expect(
+            throws: RFError(
+                .frontendFailure, "replay: frame 3 (3010) is not in the recording, which ended after 2 frames")
+        ) {
             try short.exchange([0x30, 0x10])
         }
     }
@@ -80,7 +88,8 @@ import Testing
     @Test func badTranscriptsSayWhere() throws {
         let dir = try FieldFixture.directory()
         let path = dir.appendingPathComponent("bad.json").path
-        try "{\"format\":\"opencorenfc-rf-transcript\",\"version\":1,\"capabilities\":{\"maxCommandSize\":10,\"maxResponseSize\":10,\"rawFrames\":true,\"technologies\":[\"nfcA\"]},\"events\":[{\"t\":0,\"d\":0,\"op\":\"exchange\",\"frame\":\"ZZ\",\"response\":{\"ack\":true}}]}"
+        try
+            "{\"format\":\"opencorenfc-rf-transcript\",\"version\":1,\"capabilities\":{\"maxCommandSize\":10,\"maxResponseSize\":10,\"rawFrames\":true,\"technologies\":[\"nfcA\"]},\"events\":[{\"t\":0,\"d\":0,\"op\":\"exchange\",\"frame\":\"ZZ\",\"response\":{\"ack\":true}}]}"
             .write(toFile: path, atomically: true, encoding: .utf8)
         do {
             _ = try RFTranscript.read(path: path)

@@ -17,7 +17,8 @@ enum FieldFixture {
 
     /// An NTAG215 tag file holding `message`, written as JSON.
     static func tagFile(in dir: URL, name: String = "poster.json", message: [UInt8] = exampleURI) throws -> String {
-        let tag = try TagFile.factory(chip: "ntag215", uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], holding: message)
+        let tag = try TagFile.factory(
+            chip: "ntag215", uid: [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], holding: message)
         let path = dir.appendingPathComponent(name).path
         try TagFile.write(tag, path: path)
         return path
@@ -96,8 +97,9 @@ enum FieldFixture {
             return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
         }
 
+        /// Ends the process (SIGKILL: test runners may start children with SIGTERM blocked).
         func stop() {
-            if process.isRunning { process.terminate() }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
     }

@@ -20,7 +20,7 @@ enum RemoteFieldDevice {
         help: "remote:[<port>|127.0.0.1:<port>] — the virtual field of 'opennfc field serve' (default port 7071)"
     ) { (argument: String) throws(DeviceError) -> OpenedDevice in
         let frontend: RemoteFieldFrontend
-        do {
+        do throws(DeviceConnectError) {
             let address = try RemoteDeviceString.address(argument)
             let name = (CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent }) ?? "app"
             frontend = try RemoteFieldFrontend(address: address, appName: name)

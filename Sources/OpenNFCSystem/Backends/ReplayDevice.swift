@@ -19,7 +19,8 @@ enum ReplayDevice {
         let clock = VirtualClock()
         let replay = ReplayFrontend(transcript, clock: clock)
         replay.onMismatch = { FileHandle.standardError.write(Data("OpenCoreNFC \($0)\n".utf8)) }
-        return OpenedDevice(frontend: InstrumentedFrontend(replay), clock: .virtual(clock), pollInterval: .milliseconds(250))
+        return OpenedDevice(
+            frontend: InstrumentedFrontend(replay), clock: .virtual(clock), pollInterval: .milliseconds(250))
     }
 }
 

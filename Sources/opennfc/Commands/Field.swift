@@ -25,15 +25,24 @@ extension Commands {
     static let fieldServe = Command(
         name: "serve",
         abstract: "Serve the virtual field and its web page until interrupted.",
-        arguments: [.init(name: "tagfile", help: "Tag files for the shelf (.json, .nfc, .ndef).", optional: true, variadic: true)],
+        arguments: [
+            .init(
+                name: "tagfile", help: "Tag files for the shelf (.json, .nfc, .ndef).", optional: true, variadic: true)
+        ],
         options: [
-            .init(name: "port", value: "<port>", help: "Port on 127.0.0.1 (default \(FieldProtocol.defaultPort); 0: any free port)."),
-            .init(name: "host", value: "<address>", help: "Only 127.0.0.1 or localhost: the field never listens elsewhere."),
-            .init(name: "put", value: "<tagfile>", help: "Start with this tag on the phone (repeatable).", repeatable: true),
+            .init(
+                name: "port", value: "<port>",
+                help: "Port on 127.0.0.1 (default \(FieldProtocol.defaultPort); 0: any free port)."),
+            .init(
+                name: "host", value: "<address>",
+                help: "Only 127.0.0.1 or localhost: the field never listens elsewhere."),
+            .init(
+                name: "put", value: "<tagfile>", help: "Start with this tag on the phone (repeatable).",
+                repeatable: true),
         ],
         run: { inv in
             if let host = inv.value("host") {
-                do {
+                do throws(SocketError) {
                     _ = try LoopbackAddress(host: host, port: 1)
                 } catch {
                     throw CLIError.usage("--host: \(error.message)")
@@ -44,7 +53,7 @@ extension Commands {
                 command: { FrameDecoder.describe(command: $0, isoDEP: $1) },
                 answer: { FrameDecoder.describe(response: $0, to: $1, isoDEP: $2) })
             let server: FieldServer
-            do {
+            do throws(FieldServerError) {
                 server = try FieldServer(
                     port: UInt16(port), shelf: inv.positionals, onPhone: inv.values("put"), describer: describer)
             } catch {
@@ -55,7 +64,6 @@ extension Commands {
             Console.err(
                 "Serving the virtual field on http://\(server.address)/ — apps connect with "
                     + "OPENCORENFC_DEVICE=remote:\(server.address). Ctrl-C stops.\n")
-            fflush(stdout)
             var sources: [any DispatchSourceSignal] = []
             for sig in [SIGINT, SIGTERM] {
                 signal(sig, SIG_IGN)
@@ -118,7 +126,8 @@ extension Commands {
             guard let p = Int(inv.positionals[1]), (0...99).contains(p) else {
                 throw CLIError.usage("position must be a number 0…99, not '\(inv.positionals[1])'")
             }
-            return try FieldCLI.call(inv, "POST", "/api/move", [("tag", .string(inv.positionals[0])), ("position", .int(p))])
+            return try FieldCLI.call(
+                inv, "POST", "/api/move", [("tag", .string(inv.positionals[0])), ("position", .int(p))])
         }
     )
 
@@ -153,13 +162,13 @@ enum FieldCLI {
     {
         let port = try inv.int("port", default: Int(FieldProtocol.defaultPort), range: 1...65_535)
         let address: LoopbackAddress
-        do {
+        do throws(SocketError) {
             address = try LoopbackAddress(host: "127.0.0.1", port: UInt16(port))
         } catch {
             throw CLIError.failure(error.message)
         }
         let response: HTTPResponse
-        do {
+        do throws(HTTPClient.Failure) {
             response = try HTTPClient.request(
                 method, path, to: address, headers: [("Content-Type", "application/json")],
                 body: method == "POST" ? Array(JSONValue.object(body).compact.utf8) : [])

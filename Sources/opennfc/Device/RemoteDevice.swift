@@ -20,7 +20,7 @@ final class RemoteDevice: Device {
     private var released: Int?
 
     init(argument: String) throws {
-        do {
+        do throws(DeviceConnectError) {
             remote = try RemoteFieldFrontend(
                 address: try RemoteDeviceString.address(argument),
                 appName: "opennfc " + CommandLine.arguments.dropFirst().prefix(1).joined())
@@ -30,7 +30,7 @@ final class RemoteDevice: Device {
     }
 
     private func present() throws -> [RFTarget] {
-        do {
+        do throws(RFError) {
             return try remote.poll(Set(RFTechnology.allCases))
         } catch {
             throw CLIError.failure("the field failed while waiting for a tag: \(error)")
@@ -78,7 +78,7 @@ final class ReplayDevice: Device {
 
     init(path: String) throws {
         self.path = path
-        do {
+        do throws(RFWire.Problem) {
             replay = ReplayFrontend(try RFTranscript.read(path: path), clock: virtualClock)
         } catch {
             throw CLIError.failure("\(error)")
@@ -87,7 +87,7 @@ final class ReplayDevice: Device {
 
     func waitForTag(timeout: NFCDuration) throws -> RFTarget? {
         let found: [RFTarget]
-        do {
+        do throws(RFError) {
             found = try replay.poll(Set(RFTechnology.allCases))
         } catch {
             throw CLIError.failure("\(error.detail)")

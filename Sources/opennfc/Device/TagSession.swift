@@ -15,7 +15,9 @@ final class TagSession {
         .init(name: "trace", help: "Print every frame or APDU on stderr as it happens."),
         .init(
             name: "record", value: "<file>",
-            help: "Record every poll, activation, frame and answer to this transcript (replay with --device replay:<file>)."),
+            help:
+                "Record every poll, activation, frame and answer to this transcript (replay with --device replay:<file>)."
+        ),
     ]
 
     let device: any Device
@@ -81,7 +83,7 @@ final class TagSession {
     func waitForTarget() throws -> RFTarget? {
         let found = try waitForDeviceTarget()
         // The devices find their tags themselves; the recording notes what they found as a poll.
-        recorder?.notePoll(Set(RFTechnology.allCases), found: found.map { [$0] } ?? [])
+        recorder?.notePoll(RFPollRequest(Set(RFTechnology.allCases)), found: found.map { [$0] } ?? [])
         return found
     }
 
