@@ -12,12 +12,12 @@ enum FieldPage {
         body { margin:0; font:14px -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; background:var(--bg); color:var(--ink); }
         header { padding:10px 18px; background:#1c1c1e; color:#fff; display:flex; gap:18px; align-items:baseline; }
         header h1 { font-size:17px; margin:0; } header span { color:#aeaeb2; }
-        main { display:grid; grid-template-columns: 330px 1fr 1.2fr; gap:16px; padding:16px; }
+        main { display:grid; grid-template-columns: 330px minmax(0, 1fr) minmax(0, 1.4fr); gap:16px; padding:16px; }
         section { background:var(--card); border-radius:12px; padding:12px 14px; box-shadow:0 1px 2px rgba(0,0,0,.08); }
         h2 { font-size:13px; text-transform:uppercase; letter-spacing:.04em; color:var(--dim); margin:4px 0 10px; }
         .phone { width:290px; height:560px; margin:0 auto; border:10px solid #1c1c1e; border-radius:44px; background:linear-gradient(#dfe9f5,#c9d6e8);
                  position:relative; overflow:hidden; }
-        .phone .app { padding:40px 18px; text-align:center; color:#3a3a3c; }
+        .phone .app { padding:40px 18px; text-align:center; color:#3a3a3c; overflow-wrap:anywhere; }
         .sheet { position:absolute; left:8px; right:8px; bottom:8px; background:#fff; border-radius:30px; padding:22px 18px 18px; text-align:center;
                  box-shadow:0 -2px 16px rgba(0,0,0,.15); transform:translateY(110%); transition:transform .25s; }
         .sheet.shown { transform:none; }
@@ -72,14 +72,13 @@ enum FieldPage {
         </main>
         <script>
         "use strict";
-        let revision = -1, seen = 0, selected = null, memRevision = -1, state = null;
+        let view = "", seen = 0, selected = null, memRevision = -1, busy = false;
         const $ = (id) => document.getElementById(id);
         function el(tag, props, ...kids) { const e = document.createElement(tag); Object.assign(e, props || {}); for (const k of kids) e.append(k); return e; }
         async function call(path, body) {
           const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) });
           const j = await r.json();
           $("error").textContent = r.ok ? "" : j.error;
-          tick();
           return j;
         }
         function button(text, cls, fn) { const b = el("button", { textContent: text, className: cls || "" }); b.onclick = fn; return b; }
@@ -120,11 +119,17 @@ enum FieldPage {
           }
           if (!s.tags.some(t => t.onPhone)) on.append(el("div", { className: "meta", textContent: "Nothing. Put a tag from the shelf." }));
         }
+        // Re-renders only when what is shown changed (not on every frame), so buttons stay put while an app works.
+        function show(s) {
+          const v = JSON.stringify([s.app, s.sheet, s.tags.map(t => [t.id, t.name, t.onPhone, t.position, t.unsaved]), selected]);
+          if (v !== view) { view = v; render(s); }
+        }
         async function tick() {
+          if (busy) return;
+          busy = true;
           try {
             const s = await (await fetch("/api/state")).json();
-            state = s;
-            if (s.revision !== revision) { revision = s.revision; render(s); }
+            show(s);
             if (s.transcript > seen) {
               const t = await (await fetch("/api/transcript?since=" + seen)).json();
               const box = $("transcript");
@@ -146,9 +151,10 @@ enum FieldPage {
               if (m.ndef) text += "\\nNDEF message: " + (m.ndef.records ? "\\n  " + m.ndef.records.join("\\n  ") : m.ndef.error);
               else text += "\\nNDEF message: none";
               $("memtext").textContent = text;
-              render(s);
+              show(s);
             }
           } catch (e) { $("error").textContent = "the field does not answer: " + e; }
+          busy = false;
         }
         $("cancel").onclick = () => call("/api/cancel");
         function newTag(put) {

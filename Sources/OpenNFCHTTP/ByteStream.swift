@@ -53,10 +53,6 @@ package final class ByteStream {
             throw .source(error)
         }
         if more.isEmpty { return false }
-        if start > 0 && start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        }
         buffer += more
         return true
     }
@@ -64,6 +60,7 @@ package final class ByteStream {
     /// Reads up to and including the first CRLF CRLF (RFC 9112 §2.1: the end of the header section), at most
     /// `limit` bytes. Empty lines before the request line are skipped (RFC 9112 §2.2 allows it).
     package func readHead(limit: Int) throws(Failure) -> [UInt8] {
+        compact()
         var scanned = start
         while true {
             while start < buffer.count - 1 && buffer[start] == 0x0D && buffer[start + 1] == 0x0A {
@@ -93,8 +90,20 @@ package final class ByteStream {
         return nil
     }
 
+    /// Drops the bytes already consumed (only between units, so offsets inside a unit stay valid).
+    private func compact() {
+        if start > 0 && start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 65_536 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+    }
+
     /// Exactly `count` bytes.
     package func read(exactly count: Int) throws(Failure) -> [UInt8] {
+        compact()
         while buffer.count - start < count {
             guard try fill() else { throw .ended(afterBytes: buffer.count - start) }
         }

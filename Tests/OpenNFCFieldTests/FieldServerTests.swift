@@ -135,6 +135,8 @@ import Testing
         let s = try server()
         defer { s.stop() }
         func firstClose(_ messages: [String]) throws -> WebSocketClose? {
+            // The previous connection's slot is freed when its thread ends.
+            try FieldFixture.waitForState(s.address) { $0["app"] == .null }
             let ws = try HTTPClient.webSocket(to: s.address, path: "/app")
             for m in messages { try ws.send(text: m) }
             do {

@@ -107,6 +107,20 @@ import Testing
         #expect(try stream.readAvailable() == Array("G".utf8))
     }
 
+    /// Persistent connections: a second request whose head arrives after the buffer of the first was used up.
+    @Test func consecutiveRequestsOnOneStream() throws {
+        final class TwoReads: ByteSource {
+            var chunks = [
+                Array("GET /a HTTP/1.1\r\nHost: h\r\n\r\n".utf8), Array("GET /b HTTP/1.1\r\nHo".utf8),
+                Array("st: h\r\n\r\n".utf8),
+            ]
+            func read(max: Int) throws(SocketError) -> [UInt8] { chunks.isEmpty ? [] : chunks.removeFirst() }
+        }
+        let stream = ByteStream(TwoReads())
+        #expect(try HTTPServer.readRequest(stream, limits: HTTPServer.Limits()).path == "/a")
+        #expect(try HTTPServer.readRequest(stream, limits: HTTPServer.Limits()).path == "/b")
+    }
+
     @Test func oversizedHeadsAndBodiesAreRefused() {
         var limits = HTTPServer.Limits()
         limits.maxHeadBytes = 64
