@@ -50,7 +50,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .target(
-            name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
+            name: "OpenCoreNFC",
+            dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCTags"],
             swiftSettings: strict),
         .target(name: "CoreNFC", dependencies: ["OpenCoreNFC"], swiftSettings: strict),
         .target(
