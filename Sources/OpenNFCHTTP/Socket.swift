@@ -184,12 +184,7 @@ package final class TCPSocket: @unchecked Sendable {
 
     /// Shuts both directions down and releases the descriptor (idempotent).
     package func close() {
-        let first = state.withLock { () -> Bool in
-            if closed { return false }
-            closed = true
-            return true
-        }
-        guard first else { return }
+        guard state.firstTime(&closed) else { return }
         _ = shutdown(fd, Int32(SHUT_RDWR))
         _ = Glue.close(fd)
     }
@@ -261,12 +256,7 @@ package final class TCPListener: @unchecked Sendable {
 
     /// Stops listening; a thread blocked in ``accept()`` returns nil.
     package func close() {
-        let first = state.withLock { () -> Bool in
-            if closed { return false }
-            closed = true
-            return true
-        }
-        guard first else { return }
+        guard state.firstTime(&closed) else { return }
         _ = shutdown(fd, Int32(SHUT_RDWR))
         _ = Glue.close(fd)
     }
