@@ -40,7 +40,10 @@ import Testing
             FieldProtocol.Request.activate(id: 4, handle: 1, isoDEP: true).json.compact,
             FieldProtocol.Request.sheet(.init(presented: true, message: "Hold it near")).json.compact,
             FieldProtocol.Reply.result(id: 3, .response(.frame([1, 2, 3]))).json.compact,
-            FieldProtocol.Reply.welcome(version: 1, capabilities: .init(maxCommandSize: 261, maxResponseSize: 258, rawFrames: true, technologies: [.nfcA])).json.compact,
+            FieldProtocol.Reply.welcome(
+                version: 1,
+                capabilities: .init(maxCommandSize: 261, maxResponseSize: 258, rawFrames: true, technologies: [.nfcA])
+            ).json.compact,
         ]
         var rng = SplitMix(state: 17)
         var refused = 0
@@ -84,7 +87,9 @@ import Testing
         let seeds = [
             WebSocketFrame(opcode: .text, payload: Array("{\"type\":\"poll\"}".utf8)).encoded(mask: [1, 2, 3, 4]),
             WebSocketFrame(opcode: .close, payload: WebSocketClose(1000, "bye").payload).encoded(mask: [9, 9, 9, 9]),
-            WebSocketFrame(fin: false, opcode: .binary, payload: [UInt8](repeating: 7, count: 300)).encoded(mask: [0, 1, 0, 1]),
+            WebSocketFrame(fin: false, opcode: .binary, payload: [UInt8](repeating: 7, count: 300)).encoded(mask: [
+                0, 1, 0, 1,
+            ]),
         ]
         var rng = SplitMix(state: 5)
         for i in 0..<3_000 {
