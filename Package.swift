@@ -100,7 +100,7 @@ let package = Package(
             name: "OpenNFCFieldTests",
             dependencies: [
                 "OpenNFCFieldServer", "OpenNFCRemote", "OpenNFCHTTP", "OpenNFCRF", "OpenNFCSimulation", "OpenNFCBytes",
-                "opennfc", "opencorenfc-example",
+                "OpenNFCSystem", "opennfc", "opencorenfc-example",
             ],
             swiftSettings: strict),
         .testTarget(

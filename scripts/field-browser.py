@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import urllib.request
 
 try:
     from selenium import webdriver
@@ -81,7 +82,12 @@ def main():
         try:
             WebDriverWait(browser, WAIT).until(lambda d: cond())
         except Exception:
-            check(False, "timed out waiting for " + what)
+            try:
+                shown = browser.find_element(By.ID, "error").text
+                state = urllib.request.urlopen(url + "api/state", timeout=5).read().decode()
+            except Exception as e:
+                shown, state = "", "(no state: %s)" % e
+            check(False, "timed out waiting for %s (page error: %r; state: %s)" % (what, shown, state))
 
     def text(id_):
         return browser.find_element(By.ID, id_).text

@@ -75,8 +75,10 @@ enum FieldPage {
         let view = "", seen = 0, selected = null, memRevision = -1, busy = false;
         const $ = (id) => document.getElementById(id);
         function el(tag, props, ...kids) { const e = document.createElement(tag); Object.assign(e, props || {}); for (const k of kids) e.append(k); return e; }
+        // Every request gives up after 5 s, so a lost connection never freezes the page.
+        function get(path) { return fetch(path, { signal: AbortSignal.timeout(5000) }).then(r => r.json()); }
         async function call(path, body) {
-          const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) });
+          const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}), signal: AbortSignal.timeout(5000) });
           const j = await r.json();
           $("error").textContent = r.ok ? "" : j.error;
           return j;
@@ -128,10 +130,10 @@ enum FieldPage {
           if (busy) return;
           busy = true;
           try {
-            const s = await (await fetch("/api/state")).json();
+            const s = await get("/api/state");
             show(s);
             if (s.transcript > seen) {
-              const t = await (await fetch("/api/transcript?since=" + seen)).json();
+              const t = await get("/api/transcript?since=" + seen);
               const box = $("transcript");
               for (const l of t.lines) {
                 const line = el("div", { className: l.kind }, l.text);
@@ -145,7 +147,7 @@ enum FieldPage {
             const sel = s.tags.find(t => t.id === selected);
             if (sel && sel.revision !== memRevision) {
               memRevision = sel.revision;
-              const m = await (await fetch("/api/tag?tag=" + sel.id)).json();
+              const m = await get("/api/tag?tag=" + sel.id);
               $("memname").textContent = "— " + sel.name;
               let text = m.report.join("\\n") + "\\nNDEF access: " + m.ndefAccess;
               if (m.ndef) text += "\\nNDEF message: " + (m.ndef.records ? "\\n  " + m.ndef.records.join("\\n  ") : m.ndef.error);

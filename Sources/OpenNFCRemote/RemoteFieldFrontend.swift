@@ -13,7 +13,7 @@ package import OpenNFCRF
 /// | Sizes, technologies | the field's ``RFCapabilities`` from its `welcome` |
 /// | Arrivals, removals, Cancel | pushed by the field; ``onEvent`` runs on a private serial queue (never on the caller's thread) |
 /// | The sheet | ``send(sheet:)`` shows the app's sheet in the field |
-/// | A field that stops answering | each request waits at most ``FieldProtocol/requestTimeoutMilliseconds``; then, or when the connection drops, the field is gone: the exchange in flight fails with `linkLost` (a tag leaving, Core NFC 100), and every later call fails with `frontendFailure` — the device no longer has a reader |
+/// | A field that stops answering | each request waits at most ``FieldProtocol/requestTimeoutMilliseconds``; then, or when the connection drops, the field is gone: activations, frames and authentications fail with `linkLost` (a tag leaving, Core NFC 100), polls with `frontendFailure`, and the capabilities list no technology — the device no longer has a reader |
 /// | Threads | synchronous and not thread-safe, like every frontend: one serial executor drives it |
 package final class RemoteFieldFrontend: RFFrontend, @unchecked Sendable {
     /// What the field pushed, or that it went away.
@@ -141,7 +141,10 @@ package final class RemoteFieldFrontend: RFFrontend, @unchecked Sendable {
     }
 
     package func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
-        guard case .target(let t) = try call({ .activate(id: $0, handle: target.handle, isoDEP: isoDEP) }) else {
+        guard
+            case .target(let t) = try call(
+                { .activate(id: $0, handle: target.handle, isoDEP: isoDEP) }, inFlightLoss: .linkLost)
+        else {
             throw unexpected("activate")
         }
         return t
@@ -165,15 +168,15 @@ package final class RemoteFieldFrontend: RFFrontend, @unchecked Sendable {
         RFError(.protocolViolation, "the field answered \(op) with the wrong kind of result")
     }
 
-    /// One request and its result. A field lost while waiting gives `inFlightLoss`; one already gone gives
-    /// `frontendFailure`.
+    /// One request and its result. A field lost before or while waiting gives `inFlightLoss` (`linkLost` for the
+    /// calls that talk to a tag: the tag is gone; `frontendFailure` for polls: there is no reader any more).
     private func call(
         _ make: (Int) -> FieldProtocol.Request, inFlightLoss: RFError.Code = .frontendFailure
     ) throws(RFError) -> FieldProtocol.Outcome {
         condition.lock()
         if let why = lostReason {
             condition.unlock()
-            throw RFError(.frontendFailure, "the field at \(address) is gone (\(why)); this device has no reader now")
+            throw RFError(inFlightLoss, "the field at \(address) is gone (\(why)); this device has no reader now")
         }
         let id = nextID
         nextID += 1

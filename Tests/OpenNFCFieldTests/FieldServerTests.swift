@@ -5,6 +5,7 @@ import OpenNFCHTTP
 import OpenNFCRF
 import OpenNFCRemote
 import OpenNFCSimulation
+import OpenNFCSystem
 import Testing
 
 /// The field server in process, with the app side (RemoteFieldFrontend) over real loopback sockets.
@@ -128,6 +129,21 @@ import Testing
             #expect(error.detail.contains("this device has no reader now"))
         }
         #expect(app.capabilities.technologies.isEmpty)
+    }
+
+    /// Through the device registry (`remote:`), the system has a reader while the field is there and none after.
+    @Test func theRemoteDeviceHasNoReaderOnceTheFieldIsGone() throws {
+        let s = try server()
+        let opened = try DeviceRegistry.open("remote:\(s.address)")
+        let system = NFCSystem.make(opened, configuration: .empty(.desktop), idleJumps: false)
+        #expect(system.hasReader)
+        let remote = try #require((opened.frontend as? InstrumentedFrontend)?.base as? RemoteFieldFrontend)
+        let seen = remote.changeCount
+        s.stop()
+        #expect(remote.waitForChange(after: seen, timeoutMilliseconds: 10_000))
+        #expect(remote.lost != nil)
+        #expect(!system.hasReader)
+        #expect(throws: DeviceError.self) { try DeviceRegistry.open("remote:\(s.address)") }
     }
 
     /// Hostile or malformed app messages close the connection with a reason; the field keeps serving.

@@ -53,6 +53,9 @@ public final class NFCSystem: @unchecked Sendable {
     public var recordsFrames = false
     /// Called with every transcript line as it happens (`OPENCORENFC_TRACE`), whether or not lines are kept.
     public var trace: (@Sendable (TranscriptEntry) -> Void)?
+    /// Whether the device has a reader now: a frontend that offers at least one technology (a remote field that
+    /// went away offers none).
+    public var hasReader: Bool { frontend.map { !$0.capabilities.technologies.isEmpty } ?? false }
     /// Called on the executor with the sheet each time it changes (the remote field shows it).
     public var sheetDidChange: (@Sendable (SystemSheet) -> Void)?
 
