@@ -57,7 +57,8 @@ import Testing
             _ = try DeviceRegistry.open("usb:1")
         } catch {
             #expect(
-                error.message.hasPrefix("unknown device 'usb:1'; use sim:<tagfile>[+<tagfile>…], pcsc or pcsc:<reader>")
+                error.message.hasPrefix(
+                    "unknown device 'usb:1'; use sim:<tagfile>[+<tagfile>…], pcsc, pcsc:<reader>, remote:[<port>]")
             )
         }
     }
@@ -73,7 +74,7 @@ import Testing
         #expect(try phone.frontend.poll([.nfcA]).count == 1)
         let command = try DeviceRegistry.open("test-alias:\(a)", for: .command)
         #expect(command.tagSource.tagsRemaining == 1)
-        #expect(DeviceRegistry.usage.hasSuffix(", test-alias:<tagfile>"))
+        #expect(DeviceRegistry.usage.hasSuffix(" or test-alias:<tagfile>"))
     }
 
     @Test func oneReaderMatcher() throws {

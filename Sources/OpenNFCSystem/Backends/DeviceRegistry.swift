@@ -177,7 +177,8 @@ public enum DeviceRegistry {
     /// "sim:<tagfile>[+<tagfile>…], pcsc or pcsc:<reader>": every scheme's spellings, in registration order.
     package static var usage: String {
         let all = schemes.withLock { $0.map(\.usage) }
-        return all.isEmpty ? "a registered scheme (none is)" : all.joined(separator: ", ")
+        guard let last = all.last else { return "a registered scheme (none is)" }
+        return all.count == 1 ? last : all.dropLast().joined(separator: ", ") + " or " + last
     }
 
     /// The device named by the environment (``environmentVariables``), with the variable's name.

@@ -19,7 +19,7 @@ public enum PCSCDevice {
 
     /// The registered scheme.
     public static let scheme = DeviceScheme(
-        name: "pcsc", usage: "pcsc or pcsc:<reader>",
+        name: "pcsc", usage: "pcsc, pcsc:<reader>",
         help: "pcsc or pcsc:<reader> — a PC/SC reader through pcscd (all readers, or the one named)"
     ) { (argument: String, use: DeviceUse) throws(DeviceError) -> OpenedDevice in
         try open(reader: argument.isEmpty ? nil : argument, for: use)
