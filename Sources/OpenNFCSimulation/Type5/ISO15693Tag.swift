@@ -113,6 +113,7 @@ public final class ISO15693Tag: VirtualTag {
             return .silence
         }
         if addressed && selectMode { return error(0x02) }
+        guard frame.count >= i else { return error(0x02) }  // a custom command without its manufacturer code
         let p = Array(frame[i...])
         let option = flags & 0x40 != 0
         return execute(command, p, option: option, addressed: addressed, tearAfter: tearAfter)
