@@ -27,7 +27,7 @@ import Testing
             "UID: 04 1F 5B 92 DA 2C 80",
             "ATQA: 03 44  SAK: 20  ATS: 06 77 77 71 02 80",
             "Product: NFC Forum Type 4 Tag (ISO-DEP), NDEF mapping 2.0, MLe 255, MLc 255, short APDUs only",
-            "NDEF application: DF name D2 76 00 00 85 01 01",
+            "NDEF application: DF name D2 76 00 00 85 01 01 and D2 76 00 00 85 01 00",
             "CC file E103 (the file's own write access FFh (none)): 00 0F 20 00 FF 00 FF 04 06 E1 04 10 00 00 00",
             "NDEF file E104: 4096 bytes, NLEN 16 (capacity 4094), read access 00h (granted), write access 00h (granted)",
             "  0000: 00 10 D1 01 0C 55 04 65 78 61 6D 70 6C 65 2E 63",

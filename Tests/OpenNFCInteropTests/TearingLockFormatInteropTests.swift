@@ -50,8 +50,9 @@ import Testing
                 var (_, p) = try bench.connect(chip)
                 bench.field.faultPlan = FaultPlan([fault])
                 let failed = TearingInteropTests.attempt { () throws(TagError) in try p.format() } != nil
+                let sent = bench.field.framesExchanged
                 bench.field.faultPlan = .none
-                if !failed && bench.field.framesExchanged < n { return }
+                if !failed && sent < n { return }
                 (_, p) = try bench.connect(chip)
                 // Still blank, or formatted and empty: never half formatted.
                 let d = try p.detect()
@@ -64,6 +65,66 @@ import Testing
         }
         Issue.record("format never completed")
     }
+
+    /// A blank DESFire EV1 (PICC only, as NXP ships it) formatted with the Android sequence by the reader procedure
+    /// against the virtual card (not a script): the card then detects as an empty NDEF tag of the storage's size
+    /// and takes a message. Interrupted after or inside any of its frames, the card is either still not NDEF or
+    /// NDEF and empty, and formatting again completes it (a `DE` duplicate counts as done).
+    @Test(arguments: [DESFireEV1Tag.Storage.size2K, .size4K, .size8K])
+    func blankDESFireFormattedWithTheAndroidSequence(storage: DESFireEV1Tag.Storage) throws {
+        let bench = InteropBench()
+        let card = try DESFireEV1Tag(uid: uid7, version: .ev1(storage: storage.versionByte))
+        var (tag, p) = try bench.connect(card)
+        guard case .desfire = tag.kind else {
+            Issue.record("expected a DESFire, got \(tag.kind)")
+            return
+        }
+        #expect(try p.detect().status == .notSupported)
+        try p.format()
+        (_, p) = try bench.connect(card)
+        let capacity = storage.ndefFileSize - 2
+        #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: capacity, messageLength: 0))
+        let m = ndefMessage(length: capacity, seed: 3)
+        try p.writeMessage(m)
+        (_, p) = try bench.connect(card)
+        #expect(try p.readMessage() == m)
+        #expect(card.ndefMessage == m)
+    }
+
+    @Test func blankDESFireFormatInterruptedAtEveryFrame() throws {
+        var n = 1
+        var outcomes: Set<NDEFStatusOutcome> = []
+        while n < 20 {
+            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
+                let bench = InteropBench()
+                let card = try DESFireEV1Tag(uid: uid7, version: .ev1(storage: 0x16))
+                var (_, p) = try bench.connect(card)
+                bench.field.faultPlan = FaultPlan([fault])
+                let failed = TearingInteropTests.attempt { () throws(TagError) in try p.format() } != nil
+                let sent = bench.field.framesExchanged
+                bench.field.faultPlan = .none
+                if !failed && sent < n {
+                    // Every frame has been interrupted: both outcomes were seen.
+                    return #expect(outcomes == [.notNDEF, .emptyNDEF])
+                }
+                (_, p) = try bench.connect(card)
+                let d = try p.detect()
+                if d.status == .notSupported {
+                    outcomes.insert(.notNDEF)
+                } else {
+                    #expect(d == NDEFDetection(status: .readWrite, capacity: 2046, messageLength: 0), "\(fault)")
+                    outcomes.insert(.emptyNDEF)
+                }
+                try p.format()
+                (_, p) = try bench.connect(card)
+                #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: 2046, messageLength: 0))
+            }
+            n += 1
+        }
+        Issue.record("the DESFire format never completed")
+    }
+
+    enum NDEFStatusOutcome: Hashable { case notNDEF, emptyNDEF }
 
     @Test func desfireWriteInterruptedAtEveryFrame() throws {
         let outcomes = try TearingInteropTests.sweep(

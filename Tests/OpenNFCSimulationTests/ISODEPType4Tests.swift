@@ -43,29 +43,33 @@ import Testing
     }
 
     @Test func version1CardAndNames() throws {
-        let v2 = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage)
+        let v2Only = try Type4Tag.factory(
+            uid: testUID, holding: nfcpyURIMessage, configuration: Type4Configuration(answersBothNDEFNames: false))
         playISODEP(
-            v2,
+            v2Only,
             """
-            00A4040007D2760000850100   -> 6A82   # SELECT v1 name on a 2.0 card: not found
+            00A4040007D2760000850100   -> 6A82   # SELECT v1 name on a 2.0-only card: not found
             00A4040007D276000085010100 -> 9000   # SELECT v2 name
             """)
-        let both = try Type4Tag.factory(
-            uid: testUID, holding: nfcpyURIMessage, configuration: Type4Configuration(answersBothNDEFNames: true))
+        // The default 2.0 card answers the mapping 1.0 name too, with the 1.0 forms.
+        let both = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage)
         playISODEP(
             both,
             """
-            00A4040007D2760000850100   -> 9000          # SELECT v1 name (alias of the NDEF application)
-            00A4000C02E104             -> 9000          # SELECT NDEF file through it
+            00A4040007D2760000850100   -> 9000          # SELECT v1 name, no Le (v1 form): the NDEF application
+            00A4000002E103             -> 9000          # SELECT CC by file id, P2=00 (v1 form)
+            00B000000F                 -> 000F 20 00FF 00FF 0406 E104 1000 0000 9000 # READ BINARY CC
+            00A4000002E104             -> 9000          # SELECT NDEF file, P2=00
             00B0000002                 -> 000E 9000     # READ BINARY NLEN
             """)
         let v1 = try Type4Tag.factory(
             uid: testUID, holding: nfcpyURIMessage,
-            configuration: Type4Configuration(mappingVersion: 0x10, ndefFileSize: 0x40, mle: 0x3B, mlc: 0x34))
+            configuration: Type4Configuration(
+                mappingVersion: 0x10, ndefFileSize: 0x40, mle: 0x3B, mlc: 0x34, answersBothNDEFNames: false))
         playISODEP(
             v1,
             """
-            00A4040007D276000085010100 -> 6A82                                     # v2 name on a 1.0 card
+            00A4040007D276000085010100 -> 6A82                                     # v2 name on a 1.0-only card
             00A4040007D2760000850100   -> 9000                                     # SELECT v1 name, no Le (v1 form)
             00A4000002E103             -> 9000                                     # SELECT CC, P2=00 (v1 form)
             00B000000F                 -> 000F 10 003B 0034 0406 E104 0040 0000 9000 # READ BINARY CC

@@ -182,7 +182,7 @@ import Testing
             factoryTag(p),
             """
             60 -> \(version)
-            30 \(Hex.encode([UInt8(lock.page)])) -> 000000BD 040000FF 00000000 00000000
+            30 \(Hex.encode([UInt8(lock.page)])) -> 000000BD 040000FF 00050000 00000000
             A2 \(Hex.encode([UInt8(lock.page)])) 02 00 00 00 -> ACK
             A2 1F 01 02 03 04 -> ACK     # page 31 (bit 0) writable
             A2 20 01 02 03 04 -> NAK 0   # page 32 locked

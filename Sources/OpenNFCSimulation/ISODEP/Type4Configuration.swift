@@ -26,7 +26,8 @@ public struct Type4Configuration: Sendable, Hashable {
     /// Whether extended length APDUs are accepted (otherwise they are answered `67 00`).
     public var extendedLength: Bool
     /// Whether the NDEF application answers both T4T DF names (`…0101` and `…0100`) rather than only the one of
-    /// its mapping version.
+    /// its mapping version. On by default: a reader that knows only mapping 1.0 selects `…0100` (with the 1.0
+    /// forms: no Le, SELECT by file identifier with P2 `00`), and T4T 2.0 §5.4.2 has readers fall back to it.
     public var answersBothNDEFNames: Bool
     /// Whether the card hosts the NDEF application at all (false: an applet-only card such as a payment card).
     public var hostsNDEFApplication: Bool
@@ -34,7 +35,7 @@ public struct Type4Configuration: Sendable, Hashable {
     public init(
         mappingVersion: UInt8 = 0x20, ndefFileID: UInt16 = 0xE104, ndefFileSize: Int = 4096, mle: Int = 0x00FF,
         mlc: Int = 0x00FF, readAccess: UInt8 = 0x00, writeAccess: UInt8 = 0x00, ccWriteAccess: UInt8 = 0xFF,
-        extendedLength: Bool = false, answersBothNDEFNames: Bool = false, hostsNDEFApplication: Bool = true
+        extendedLength: Bool = false, answersBothNDEFNames: Bool = true, hostsNDEFApplication: Bool = true
     ) {
         self.mappingVersion = mappingVersion
         self.ndefFileID = ndefFileID

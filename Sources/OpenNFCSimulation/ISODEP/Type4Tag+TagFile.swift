@@ -5,7 +5,7 @@ internal import OpenNFCBytes
 /// ```json
 /// "iso7816": {
 ///   "activation": {"atqa": "03 44", "sak": "20", "ats": "06 77 77 71 02 80"},
-///   "mappingVersion": "20", "mle": 255, "mlc": 255, "extendedLength": false, "answersBothNDEFNames": false,
+///   "mappingVersion": "20", "mle": 255, "mlc": 255, "extendedLength": false, "answersBothNDEFNames": true,
 ///   "ccFile": {"writeAccess": "FF", "data": ["00 0F 20 00 FF 00 FF 04 06 E1 04 10 00 00 00"]},
 ///   "ndefFile": {"id": "E1 04", "readAccess": "00", "writeAccess": "00", "data": ["00 0E D1 01 …", …]}
 /// }
@@ -86,7 +86,7 @@ extension Type4Tag {
         if s.contains("mle") { c.mle = try s.int("mle", in: 0...0xFFFF) }
         if s.contains("mlc") { c.mlc = try s.int("mlc", in: 0...0xFFFF) }
         c.extendedLength = try C.bool(s, "extendedLength", default: false)
-        c.answersBothNDEFNames = try C.bool(s, "answersBothNDEFNames", default: false)
+        c.answersBothNDEFNames = try C.bool(s, "answersBothNDEFNames", default: true)
         guard s.contains("ccFile") == s.contains("ndefFile") else {
             throw TagFileError("give both 'ccFile' and 'ndefFile', or neither (no NDEF application)", field: s.path)
         }

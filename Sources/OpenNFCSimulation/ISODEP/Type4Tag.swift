@@ -8,7 +8,7 @@
 /// | Feature | Supported | Notes |
 /// |---|---|---|
 /// | Activation | ATQA `0344`, SAK `20`, ATS `06 77 77 71 02 80` | ATS: FSCI 7 (FSC 128), TA `77` (106–848 kbit/s both ways), FWI 7, SFGI 1, CID supported, historical byte `80`; all settable |
-/// | NDEF application | DF name `D2760000850101` (v2.0) or `…0100` (v1.0); both with ``Type4Configuration/answersBothNDEFNames`` | SELECT answers `90 00` without FCI, as T4T §5.4.2 expects |
+/// | NDEF application | DF name `D2760000850101` (v2.0) and `…0100` (v1.0), with the 1.0 forms (no Le; SELECT by file identifier P2 `00`); only the name of its mapping version when ``Type4Configuration/answersBothNDEFNames`` is off | SELECT answers `90 00` without FCI, as T4T §5.4.2 expects |
 /// | CC file `E103` | 15 bytes, read-only by default | writable with ``Type4Configuration/ccWriteAccess`` `00`; written access bytes then govern the NDEF file |
 /// | NDEF file | any id, 5…65534 bytes with NLEN, access bytes `00` / `80`–`FE` / `FF` | proprietary values deny access (`69 82`) |
 /// | SELECT | P1 `00` `01` `02` `03` `04` `08` `09`; P2 `00` `04` (FCP) `0C`; partial DF names | see ``ISO7816Engine`` |

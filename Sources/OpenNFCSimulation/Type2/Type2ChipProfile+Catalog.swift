@@ -11,6 +11,13 @@
 /// | ultralight-ev1-48 (MF0UL11) | 20 | 04–0Fh | E1 10 06 00 | — | 10h | 00 04 03 01 01 00 0B 03 |
 /// | ultralight-ev1-128 (MF0UL21) | 41 | 04–23h | E1 10 10 00 | 24h, 2 pages/bit | 25h | 00 04 03 01 01 00 0E 03 |
 ///
+/// Factory configuration (NTAG213/215/216 §8.5.7, MF0ULx1 §8.5.7): NTAG21x CFG0 `04 00 00 FF` (STRG_MOD_EN set,
+/// AUTH0 FFh), Ultralight EV1 CFG0 `00 00 00 FF`; CFG1 `00 05 00 00` on both (ACCESS 00h; byte 1 is the virtual card
+/// type identifier 05h that VCSL returns on Ultralight EV1 and that real NTAG21x chips read back in the same place),
+/// PWD `FF FF FF FF`, PACK `00 00`. Page 2 byte 1 reads 48h, the CC and lock bytes of an unprogrammed chip are as in
+/// the table (CC OTP zero on the Ultralight family, which NXP ships unformatted); the dynamic lock page reads
+/// `00 00 00 BD` on NTAG21x (RFUI byte BDh as on real chips).
+///
 /// The NTAG215/216 and MF0UL21 dynamic-lock bit maps (pages per bit, block-lock grouping) are our reading of the
 /// datasheet figures and are flagged as unverified in tag-protocols.md §1.5.
 extension Type2ChipProfile {
@@ -23,7 +30,7 @@ extension Type2ChipProfile {
         // Lock Control TLV (T2T §2.3.1): position A0 (page 0xA, offset 0) with 2^4-byte pages = byte 160 = page
         // 0x28; 0x0C = 12 lock bits; 0x34 = 2^3 bytes locked per bit. Then an empty NDEF TLV and a Terminator.
         ndefData: [0x01, 0x03, 0xA0, 0x0C, 0x34, 0x03, 0x00, 0xFE], shippedFormatted: true,
-        factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00])
+        factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00])
 
     /// NXP NTAG215: 135 pages, 504 bytes user memory.
     public static let ntag215 = Type2ChipProfile(
@@ -32,7 +39,7 @@ extension Type2ChipProfile {
         dynamicLock: DynamicLock(page: 0x82, lastPage: 0x81, pagesPerBit: 16, bitsPerBlockBit: 2, factoryByte3: 0xBD),
         configPage: 0x83, internalByte: 0x48, ndefCC: [0xE1, 0x10, 0x3E, 0x00],
         ndefData: [0x03, 0x00, 0xFE], shippedFormatted: true,
-        factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00])
+        factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00])
 
     /// NXP NTAG216: 231 pages, 888 bytes user memory.
     public static let ntag216 = Type2ChipProfile(
@@ -41,7 +48,7 @@ extension Type2ChipProfile {
         dynamicLock: DynamicLock(page: 0xE2, lastPage: 0xE1, pagesPerBit: 16, bitsPerBlockBit: 2, factoryByte3: 0xBD),
         configPage: 0xE3, internalByte: 0x48, ndefCC: [0xE1, 0x10, 0x6D, 0x00],
         ndefData: [0x03, 0x00, 0xFE], shippedFormatted: true,
-        factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00])
+        factoryConfig: [0x04, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00])
 
     /// MIFARE Ultralight MF0ICU1: 16 pages, 48 bytes user memory.
     public static let ultralight = Type2ChipProfile(
