@@ -12,6 +12,9 @@ public protocol NFCISO7816Tag: __NFCTag, NFCNDEFTag {
     var applicationData: Data? { get }
     /// False: the application data uses ISO 14443-3 coding.
     var proprietaryApplicationDataCoding: Bool { get }
+    /// Whether the card supports PACE (iOS 26.4): its EF.CardAccess lists a PACE protocol (ICAO Doc 9303 Part 11
+    /// §9.2.1). Cards delivered by `.pace` polling always do.
+    var supportsPACE: Bool { get }
     /// Sends an APDU; the handler gets the response data, SW1 and SW2.
     func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void)
 }

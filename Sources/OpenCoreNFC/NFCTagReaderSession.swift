@@ -8,24 +8,58 @@ internal import OpenNFCSystem
 open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     private weak var tagDelegate: (any NFCTagReaderSessionDelegate)?
 
-    init(validatedOption option: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue?) {
+    init(
+        discovery: TagDiscovery?, option: PollingOption, delegate: any NFCTagReaderSessionDelegate,
+        queue: DispatchQueue?
+    ) {
         self.tagDelegate = delegate
         super.init(system: resolveSystem(), delegate: delegate, queue: queue)
+        let d = discovery ?? Self.discovery(option)
+        register(.tag(technologies: d.technologies, pace: d.pace))
+        if let discovery { system.setDiscovery(id, discovery) }
+    }
+
+    /// Creates a session polling `pollingOption`; nil when the option is empty or has unknown bits (the ObjC
+    /// initializer accepts 1…15 only). Deprecated in iOS 26.4: use ``init(configuration:delegate:queue:)``.
+    @available(*, deprecated, message: "Use init(configuration:delegate:queue:)")
+    public convenience init?(
+        pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil
+    ) {
+        guard (1...15).contains(pollingOption.rawValue) else { return nil }
+        self.init(discovery: nil, option: pollingOption, delegate: delegate, queue: queue)
+    }
+
+    /// Creates a session discovering tags as `configuration` says (iOS 26.4). The configuration is applied at
+    /// `begin()` and at each `restartPolling()`; an empty polling option or one with unknown bits ends the session
+    /// with 300 `tagCommandConfigurationErrorInvalidParameters` at `begin()` (docs/DIFFERENCES.md).
+    public convenience init(
+        configuration: Configuration, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil
+    ) {
+        self.init(
+            discovery: Self.discovery(configuration), option: configuration.pollingOption, delegate: delegate,
+            queue: queue)
+    }
+
+    /// The technologies an option polls: `pace` is exclusive and polls ISO 14443 only (Core NFC's header for
+    /// `NFCPollingPACE`; docs/DIFFERENCES.md).
+    static func discovery(_ option: PollingOption) -> TagDiscovery {
         var technologies: Set<RFTechnology> = []
         let pace = option.contains(.pace)
         if option.contains(.iso14443) || pace { technologies.formUnion([.nfcA, .nfcB]) }
         if !pace && option.contains(.iso15693) { technologies.insert(.nfcV) }
         if !pace && option.contains(.iso18092) { technologies.insert(.nfcF) }
-        register(.tag(technologies: technologies, pace: pace))
+        return TagDiscovery(technologies: technologies, pace: pace)
     }
 
-    /// Creates a session polling `pollingOption`; nil when the option is empty or has unknown bits (the ObjC
-    /// initializer accepts 1…15 only).
-    public convenience init?(
-        pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil
-    ) {
-        guard (1...15).contains(pollingOption.rawValue) else { return nil }
-        self.init(validatedOption: pollingOption, delegate: delegate, queue: queue)
+    static func discovery(_ c: Configuration) -> TagDiscovery {
+        var d = discovery(c.pollingOption)
+        d.iso7816SelectIdentifiers = c.iso7816SelectIdentifiers
+        d.felicaSystemCodes = c.feliCaSystemCodes
+        if !(1...15).contains(c.pollingOption.rawValue) {
+            d.problem =
+                "polling option 0x\(String(c.pollingOption.rawValue, radix: 16)) has no valid bit or unknown bits"
+        }
+        return d
     }
 
     /// The tag the session is connected to, if any.
@@ -63,6 +97,14 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     open func restartPolling() {
         let (system, id) = (self.system, self.id)
         system.submit(via: submissionQueue) { system.restartPolling(id) }
+    }
+
+    /// Starts a new polling round discovering as `configuration` says (iOS 26.4); earlier tags become invalid. The
+    /// configuration does not persist: a later ``restartPolling()`` uses the session's own again. Does nothing on
+    /// an invalidated session.
+    public func restartPolling(configuration: Configuration) {
+        let (system, id, d) = (self.system, self.id, Self.discovery(configuration))
+        system.submit(via: submissionQueue) { system.restartPolling(id, with: d) }
     }
 
     override func handle(_ event: SessionEvent) {

@@ -19,6 +19,7 @@ extension NFCReaderError {
         case .firstNDEFTagRead: self.init(.readerSessionInvalidationErrorFirstNDEFTagRead)
         case .securityViolation: self.init(.readerErrorSecurityViolation)
         case .unsupportedFeature: self.init(.readerErrorUnsupportedFeature)
+        case .invalidConfiguration: self.init(.tagCommandConfigurationErrorInvalidParameters)
         }
     }
 

@@ -268,7 +268,7 @@ final class CardReaderApp: NSObject, NFCTagReaderSessionDelegate, @unchecked Sen
     init(phone: VirtualPhone) { self.phone = phone }
 
     func start() {
-        session = NFCTagReaderSession(pollingOption: .iso14443, delegate: self, queue: nil)
+        session = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: self, queue: nil)
         session?.alertMessage = "Hold your iPhone near the card."
         session?.begin()
     }

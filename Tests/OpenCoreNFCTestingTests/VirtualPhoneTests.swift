@@ -38,7 +38,7 @@ import Testing
         app.onDetect = { _, tags in
             for case .miFare(let t) in tags { uids.append(String(t.identifier[1], radix: 16)) }
         }
-        phone.run { NFCTagReaderSession(pollingOption: .iso14443, delegate: app)!.begin() }
+        phone.run { NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: app).begin() }
         phone.settle()
         #expect(uids.lines == ["b", "a"])
     }
@@ -68,7 +68,7 @@ import Testing
         let phone = try VirtualPhone(infoPlist: info.path, entitlements: ent.path)
         #expect(phone.system.configuration.readerSessionFormats == ["NDEF"])
         let app = TagSessionRecorder()
-        phone.run { NFCTagReaderSession(pollingOption: .iso14443, delegate: app)!.begin() }
+        phone.run { NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: app).begin() }
         phone.settle()
         #expect(app.events == [.invalidated(.readerErrorSecurityViolation)])
     }
@@ -81,7 +81,7 @@ import Testing
         app.onDetect = { _, tags in
             for case .iso7816(let t) in tags { aids.append("[\(t.initialSelectedAID)]") }
         }
-        phone.run { NFCTagReaderSession(pollingOption: .iso14443, delegate: app)!.begin() }
+        phone.run { NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: app).begin() }
         phone.settle()
         #expect(aids.lines == ["[]"])
     }

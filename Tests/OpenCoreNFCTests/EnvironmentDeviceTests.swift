@@ -60,7 +60,7 @@ import Testing
         let system = NFCSystem.fromEnvironment(["OPENCORENFC_DEVICE": "sim:empty", "OPENCORENFC_PROFILE": "desktop"])
         let app = TagSessionRecorder()
         NFCSystem.$current.withValue(system) {
-            NFCTagReaderSession(pollingOption: .iso14443, delegate: app)!.begin()
+            NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: app).begin()
         }
         #expect(!system.isIdle, "an API call was just made")
         let error = await app.invalidation()

@@ -41,10 +41,17 @@ func bindSessions(
     let _: () -> Void = ndef.restartPolling
     let _: (any NFCNDEFTag, @escaping ((any Error)?) -> Void) -> Void = ndef.connect(to:completionHandler:)
     let _: (any NFCNDEFTag) async throws -> Void = ndef.connect(to:)
-    let _:
-        (NFCTagReaderSession.PollingOption, any NFCTagReaderSessionDelegate, DispatchQueue?) -> NFCTagReaderSession? =
-            NFCTagReaderSession.init(pollingOption:delegate:queue:)
-    let _: NFCTagReaderSession? = NFCTagReaderSession(pollingOption: .iso14443, delegate: Never.delegate())
+    let _: (NFCTagReaderSession.Configuration, any NFCTagReaderSessionDelegate, DispatchQueue?) -> NFCTagReaderSession =
+        NFCTagReaderSession.init(configuration:delegate:queue:)
+    let _ = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: Never.delegate())
+    let _: (NFCTagReaderSession.Configuration) -> Void = tagSession.restartPolling(configuration:)
+    var c = NFCTagReaderSession.Configuration(pollingOption: .pace, iso7816SelectIdentifiers: ["A0000002471001"])
+    c = NFCTagReaderSession.Configuration(pollingOption: .iso18092, feliCaSystemCodes: ["12FC"])
+    c.pollingOption = [.iso14443, .iso15693]
+    c.iso7816SelectIdentifiers = []
+    c.feliCaSystemCodes = []
+    let _: NFCTagReaderSession.PollingOption = c.pollingOption
+    let _: [String] = c.iso7816SelectIdentifiers + c.feliCaSystemCodes
     let _: NFCTag? = tagSession.connectedTag
     let _: (NFCTag, @escaping ((any Error)?) -> Void) -> Void = tagSession.connect(to:completionHandler:)
     let _: (NFCTag) async throws -> Void = tagSession.connect(to:)
@@ -85,6 +92,7 @@ func bindTags<B: __NFCTag, N: NFCNDEFTag, I: NFCISO7816Tag, M: NFCMiFareTag>(_ b
     let _: Data? = i.historicalBytes
     let _: Data? = i.applicationData
     let _: Bool = i.proprietaryApplicationDataCoding
+    let _: Bool = i.supportsPACE
     let _: (NFCISO7816APDU, @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) -> Void =
         i.sendCommand(apdu:completionHandler:)
     let _: (NFCISO7816APDU) async throws -> (Data, UInt8, UInt8) = i.sendCommand(apdu:)
@@ -149,6 +157,11 @@ func bindAPDUAndErrors(_ apdu: NFCISO7816APDU, _ error: NFCReaderError) {
 @available(*, deprecated)
 func bindDeprecated() {
     let _ = NFCISO7816ResponseAPDU(statusWord1: 0x90, statusWord2: 0, paylaod: nil)
+    // Deprecated in iOS 26.4 (use init(configuration:delegate:queue:)).
+    let _:
+        (NFCTagReaderSession.PollingOption, any NFCTagReaderSessionDelegate, DispatchQueue?) -> NFCTagReaderSession? =
+            NFCTagReaderSession.init(pollingOption:delegate:queue:)
+    let _: NFCTagReaderSession? = NFCTagReaderSession(pollingOption: .iso14443, delegate: Never.delegate())
 }
 
 extension Never {

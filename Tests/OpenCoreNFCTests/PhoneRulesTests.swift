@@ -133,7 +133,7 @@ import Testing
     @Test func missingEntitlementIs2AndMissingUsageDescriptionTerminatesTheApp() {
         let (noTag, _) = Fixtures.phone(AppConfiguration(readerSessionFormats: ["NDEF"]))
         let tagApp = TagSessionRecorder()
-        noTag.run { NFCTagReaderSession(pollingOption: .iso14443, delegate: tagApp)!.begin() }
+        noTag.run { NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: tagApp).begin() }
         noTag.settle()
         #expect(tagApp.events == [.invalidated(.readerErrorSecurityViolation)])
         let ndefApp = NDEFMessageRecorder()
@@ -150,7 +150,9 @@ import Testing
 
         let (desktop, _) = Fixtures.phone(AppConfiguration.empty(.desktop))
         let tagOnDesktop = TagSessionRecorder()
-        desktop.run { NFCTagReaderSession(pollingOption: .iso14443, delegate: tagOnDesktop)!.begin() }
+        desktop.run {
+            NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: tagOnDesktop).begin()
+        }
         desktop.settle()
         #expect(tagOnDesktop.events == [.becameActive])
     }

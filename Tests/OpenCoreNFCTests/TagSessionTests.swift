@@ -20,7 +20,9 @@ import Testing
     )
         -> NFCTagReaderSession
     {
-        let session = phone.run { NFCTagReaderSession(pollingOption: option, delegate: app, queue: nil)! }
+        let session = phone.run {
+            NFCTagReaderSession(configuration: .init(pollingOption: option), delegate: app, queue: nil)
+        }
         session.begin()
         phone.settle()
         return session
@@ -189,9 +191,9 @@ import Testing
         let app = TagSessionRecorder()
         let (phone, _) = Fixtures.phone(configuration([]))
         phone.run {
-            #expect(NFCTagReaderSession(pollingOption: [], delegate: app) == nil)
-            #expect(NFCTagReaderSession(pollingOption: .init(rawValue: 0x10), delegate: app) == nil)
-            #expect(NFCTagReaderSession(pollingOption: [.iso14443, .iso15693, .iso18092], delegate: app) != nil)
+            #expect(LegacyTagSession.make([], app) == nil)
+            #expect(LegacyTagSession.make(.init(rawValue: 0x10), app) == nil)
+            #expect(LegacyTagSession.make([.iso14443, .iso15693, .iso18092], app) != nil)
         }
         #expect(NFCTagReaderSession.PollingOption.iso14443.rawValue == 1)
         #expect(NFCTagReaderSession.PollingOption.iso15693.rawValue == 2)

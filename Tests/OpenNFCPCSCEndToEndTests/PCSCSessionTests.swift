@@ -103,7 +103,7 @@ extension EndToEndSuite {
                 }
             }
             NFCSystem.$current.withValue(system) {
-                NFCTagReaderSession(pollingOption: .iso14443, delegate: app, queue: nil)!.begin()
+                NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: app, queue: nil).begin()
             }
             _ = try ended.wait(app.invalidationError)
             #expect(answers.all == [[0x90, 0x00], t4.capabilityContainerFile + [0x90, 0x00]])

@@ -48,8 +48,11 @@ struct ISO7816Volume: ISO7816FileTree {
     }
 
     var entries: [Entry]
+    /// EFs of the MF itself (EF.CardAccess of a PACE-capable card).
+    var masterFiles: [ISO7816ElementaryFile] = []
 
     var dfCount: Int { entries.count }
+    var masterFileEFCount: Int { masterFiles.count }
 
     func dfName(_ df: Int) -> [UInt8]? {
         switch entries[df] {
@@ -96,11 +99,16 @@ struct ISO7816Volume: ISO7816FileTree {
     }
 
     func file(_ ref: ISO7816FileReference) -> ISO7816ElementaryFile {
+        if ref.df == ISO7816FileReference.masterFile { return masterFiles[ref.ef] }
         guard let app = application(ref.df) else { preconditionFailure("applets hold no EFs") }
         return app.files[ref.ef]
     }
 
     mutating func modify(_ ref: ISO7816FileReference, _ change: (inout ISO7816ElementaryFile) -> Void) {
+        if ref.df == ISO7816FileReference.masterFile {
+            change(&masterFiles[ref.ef])
+            return
+        }
         let df = resolved(ref.df)
         guard case .files(var app) = entries[df] else { return }
         entries[df] = .alias(name: [], of: df)  // drop the entry's reference: the file changes in place, no copy

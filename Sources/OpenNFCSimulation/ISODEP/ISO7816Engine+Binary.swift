@@ -11,7 +11,7 @@ extension ISO7816Engine {
         if command.p1 & 0x80 != 0 {
             let sfi = command.p1 & 0x1F
             guard command.p1 & 0x60 == 0, (1...30).contains(sfi) else { return .failure(.init(.incorrectP1P2)) }
-            guard let df = currentDF, let ef = tree.ef(in: df, shortID: sfi) else {
+            guard let ef = tree.ef(in: currentDF ?? ISO7816FileReference.masterFile, shortID: sfi) else {
                 return .failure(.init(.fileNotFound))
             }
             currentEF = ef

@@ -44,7 +44,9 @@ extension ISO7816Engine {
             guard let ef = currentEF else { return .failure(.init(.noCurrentEF)) }
             return .success(ef)
         }
-        guard let df = currentDF, let ef = tree.ef(in: df, fileID: fid) else { return .failure(.init(.fileNotFound)) }
+        guard let ef = tree.ef(in: currentDF ?? ISO7816FileReference.masterFile, fileID: fid) else {
+            return .failure(.init(.fileNotFound))
+        }
         currentEF = ef
         return .success(ef)
     }

@@ -32,9 +32,8 @@ extension ISO7816Engine {
             target = .df(df)
         case 0x02:
             guard data.count == 2 else { return .status(.wrongLength) }
-            guard let df = currentDF, let ef = tree.ef(in: df, fileID: Self.fid(data, 0)) else {
-                return .status(.fileNotFound)
-            }
+            let df = currentDF ?? ISO7816FileReference.masterFile
+            guard let ef = tree.ef(in: df, fileID: Self.fid(data, 0)) else { return .status(.fileNotFound) }
             target = .ef(ef)
         case 0x03:
             guard data.isEmpty else { return .status(.wrongLength) }
@@ -75,10 +74,11 @@ extension ISO7816Engine {
 
     private static func fid(_ data: [UInt8], _ at: Int) -> UInt16 { UInt16(data[at]) << 8 | UInt16(data[at + 1]) }
 
-    /// P1 = `00`: the MF, an EF of the current DF, or a DF of the MF (a child, or a sibling of the current DF).
+    /// P1 = `00`: the MF, an EF of the current DF (or of the MF), or a DF of the MF (a child, or a sibling of the
+    /// current DF).
     private func find(_ fid: UInt16, from df: Int?, in tree: some ISO7816FileTree) -> Target? {
         if fid == Self.mfID { return .mf }
-        if let df, let ef = tree.ef(in: df, fileID: fid) { return .ef(ef) }
+        if let ef = tree.ef(in: df ?? ISO7816FileReference.masterFile, fileID: fid) { return .ef(ef) }
         return tree.df(fileID: fid).map { .df($0) }
     }
 
@@ -128,7 +128,7 @@ extension ISO7816Engine {
             if let name = tree.dfName(df) { body += [0x84, UInt8(name.count)] + name }
             fcp = Self.fcp(body)
         case .ef(let ef):
-            select(df: ef.df, ef: ef, in: tree)
+            select(df: ef.owner, ef: ef, in: tree)
             let size = min(tree.efSize(ef), 0xFFFF)
             var body: [UInt8] = [0x80, 0x02, UInt8(size >> 8), UInt8(size & 0xFF), 0x82, 0x01, 0x01]
             if let fid = tree.efFileID(ef) { body += [0x83, 0x02, UInt8(fid >> 8), UInt8(fid & 0xFF)] }

@@ -2,6 +2,13 @@
 struct ISO7816FileReference: Sendable, Hashable {
     var df: Int
     var ef: Int
+
+    /// The `df` of an EF held by the MF itself (ISO/IEC 7816-4 §7.1.1: the MF may hold EFs, e.g. ICAO 9303-10
+    /// §3.11.2's EF.CardAccess `011C`).
+    static let masterFile = -1
+
+    /// The DF the EF belongs to; nil for an EF of the MF.
+    var owner: Int? { df == Self.masterFile ? nil : df }
 }
 
 /// The operation an access condition is checked for.
@@ -20,6 +27,8 @@ enum ISO7816FileOperation: Sendable, Hashable {
 /// identifier.
 protocol ISO7816FileTree {
     var dfCount: Int { get }
+    /// How many EFs the MF itself holds (addressed with `df` ``ISO7816FileReference/masterFile``).
+    var masterFileEFCount: Int { get }
     func dfName(_ df: Int) -> [UInt8]?
     func dfFileID(_ df: Int) -> UInt16?
     func applet(_ df: Int) -> (any ISO7816Applet)?
@@ -34,9 +43,14 @@ protocol ISO7816FileTree {
 }
 
 extension ISO7816FileTree {
-    /// The EF of `df` with identifier `fid`, if any.
+    /// No EFs in the MF unless a tree says otherwise.
+    var masterFileEFCount: Int { 0 }
+
+    private func count(_ df: Int) -> Int { df == ISO7816FileReference.masterFile ? masterFileEFCount : efCount(df) }
+
+    /// The EF of `df` (``ISO7816FileReference/masterFile`` for the MF) with identifier `fid`, if any.
     func ef(in df: Int, fileID fid: UInt16) -> ISO7816FileReference? {
-        for i in 0..<efCount(df) where efFileID(ISO7816FileReference(df: df, ef: i)) == fid {
+        for i in 0..<count(df) where efFileID(ISO7816FileReference(df: df, ef: i)) == fid {
             return ISO7816FileReference(df: df, ef: i)
         }
         return nil
@@ -44,7 +58,7 @@ extension ISO7816FileTree {
 
     /// The EF of `df` with short identifier `sfi`, if any.
     func ef(in df: Int, shortID sfi: UInt8) -> ISO7816FileReference? {
-        for i in 0..<efCount(df) where efShortID(ISO7816FileReference(df: df, ef: i)) == sfi {
+        for i in 0..<count(df) where efShortID(ISO7816FileReference(df: df, ef: i)) == sfi {
             return ISO7816FileReference(df: df, ef: i)
         }
         return nil

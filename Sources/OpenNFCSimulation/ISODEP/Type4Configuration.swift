@@ -31,6 +31,19 @@ public struct Type4Configuration: Sendable, Hashable {
     public var answersBothNDEFNames: Bool
     /// Whether the card hosts the NDEF application at all (false: an applet-only card such as a payment card).
     public var hostsNDEFApplication: Bool
+    /// Whether the card advertises PACE: its MF then holds EF.CardAccess (`011C`, SFI `1C`) with the
+    /// ``paceCardAccess`` SecurityInfos (ICAO Doc 9303 Part 10 §3.11.2). PACE itself is not run by the card.
+    public var supportsPACE = false
+
+    /// EF.CardAccess of a PACE card: `SecurityInfos` holding one `PACEInfo` (ICAO Doc 9303 Part 11 §9.2.1) with
+    /// protocol id-PACE-ECDH-GM-AES-CBC-CMAC-128 `0.4.0.127.0.7.2.2.4.2.2`, version 2 and standardized domain
+    /// parameters 13 (brainpoolP256r1, Part 11 §9.5.1), DER-encoded.
+    public static let paceCardAccess: [UInt8] = [
+        0x31, 0x14, 0x30, 0x12, 0x06, 0x0A, 0x04, 0x00, 0x7F, 0x00, 0x07, 0x02, 0x02, 0x04, 0x02, 0x02, 0x02, 0x01,
+        0x02, 0x02, 0x01, 0x0D,
+    ]
+    /// File identifier of EF.CardAccess.
+    public static let cardAccessFileID: UInt16 = 0x011C
 
     public init(
         mappingVersion: UInt8 = 0x20, ndefFileID: UInt16 = 0xE104, ndefFileSize: Int = 4096, mle: Int = 0x00FF,

@@ -11,13 +11,14 @@ internal import OpenNFCBytes
 /// }
 /// ```
 ///
-/// Without `ccFile` and `ndefFile` the card hosts no NDEF application. `mappingVersion`, `mle` and `mlc` are the
+/// Without `ccFile` and `ndefFile` the card hosts no NDEF application. `"pace": true` makes the card advertise PACE
+/// (EF.CardAccess in the MF, ``Type4Configuration/paceCardAccess``). `mappingVersion`, `mle` and `mlc` are the
 /// card's behaviour; the CC file data is what it stores (a reader may have rewritten it). Applets are Swift code
 /// and are not stored: install them after loading (``Type4Tag/install(_:)``).
 extension Type4Tag {
     static let sectionKeys: Set<String> = [
         "activation", "mappingVersion", "mle", "mlc", "extendedLength", "answersBothNDEFNames", "ccFile",
-        "ndefFile",
+        "ndefFile", "pace",
     ]
 
     /// The tag-file registry entry of chip `type4`.
@@ -54,6 +55,7 @@ extension Type4Tag {
             ("extendedLength", .bool(c.extendedLength)),
             ("answersBothNDEFNames", .bool(c.answersBothNDEFNames)),
         ]
+        if c.supportsPACE { members.append(("pace", .bool(true))) }
         if c.hostsNDEFApplication {
             let access = ndefAccess
             members.append(
@@ -87,6 +89,7 @@ extension Type4Tag {
         if s.contains("mlc") { c.mlc = try s.int("mlc", in: 0...0xFFFF) }
         c.extendedLength = try C.bool(s, "extendedLength", default: false)
         c.answersBothNDEFNames = try C.bool(s, "answersBothNDEFNames", default: true)
+        c.supportsPACE = try C.bool(s, "pace", default: false)
         guard s.contains("ccFile") == s.contains("ndefFile") else {
             throw TagFileError("give both 'ccFile' and 'ndefFile', or neither (no NDEF application)", field: s.path)
         }

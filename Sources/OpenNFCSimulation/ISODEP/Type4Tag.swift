@@ -15,6 +15,7 @@
 /// | READ / UPDATE BINARY | even INS (offsets up to `7FFF`, SFI form) and odd INS `B1`/`D7` (offset data object, the whole file), MLe/MLc enforced, short and (configured) extended APDUs | mapping 3.0 CC (ENLEN, extended TLV `06`) not emulated |
 /// | Tearing | UPDATE BINARY commits exactly the first `tearAfter` data bytes | other commands change nothing |
 /// | ISO 7816 applets | selected by (partial) AID, receive every later APDU | ``ISO7816Applet`` |
+/// | PACE advertisement | with ``Type4Configuration/supportsPACE``: EF.CardAccess `011C` (SFI `1C`) in the MF, read-only | ICAO Doc 9303 Part 10 §3.11.2; the PACE protocol itself (MSE:Set AT, General Authenticate) is not run |
 /// | Not emulated | GET RESPONSE, MANAGE CHANNEL, secure messaging, PIN/keys, mapping 3.0 (ENLEN, extended TLV) | `6D 00` / `68 8x` |
 public final class Type4Tag: VirtualTag {
     public let chip = "type4"
@@ -74,6 +75,13 @@ public final class Type4Tag: VirtualTag {
         }
         entries += applets.map { .applet($0) }
         self.volume = ISO7816Volume(entries: entries)
+        if configuration.supportsPACE {
+            volume.masterFiles = [
+                ISO7816ElementaryFile(
+                    fileID: Type4Configuration.cardAccessFileID, contents: Type4Configuration.paceCardAccess,
+                    readAccess: 0x00, writeAccess: 0xFF, shortID: 0x1C)
+            ]
+        }
         let limits = ISO7816Engine.Limits(
             mle: configuration.mle, mlc: configuration.mlc, extendedLength: configuration.extendedLength)
         self.engine = ISO7816Engine(limits: limits)

@@ -24,6 +24,8 @@ public enum InvalidationReason: Hashable, Sendable {
     case securityViolation(String)
     /// The device has no reader, or the feature is not supported (1).
     case unsupportedFeature(String)
+    /// The session's configuration cannot run, e.g. a polling option with no known bit (300); the text says why.
+    case invalidConfiguration(String)
 }
 
 /// The iPhone's session rules as a value-type state machine (house example 2): one reader session active

@@ -18,16 +18,22 @@ extension NFCSystem {
             guard let s = sessions[id], arbiter.active == id else { return }
             if s.isNDEF && s.ndefMode == .readOnly { return }
             log(.system, "\(id) restarts polling")
-            if s.connected != nil { frontend?.deactivate() }
-            s.connected = nil
-            s.ndef = nil
-            s.generation += 1
-            s.delivered.removeAll()
-            s.seen.removeAll()
-            s.gone.removeAll()
-            s.awaitingRestart = false
-            scan(s)
+            s.roundDiscovery = nil
+            restartRound(s)
         }
+    }
+
+    /// Starts a new polling round of an active session (the round's discovery is already set).
+    func restartRound(_ s: SessionState) {
+        if s.connected != nil { frontend?.deactivate() }
+        s.connected = nil
+        s.ndef = nil
+        s.generation += 1
+        s.delivered.removeAll()
+        s.seen.removeAll()
+        s.gone.removeAll()
+        s.awaitingRestart = false
+        scan(s)
     }
 
     /// The delegate of an NDEF session turned out not to implement `didDetect tags`: read the tags it was offered
@@ -57,6 +63,7 @@ extension NFCSystem {
     }
 
     func technologies(for s: SessionState) -> Set<RFTechnology> {
+        if let d = currentDiscovery(s) { return d.technologies }
         switch s.kind {
         case .ndef: return [.nfcA, .nfcB, .nfcF, .nfcV]
         case .tag(let t, _): return t
@@ -132,6 +139,24 @@ extension NFCSystem {
                 applicationData: t.technology == .nfcB ? t.atqb.map { Array($0.dropFirst(5).prefix(4)) } : nil,
                 technology: t.technology)
         }
+        if !s.isNDEF, pollsPACE(s) {
+            // PACE-only polling (Core NFC `NFCPollingPACE`): ISO 7816 cards that advertise PACE, delivered without an
+            // AID SELECT; every other tag is not delivered.
+            switch identity.family {
+            case .desfire, .iso7816:
+                guard platform.advertisesPACE(identity, frontend: frontend) else {
+                    log(.system, "tag \(t.handle) not delivered: PACE polling and the card does not advertise PACE")
+                    return nil
+                }
+                var tag = make(.iso7816(initialSelectedAID: ""))
+                tag.supportsPACE = true
+                log(.system, "tag \(t.handle) advertises PACE")
+                return (tag, identity)
+            case .type2, .mifareClassic, .unsupported:
+                log(.system, "tag \(t.handle) not delivered: PACE polling delivers ISO 7816 cards that advertise PACE")
+                return nil
+            }
+        }
         switch identity.family {
         case .type2: return (make(.miFare(.ultralight)), identity)
         case .mifareClassic: return s.isNDEF ? nil : (make(.miFare(.unknown)), identity)
@@ -140,11 +165,18 @@ extension NFCSystem {
             return nil
         case .desfire, .iso7816:
             if s.isNDEF { return (make(.iso7816(initialSelectedAID: "D2760000850101")), identity) }
-            let declared = configuration.validSelectIdentifiers
-            if declared.isEmpty && configuration.profile == .desktop {
-                return (make(.iso7816(initialSelectedAID: "")), identity)
+            let declared = selectIdentifiers(for: s)
+            // supportsPACE (iOS 26.4) of a tag session's ISO 7816 card: EF.CardAccess, read before any AID SELECT.
+            let pace = identity.family == .iso7816 && platform.advertisesPACE(identity, frontend: frontend)
+            func card(_ aid: String) -> DeliveredTag {
+                var tag = make(.iso7816(initialSelectedAID: aid))
+                tag.supportsPACE = pace
+                return tag
             }
-            if declared.isEmpty, case .iso7816 = identity.family {
+            if configuration.validSelectIdentifiers.isEmpty && configuration.profile == .desktop {
+                return (card(""), identity)
+            }
+            if configuration.validSelectIdentifiers.isEmpty, case .iso7816 = identity.family {
                 // Core NFC §7.3: without a valid select-identifiers entry the session ends with 2.
                 log(.system, "tag \(t.handle) is an ISO 7816 card and the Info.plist declares no valid AID")
                 run(
@@ -155,7 +187,7 @@ extension NFCSystem {
             }
             for (text, aid) in declared where select(aid, on: frontend) {
                 log(.system, "tag \(t.handle) selected \(text)")
-                return (make(.iso7816(initialSelectedAID: text)), identity)
+                return (card(text), identity)
             }
             if case .desfire = identity.family { return (make(.miFare(.desfire)), identity) }
             log(.system, "tag \(t.handle) not delivered: no declared AID selects")

@@ -32,8 +32,9 @@ extension NFCSystem {
             } else {
                 switch s.kind {
                 case .ndef: refusal = configuration.ndefSessionRefusal
-                case .tag(_, let pace): refusal = configuration.tagSessionRefusal(pace: pace)
+                case .tag: refusal = configuration.tagSessionRefusal(pace: pollsPACE(s))
                 }
+                if refusal == nil, let problem = s.discovery?.problem { refusal = .invalidConfiguration(problem) }
             }
             log(.system, "\(id) begin")
             run(arbiter.begin(id, refusal: refusal))

@@ -33,6 +33,9 @@ public struct DeliveredTag: Sendable, Hashable {
     public var applicationData: [UInt8]?
     /// The technology the tag answered on.
     public var technology: RFTechnology
+    /// Whether the card advertises PACE (`NFCISO7816Tag.supportsPACE`, iOS 26.4): its EF.CardAccess lists a PACE
+    /// protocol (ICAO Doc 9303 Part 11 §9.2.1). Checked for ISO 7816 cards in tag reader sessions.
+    public var supportsPACE = false
 }
 
 /// What a session hears from the system, always on the session's queue, in order.

@@ -25,6 +25,10 @@ final class SessionState: @unchecked Sendable {
     var connected: Int?
     var ndef: (any NDEFAccess)?
     var gone: Set<Int> = []
+    /// A tag session's own configuration (`init(configuration:…)`), and the one of the current round when it was
+    /// restarted with `restartPolling(configuration:)` (nil again after a plain `restartPolling()`).
+    var discovery: TagDiscovery?
+    var roundDiscovery: TagDiscovery?
 
     init(id: SessionID, kind: SessionKind, queue: DispatchQueue, client: any SessionClient) {
         self.id = id

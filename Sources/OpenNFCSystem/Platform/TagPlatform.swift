@@ -1,4 +1,5 @@
 public import OpenNFCRF
+internal import OpenNFCTags
 
 /// What a discovered target turned out to be, as far as the session rules care.
 public struct TagIdentity: Sendable, Hashable {
@@ -59,6 +60,15 @@ public protocol TagPlatform: Sendable {
     func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity
     /// The NDEF operations for an activated tag, or nil when its platform has none.
     func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)?
+    /// Whether an activated ISO 7816 card advertises PACE (its EF.CardAccess lists a PACE protocol).
+    func advertisesPACE(_ tag: TagIdentity, frontend: any RFFrontend) -> Bool
+}
+
+extension TagPlatform {
+    /// The reader procedure of `OpenNFCTags` (ICAO Doc 9303 Part 10 §3.11.2: EF.CardAccess in the MF).
+    public func advertisesPACE(_ tag: TagIdentity, frontend: any RFFrontend) -> Bool {
+        (try? PACECardAccess.advertisesPACE(frontend: frontend)) ?? false
+    }
 }
 
 extension SystemError {

@@ -48,3 +48,33 @@ final class LabelledQueue: @unchecked Sendable {
     init() { queue.setSpecific(key: key, value: 1) }
     var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
 }
+
+/// Calls the deprecated `NFCTagReaderSession.init?(pollingOption:delegate:queue:)` (iOS 26.4) without a deprecation
+/// warning: the call sits in a deprecated witness reached through a non-deprecated protocol requirement, so the
+/// tests that pin its rules still build with warnings as errors.
+enum LegacyTagSession {
+    static func make(
+        _ option: NFCTagReaderSession.PollingOption, _ delegate: any NFCTagReaderSessionDelegate,
+        queue: DispatchQueue? = nil
+    ) -> NFCTagReaderSession? {
+        func call<F: LegacyTagSessionFactory>(_ f: F.Type) -> NFCTagReaderSession? { f.make(option, delegate, queue) }
+        return call(DeprecatedTagSessionFactory.self)
+    }
+}
+
+protocol LegacyTagSessionFactory {
+    static func make(
+        _ option: NFCTagReaderSession.PollingOption, _ delegate: any NFCTagReaderSessionDelegate,
+        _ queue: DispatchQueue?
+    ) -> NFCTagReaderSession?
+}
+
+enum DeprecatedTagSessionFactory: LegacyTagSessionFactory {
+    @available(*, deprecated)
+    static func make(
+        _ option: NFCTagReaderSession.PollingOption, _ delegate: any NFCTagReaderSessionDelegate,
+        _ queue: DispatchQueue?
+    ) -> NFCTagReaderSession? {
+        NFCTagReaderSession(pollingOption: option, delegate: delegate, queue: queue)
+    }
+}
