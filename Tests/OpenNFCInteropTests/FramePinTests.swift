@@ -108,6 +108,38 @@ import Testing
         #expect(bench.frames == 23)
     }
 
+    /// Mapping 3.0, an ENDEF file of 48 KiB (49152 bytes, ENLEN 4 bytes ⇒ a 49148-byte message), MLe = MLc = 255.
+    /// Detection: SELECT application, SELECT CC, READ BINARY CC (15 bytes: T = 06), READ BINARY CC offset 15 (the
+    /// 2 access bytes after the 4-byte size), SELECT NDEF file, READ BINARY ENLEN = 6 frames.
+    /// Read: even READ BINARY of 255 bytes from offset 4 while a command starts at or below 7FFF: offsets 4 + 255k,
+    /// k = 0…128 ⇒ 129 frames, up to offset 32899; the 16253 bytes left in odd-INS READs of 252 (255 − `53 81 FC`)
+    /// ⇒ ⌈16253 ÷ 252⌉ = 65 ⇒ 6 + 129 + 65 = 200.
+    /// Write onto the empty file: the same 129 even UPDATE BINARY of 255 from offset 4; odd-INS UPDATEs carry 247
+    /// (255 − `54 03 oo oo oo` − `53 81 F7`) ⇒ ⌈16253 ÷ 247⌉ = 66; ENLEN 0000BFFC from its first non-zero byte in one
+    /// command ⇒ 6 + 129 + 66 + 1 = 202. Over a full file ENLEN 0 rides in the first chunk (49152 bytes from offset 0:
+    /// 129 even to 32895, ⌈16257 ÷ 247⌉ = 66 odd) ⇒ 202 again.
+    @Test func type4Mapping3FileOf48KiB() throws {
+        let bench = InteropBench()
+        let card = try Type4Tag(
+            uid: uid7, configuration: Type4Configuration(mappingVersion: 0x30, ndefFileSize: 49_152))
+        var (_, p) = try bench.connect(card)
+        #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: 49_148, messageLength: 0))
+        let message = ndefMessage(length: 49_148, seed: 1)
+        try p.writeMessage(message)
+        #expect(bench.frames == 202)
+        #expect(card.ndefMessage == message)
+
+        (_, p) = try bench.connect(card)
+        #expect(try p.readMessage() == message)
+        #expect(bench.frames == 200)
+
+        (_, p) = try bench.connect(card)
+        let other = ndefMessage(length: 49_148, seed: 2)
+        try p.writeMessage(other)
+        #expect(bench.frames == 202)
+        #expect(card.ndefMessage == other)
+    }
+
     /// The same file on a card advertising MLe 256: READ BINARY with Le `00` takes 256 bytes ⇒ ⌈4094 ÷ 256⌉ = 16.
     @Test func type4WithMLe256ReadsIn16Chunks() throws {
         let bench = InteropBench()

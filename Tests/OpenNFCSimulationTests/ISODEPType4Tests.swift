@@ -76,6 +76,46 @@ import Testing
             """)
     }
 
+    /// Mapping 3.0 (NFC Forum T4T 1.0 (2017)): a 17-byte CC with the ENDEF File Control TLV, a 4-byte ENLEN, and
+    /// offsets past 7FFF through the odd-INS READ / UPDATE BINARY with a 3-byte offset data object.
+    @Test func mapping3CardWithAnENDEFFileOf40000Bytes() throws {
+        let tag = try Type4Tag.factory(
+            uid: testUID, holding: nfcpyURIMessage,
+            configuration: Type4Configuration(mappingVersion: 0x30, ndefFileSize: 40_000))
+        #expect(tag.capabilityContainerFile == (try Hex.decode("0011 30 00FF 00FF 0608 E104 00009C40 00 00")))
+        playISODEP(
+            tag,
+            """
+            00A4040007D276000085010100 -> 9000                              # SELECT NDEF application
+            00A4000C02E103             -> 9000                              # SELECT CC
+            00B000000F                 -> 0011 30 00FF 00FF 0608 E104 00009C40 9000 # CCLEN 17, ENDEF TLV: size 40000
+            00B0000F02                 -> 0000 9000                         # its access bytes
+            00A4000C02E104             -> 9000                              # SELECT the ENDEF file
+            00B0000004                 -> 0000000E 9000                     # ENLEN 14
+            00B000040E                 -> D1010A55036E666370792E6F7267 9000 # the message
+            00B1000005540300800004     -> 5302 0000 9000                    # odd READ at 8000h: 53 object of 2 bytes
+            00D700000854030080005301AB -> 9000                              # odd UPDATE at 8000h: one byte
+            00B1000005540300800003     -> 5301AB 9000                       # read back
+            00B1000005540300000410     -> 530E D1010A55036E666370792E6F7267 9000 # odd READ below 8000h too (Le counts 53 0E)
+            00B1000005540300 9C3F04    -> 5301 00 6282                      # the last byte, then end of file
+            00B1000005540300 9C4003    -> 6B00                              # offset 40000: past the end
+            00D6800001AB               -> 6A86                              # even INS, P1 bit 8: SFI 0 is no SFI
+            """)
+        #expect(tag.ndefMessage == nfcpyURIMessage)
+        #expect(tag.ndefLength == 14)
+        #expect(tag.ndefFile[0x8000] == 0xAB)
+        // A 4-byte ENLEN takes the rest of the file: 39996 bytes fit, 39997 do not.
+        #expect(throws: ISODEPCardError.self) {
+            try Type4Tag.factory(
+                uid: testUID, holding: [UInt8](repeating: 0, count: 39_997),
+                configuration: Type4Configuration(mappingVersion: 0x30, ndefFileSize: 40_000))
+        }
+        #expect(throws: ISODEPCardError.self) {
+            try Type4Tag(
+                uid: testUID, configuration: Type4Configuration(mappingVersion: 0x30, ndefFileSize: 0x100_0001))
+        }
+    }
+
     @Test func selectVariants() throws {
         let tag = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage, configuration: Self.nfcpyConfiguration)
         playISODEP(
@@ -286,7 +326,7 @@ import Testing
     @Test func invalidConfigurationsAreRefused() {
         #expect(throws: ISODEPCardError.self) { try Type4Tag(uid: [1, 2, 3]) }
         #expect(throws: ISODEPCardError.self) {
-            try Type4Tag(uid: testUID, configuration: Type4Configuration(mappingVersion: 0x30))
+            try Type4Tag(uid: testUID, configuration: Type4Configuration(mappingVersion: 0x40))
         }
         #expect(throws: ISODEPCardError.self) {
             try Type4Tag(uid: testUID, configuration: Type4Configuration(ndefFileID: 0xE103))

@@ -101,8 +101,11 @@ extension Type4Tag {
             try C.checkKeys(cc, ["writeAccess", "data"])
             if let w = try C.optionalByte(cc, "writeAccess") { c.ccWriteAccess = w }
             let ccBytes = try C.data(cc, "data")
-            guard ccBytes.count == 15 else {
-                throw TagFileError("the CC file has 15 bytes, found \(ccBytes.count)", field: cc.field("data"))
+            let ccSize = c.usesExtendedNDEFFile ? 17 : 15
+            guard ccBytes.count == ccSize else {
+                let which = c.usesExtendedNDEFFile ? " of mapping 3.0 (ENDEF File Control TLV)" : ""
+                throw TagFileError(
+                    "the CC file\(which) has \(ccSize) bytes, found \(ccBytes.count)", field: cc.field("data"))
             }
             ccData = ccBytes
             let n = try s.object("ndefFile")
