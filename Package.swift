@@ -14,6 +14,8 @@ let package = Package(
     products: [
         .library(name: "OpenCoreNFC", targets: ["OpenCoreNFC"]),
         .library(name: "OpenCoreNFCTesting", targets: ["OpenCoreNFCTesting"]),
+        // `import CoreNFC` where the platform has none: re-exports OpenCoreNFC (README.md, "Two ways to import").
+        .library(name: "CoreNFC", targets: ["CoreNFC"]),
         .executable(name: "opennfc", targets: ["opennfc"]),
         .executable(name: "opennfc-bench", targets: ["opennfc-bench"]),
     ],
@@ -36,6 +38,7 @@ let package = Package(
         .target(
             name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
             swiftSettings: strict),
+        .target(name: "CoreNFC", dependencies: ["OpenCoreNFC"], swiftSettings: strict),
         .target(
             name: "OpenCoreNFCTesting",
             dependencies: [
@@ -80,6 +83,8 @@ let package = Package(
                 "OpenNFCSimulation",
             ],
             swiftSettings: strict),
+        // Compiled with `import CoreNFC` only: iOS code with `#if canImport(CoreNFC)` guards, unchanged.
+        .testTarget(name: "CoreNFCImportTests", dependencies: ["CoreNFC"], swiftSettings: strict),
         .testTarget(
             name: "OpenCoreNFCTestingTests",
             dependencies: ["OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem"],

@@ -11,30 +11,39 @@ public import Foundation
 /// built with values outside those ranges is kept, and sending it fails with `readerErrorParameterOutOfBound` (Le)
 /// or `readerErrorInvalidParameterLength` (data) instead of trapping.
 open class NFCISO7816APDU: NSObject, NSCopying {
+    // The fields as given; the public properties read them and are `open` read-only, as Apple's, so a subclass can
+    // override any of them with a computed property (the session reads the overridden value when it sends).
+    private let storedClass: UInt8
+    private let storedCode: UInt8
+    private let storedP1: UInt8
+    private let storedP2: UInt8
+    private let storedData: Data?
+    private let storedLe: Int
+
     /// CLA.
-    open private(set) var instructionClass: UInt8
+    open var instructionClass: UInt8 { storedClass }
     /// INS.
-    open private(set) var instructionCode: UInt8
+    open var instructionCode: UInt8 { storedCode }
     /// P1.
-    open private(set) var p1Parameter: UInt8
+    open var p1Parameter: UInt8 { storedP1 }
     /// P2.
-    open private(set) var p2Parameter: UInt8
+    open var p2Parameter: UInt8 { storedP2 }
     /// The command data field; nil when there is none.
-    open private(set) var data: Data?
+    open var data: Data? { storedData }
     /// Le: the expected response length, 1…65536, or −1 when no response data is expected.
-    open private(set) var expectedResponseLength: Int
+    open var expectedResponseLength: Int { storedLe }
 
     /// Creates an APDU from its fields; Lc is taken from `data.count` (an empty `data` means no data field).
     public init(
         instructionClass: UInt8, instructionCode: UInt8, p1Parameter: UInt8, p2Parameter: UInt8, data: Data,
         expectedResponseLength: Int
     ) {
-        self.instructionClass = instructionClass
-        self.instructionCode = instructionCode
-        self.p1Parameter = p1Parameter
-        self.p2Parameter = p2Parameter
-        self.data = data.isEmpty ? nil : data
-        self.expectedResponseLength = expectedResponseLength
+        self.storedClass = instructionClass
+        self.storedCode = instructionCode
+        self.storedP1 = p1Parameter
+        self.storedP2 = p2Parameter
+        self.storedData = data.isEmpty ? nil : data
+        self.storedLe = expectedResponseLength
         super.init()
     }
 
@@ -42,12 +51,12 @@ open class NFCISO7816APDU: NSObject, NSCopying {
     /// one well-formed APDU (fewer than 4 bytes, or Lc/Le inconsistent with the length).
     public init?(data: Data) {
         guard let fields = APDUFields(parsing: [UInt8](data)) else { return nil }
-        self.instructionClass = fields.cla
-        self.instructionCode = fields.ins
-        self.p1Parameter = fields.p1
-        self.p2Parameter = fields.p2
-        self.data = fields.data.isEmpty ? nil : Data(fields.data)
-        self.expectedResponseLength = fields.le
+        self.storedClass = fields.cla
+        self.storedCode = fields.ins
+        self.storedP1 = fields.p1
+        self.storedP2 = fields.p2
+        self.storedData = fields.data.isEmpty ? nil : Data(fields.data)
+        self.storedLe = fields.le
         super.init()
     }
 

@@ -13,7 +13,8 @@ import OpenNFCNDEF
 ///   returns nil when that is empty or longer than 63 characters; text is UTF-8.
 /// - `wellKnownTypeURIPayload(url:)` uses `url.absoluteString`; both URI builders pick the longest prefix code.
 /// - `wellKnownTypeURIPayload()` percent-encodes non-ASCII characters when `URL(string:)` rejects the raw text.
-/// - Factory methods return `Self`, so the chunk-size initializer and `init?(coder:)` are `required`.
+/// - Factory methods return `Self`; for a subclass they build it through `init?(coder:)`, the one initializer every
+///   subclass has (see `make(_:)`).
 /// - Equality is identity (NSObject's), as in Core NFC.
 open class NFCNDEFPayload: NSObject, NSSecureCoding {
     /// The TNF of the record.
@@ -28,12 +29,23 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     let chunkSize: Int
 
     /// A record without chunking (the NDEF maximum chunk size, 2^32−1).
-    public convenience init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data) {
-        self.init(format: format, type: type, identifier: identifier, payload: payload, chunkSize: 0)
+    ///
+    /// A designated initializer, as Apple's: a subclass's own initializer may call
+    /// `super.init(format:type:identifier:payload:)`.
+    public init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data) {
+        self.typeNameFormat = format
+        self.type = type
+        self.identifier = identifier
+        self.payload = payload
+        self.chunkSize = 0
+        super.init()
     }
 
     /// A record whose payload is split into chunks of `chunkSize` bytes when encoded; 0 means no chunking.
-    public required init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data, chunkSize: Int) {
+    ///
+    /// Designated and not `required`, as Apple's: a subclass with its own initializers implements only
+    /// `required init?(coder:)` (NSSecureCoding's).
+    public init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data, chunkSize: Int) {
         self.typeNameFormat = format
         self.type = type
         self.identifier = identifier
@@ -114,11 +126,23 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
 
     // MARK: Codec bridge
 
-    /// An instance of the receiving class holding `record` (through the required initializer).
-    private class func make(_ record: NDEFRecord) -> Self {
-        self.init(
-            format: NFCTypeNameFormat(rawValue: record.tnf.rawValue) ?? .unknown, type: Data(record.type),
-            identifier: Data(record.id), payload: Data(record.payload), chunkSize: 0)
+    /// An instance of the receiving class holding `record`, or nil when a subclass cannot be built.
+    ///
+    /// The one initializer every subclass has is NSSecureCoding's `required init?(coder:)`, so a subclass instance
+    /// is made by encoding the fields with a keyed archiver and calling `init?(coder:)` on the receiving class (a
+    /// subclass that adds stored properties sets them there, as it does when unarchived). On iOS the Objective-C
+    /// factory runs `initWithFormat:…` on the subclass instead, which traps in a Swift subclass that did not inherit
+    /// that initializer; here such a subclass gets its `init?(coder:)` (docs/DIFFERENCES.md).
+    private class func make(_ record: NDEFRecord) -> Self? {
+        let base = NFCNDEFPayload(record: record)
+        if self == NFCNDEFPayload.self { return base as? Self }
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        base.encode(with: archiver)
+        archiver.finishEncoding()
+        guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: archiver.encodedData) else { return nil }
+        unarchiver.requiresSecureCoding = true
+        defer { unarchiver.finishDecoding() }
+        return self.init(coder: unarchiver)
     }
 
     /// A payload holding a codec record (chunk size 0).

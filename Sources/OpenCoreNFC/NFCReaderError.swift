@@ -12,9 +12,20 @@ public let NFCTagResponseUnexpectedLengthErrorKey: String = "TagResponseInvalidL
 /// Core NFC's error, shaped as Swift imports the ObjC `NS_ERROR_ENUM(NFCErrorDomain, NFCReaderError)`: a struct
 /// with a nested `Code` enum, a static member per code for pattern matching (`catch NFCReaderError.readerError…`),
 /// and a userInfo that always carries the localized description (Core NFC §11.1–§11.3).
-public struct NFCReaderError: CustomNSError, Hashable, Error {
+///
+/// Like Apple's, it is a bridged stored `NSError` (docs/DIFFERENCES.md, "Errors"):
+/// - ``init(_nsError:)`` wraps an `NSError` and ``_nsError`` gives it back (the same object);
+/// - `error as? NFCReaderError`, `catch let e as NFCReaderError` and `nsError as? NFCReaderError` succeed for an
+///   `NSError` in the `NFCError` domain whose code is one of ``Code``'s (nil for any other domain or code);
+/// - `nfcError as NSError` and `nfcError as AnyObject` give an `NSError` in the `NFCError` domain;
+/// - `"\(error)"` prints what iOS prints for the `NSError`:
+///   `Error Domain=NFCError Code=200 "Session invalidated by user" UserInfo={NSLocalizedDescription=Session invalidated by user}`.
+public struct NFCReaderError: _BridgedStoredNSError, CustomNSError, Hashable, Error, CustomStringConvertible {
     /// Every code of `NFCReaderError` with Apple's raw value (Core NFC §11.2).
-    public enum Code: Int, Sendable, Hashable, Equatable {
+    public enum Code: Int, Sendable, Hashable, Equatable, _ErrorCodeProtocol {
+        /// The error type of this code (the bridged-error plumbing, as Apple's imported `Code`).
+        public typealias _ErrorType = NFCReaderError
+
         case readerErrorUnsupportedFeature = 1
         case readerErrorSecurityViolation = 2
         case readerErrorInvalidParameter = 3
@@ -76,18 +87,40 @@ public struct NFCReaderError: CustomNSError, Hashable, Error {
     public let code: Code
     // userInfo values are `Any`, as on Darwin; they are only ever read, never mutated after creation.
     nonisolated(unsafe) private let extraUserInfo: [String: Any]
+    /// The `NSError` this error was bridged from, kept so ``_nsError`` returns the same object.
+    private let bridged: NSError?
 
     /// Creates an error with the given code; `userInfo` is merged over the localized description.
     public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
         self.extraUserInfo = userInfo
+        self.bridged = nil
+    }
+
+    /// Wraps an `NSError`, as Apple's bridged error does; ``_nsError`` returns it unchanged, and ``errorCode`` and
+    /// ``userInfo`` are its own. Apple's `Code` is an imported C enum that holds any raw value, ours holds only the
+    /// codes Core NFC defines: for any other raw value ``code`` reads ``Code/readerErrorUnsupportedFeature``
+    /// (docs/DIFFERENCES.md). The casts (`as? NFCReaderError`) never produce such an error; they give nil.
+    public init(_nsError error: NSError) {
+        self.code = Code(rawValue: error.code) ?? .readerErrorUnsupportedFeature
+        self.extraUserInfo = error.userInfo
+        self.bridged = error
+    }
+
+    /// The `NSError` form: the one this error was created from by ``init(_nsError:)``, otherwise a new `NSError` in
+    /// the `NFCError` domain with ``errorCode`` and ``errorUserInfo``.
+    public var _nsError: NSError {
+        bridged ?? NSError(domain: NFCErrorDomain, code: errorCode, userInfo: errorUserInfo)
     }
 
     /// `"NFCError"`.
     public static var errorDomain: String { NFCErrorDomain }
 
-    /// The raw value of ``code``.
-    public var errorCode: Int { code.rawValue }
+    /// `"NFCError"` (the bridged-error plumbing's name for ``errorDomain``).
+    public static var _nsErrorDomain: String { NFCErrorDomain }
+
+    /// The raw value of ``code`` (of the wrapped `NSError`'s code when bridged from one).
+    public var errorCode: Int { bridged?.code ?? code.rawValue }
 
     /// `NSLocalizedDescriptionKey` with the code's description, merged with the userInfo given at creation.
     public var errorUserInfo: [String: Any] {
@@ -104,8 +137,39 @@ public struct NFCReaderError: CustomNSError, Hashable, Error {
         (errorUserInfo[NSLocalizedDescriptionKey] as? String) ?? code.localizedDescription
     }
 
+    /// What iOS prints for the error's `NSError` (`-[NSError description]`): domain, code, the localized
+    /// description in quotes, then the userInfo as `{key=value, …}`. Darwin lists the keys in hash order; here
+    /// `NSLocalizedDescription` comes first and the other keys follow sorted, so the text is stable
+    /// (docs/DIFFERENCES.md). Numbers and `true` print as NSNumber does (`15`, `1`).
+    public var description: String {
+        let info = errorUserInfo
+        var entries: [String] = []
+        if let text = info[NSLocalizedDescriptionKey] { entries.append("\(NSLocalizedDescriptionKey)=\(text)") }
+        for key in info.keys.sorted() where key != NSLocalizedDescriptionKey {
+            entries.append("\(key)=\(Self.describe(info[key]!))")
+        }
+        let head = "Error Domain=\(NFCErrorDomain) Code=\(errorCode) \"\(localizedDescription)\""
+        return entries.isEmpty ? head : head + " UserInfo={" + entries.joined(separator: ", ") + "}"
+    }
+
+    /// A userInfo value as NSDictionary's description prints it: `Bool` as 0/1 (an NSNumber), the rest as itself.
+    private static func describe(_ value: Any) -> String {
+        if let flag = value as? Bool { return flag ? "1" : "0" }
+        return "\(value)"
+    }
+
+    /// Equal when code and userInfo are (values compared as `AnyHashable`, else as `NSObject`s).
     public static func == (a: NFCReaderError, b: NFCReaderError) -> Bool {
-        a.code == b.code && NSDictionary(dictionary: a.errorUserInfo).isEqual(to: b.errorUserInfo)
+        let x = a.errorUserInfo
+        let y = b.errorUserInfo
+        guard a.errorCode == b.errorCode, x.count == y.count else { return false }
+        return x.allSatisfy { key, value in y[key].map { sameValue(value, $0) } ?? false }
+    }
+
+    private static func sameValue(_ a: Any, _ b: Any) -> Bool {
+        if let p = a as? AnyHashable, let q = b as? AnyHashable { return p == q }
+        if let p = a as? NSObject, let q = b as? NSObject { return p.isEqual(q) }
+        return false
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
@@ -148,8 +212,34 @@ extension NFCReaderError.Code {
     /// Lets `catch NFCReaderError.readerTransceiveErrorTagConnectionLost` match a thrown error: true when the error
     /// is an ``NFCReaderError`` with this code, or any error bridged into the `"NFCError"` domain with this raw value.
     public static func ~= (match: NFCReaderError.Code, error: any Error) -> Bool {
-        if let e = error as? NFCReaderError { return e.code == match }
+        if let e = error as? NFCReaderError { return e.errorCode == match.rawValue }
         let ns = error as NSError
         return ns.domain == NFCErrorDomain && ns.code == match.rawValue
+    }
+}
+
+/// The bridge between `NSError` and ``NFCReaderError`` that Darwin's runtime gets from Objective-C: with it,
+/// `nsError as? NFCReaderError` (and `catch let e as NFCReaderError` for a thrown `NSError`) work, and
+/// `nfcError as AnyObject` is an `NSError`.
+extension NFCReaderError: _ObjectiveCBridgeable {
+    public func _bridgeToObjectiveC() -> NSError { _nsError }
+
+    public static func _forceBridgeFromObjectiveC(_ source: NSError, result: inout NFCReaderError?) {
+        result = NFCReaderError(_nsError: source)
+    }
+
+    /// Succeeds for the `NFCError` domain and a code Core NFC defines; fails (nil) otherwise.
+    public static func _conditionallyBridgeFromObjectiveC(_ source: NSError, result: inout NFCReaderError?) -> Bool {
+        guard source.domain == NFCErrorDomain, Code(rawValue: source.code) != nil else {
+            result = nil
+            return false
+        }
+        result = NFCReaderError(_nsError: source)
+        return true
+    }
+
+    public static func _unconditionallyBridgeFromObjectiveC(_ source: NSError?) -> NFCReaderError {
+        guard let source else { return NFCReaderError(.readerErrorUnsupportedFeature) }
+        return NFCReaderError(_nsError: source)
     }
 }
