@@ -126,6 +126,49 @@ import Testing
 
     enum NDEFStatusOutcome: Hashable { case notNDEF, emptyNDEF }
 
+    /// A torn TLV structure (an NDEF TLV longer than the data area) repaired by `format()` against the virtual
+    /// chip, interrupted after or inside each of its frames: still torn (formatting again completes) or empty NDEF.
+    @Test(arguments: [Type2ChipProfile.ntag213, .ntag216])
+    func formatRepairsATornTLVStructure(profile: Type2ChipProfile) throws {
+        func tornChip() throws -> Type2Tag {
+            var memory = try Type2Tag.factoryMemory(profile, uid: uid7)
+            // Page 4 (NTAG216) or page 5 (NTAG213, after its Lock Control TLV) holds an NDEF TLV of 0x7FFF bytes.
+            let tlv = profile == .ntag213 ? 21 : 16
+            memory.replaceSubrange(tlv..<tlv + 4, with: [0x03, 0xFF, 0x7F, 0xFF])
+            return try Type2Tag(profile: profile, memory: memory)
+        }
+        var n = 1
+        while n < 10 {
+            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
+                let bench = InteropBench()
+                let chip = try tornChip()
+                var (_, p) = try bench.connect(chip)
+                #expect(tagErrorCode { _ = try p.detect() } == .tornStateDetected)
+                bench.field.faultPlan = FaultPlan([fault])
+                let failed = TearingInteropTests.attempt { () throws(TagError) in try p.format() } != nil
+                let sent = bench.field.framesExchanged
+                bench.field.faultPlan = .none
+                if !failed && sent < n { return }
+                (_, p) = try bench.connect(chip)
+                if let code = tagErrorCode({ _ = try p.detect() }) {
+                    #expect(code == .tornStateDetected, "\(fault)")
+                } else {
+                    #expect(try p.detect().messageLength == 0, "\(fault)")
+                }
+                try p.format()
+                (_, p) = try bench.connect(chip)
+                #expect(
+                    try p.detect() == NDEFDetection(status: .readWrite, capacity: p.detect().capacity, messageLength: 0)
+                )
+                try p.writeMessage(ndefMessage(length: 30))
+                (_, p) = try bench.connect(chip)
+                #expect(try p.readMessage() == ndefMessage(length: 30))
+            }
+            n += 1
+        }
+        Issue.record("format never completed")
+    }
+
     @Test func desfireWriteInterruptedAtEveryFrame() throws {
         let outcomes = try TearingInteropTests.sweep(
             make: { try DESFireEV1Tag.ndefFormatted(uid: uid7, holding: [], storage: .size2K) },
