@@ -62,6 +62,36 @@ import Testing
         #expect(bench.frames == pin.overwriteFrames)
     }
 
+    /// NTAG I2C plus 2k, full capacity (1743 bytes: the Memory Control TLV reserves bytes 904–1023, sector 0
+    /// pages E2h–FFh). The message occupies bytes 25–903 (pages 6–E1h) and sector 1 pages 00h–D7h (global 256–471).
+    /// Read: READ 3 (pages 3–6) + FAST_READ 7–70, 71–134, 135–198, 199–225 (4) + SECTOR_SELECT 1 (2 frames) +
+    /// FAST_READ 256–319, 320–383, 384–447, 448–471 (4) = 11 frames; 16 + (219 + 216) × 4 + 1 (the ACK of
+    /// SECTOR_SELECT packet 1) = 1757 bytes.
+    /// Write onto the factory tag: READ 3, WRITE pages 6–225 (220), SECTOR_SELECT 1 (2), WRITE 256–471 (216),
+    /// SECTOR_SELECT 0 (2), WRITE page 5 (the length, last) = 442.
+    @Test func ntagI2CPlus2kAcrossTwoSectors() throws {
+        let bench = InteropBench()
+        let chip = try Type2Tag.factory(.ntagI2CPlus2k, uid: uid7)
+        var (tag, p) = try bench.connect(chip)
+        guard case .type2(let identified) = tag.kind else {
+            Issue.record("expected a Type 2 chip, got \(tag.kind)")
+            return
+        }
+        #expect(identified == .ntagI2CPlus2k)
+        #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: 1743, messageLength: 0))
+        let message = ndefMessage(length: 1743, seed: 1)
+        try p.writeMessage(message)
+        #expect(bench.frames == 442)
+
+        (_, p) = try bench.connect(chip)
+        #expect(try p.readMessage() == message)
+        #expect(bench.frames == 11)
+        #expect(bench.frontend.counts.bytesReceived == 1757)
+        // The configuration pages inside the reserved bytes were never written.
+        #expect(chip.memory[0xE8 * 4..<0xE8 * 4 + 8] == [0x01, 0x00, 0xF8, 0x48, 0x08, 0x01, 0x00, 0x00])
+        #expect(chip.memory[0xE3 * 4 + 3] == 0xFF)
+    }
+
     @Test func ntag216ReadIsAtMostHalfOf16BytesPerREAD() throws {
         let bench = InteropBench()
         let chip = try Type2Tag.factory(.ntag216, uid: uid7)

@@ -76,6 +76,16 @@ import Testing
         #expect(!outcomes.contains(.tornDetected))
     }
 
+    /// NTAG I2C plus 2k: messages reaching into sector 1, so that the write goes sector 0 → 1 → 0 (SECTOR_SELECT
+    /// frames included in the sweep); a tear anywhere leaves old, empty or new.
+    @Test func ntagI2CPlus2kAcrossSectorsAtEveryFrame() throws {
+        let outcomes = try Self.sweep(
+            make: { try Type2Tag.factory(.ntagI2CPlus2k, uid: uid7) },
+            old: ndefMessage(length: 1000, seed: 1), new: ndefMessage(length: 1100, seed: 2),
+            faults: { n in [.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] })
+        #expect(Set(outcomes) == [.old, .empty, .new])
+    }
+
     @Test func type2ShortMessageOverALongOne() throws {
         let outcomes = try Self.sweep(
             make: { try Type2Tag.factory(.ntag215, uid: uid7) },

@@ -5,7 +5,10 @@ import Testing
 
 /// Transcripts every Type 2 profile must pass, parameterised by the chip table, plus the per-chip ones.
 @Suite struct Type2ChipTests {
-    @Test(arguments: Type2ChipProfile.all)
+    /// The chips without sectors (NTAG I2C plus reads, wraps and ships differently: NTAGI2CPlusTests).
+    static let unsectored = Type2ChipProfile.all.filter { !$0.hasSectors }
+
+    @Test(arguments: unsectored)
     func memoryMapAndFactoryState(_ p: Type2ChipProfile) {
         let tag = factoryTag(p)
         #expect(tag.memory.count == p.pageCount * 4)
@@ -38,7 +41,7 @@ import Testing
             """)
     }
 
-    @Test(arguments: Type2ChipProfile.all)
+    @Test(arguments: unsectored)
     func unformattedFactoryStateHasZeroCC(_ p: Type2ChipProfile) {
         let tag = factoryTag(p, formatted: false)
         #expect(Array(tag.memory[12..<16]) == [0, 0, 0, 0])
@@ -211,7 +214,7 @@ enum VirtualClockForTests {
 
 /// The command table of every chip with the EV1/NTAG command set, driven by the profile's addresses.
 @Suite struct Type2CommandTableTests {
-    static let passwordChips = Type2ChipProfile.all.filter { $0.configPage != nil }
+    static let passwordChips = Type2ChipProfile.all.filter { $0.configPage != nil && !$0.hasSectors }
 
     func hex(_ p: Int) -> String { Hex.encode([UInt8(p)]) }
 

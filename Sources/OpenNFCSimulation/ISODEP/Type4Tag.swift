@@ -19,7 +19,8 @@
 /// | PACE advertisement | with ``Type4Configuration/supportsPACE``: EF.CardAccess `011C` (SFI `1C`) in the MF, read-only | ICAO Doc 9303 Part 10 §3.11.2; the PACE protocol itself (MSE:Set AT, General Authenticate) is not run |
 /// | Not emulated | GET RESPONSE, MANAGE CHANNEL, secure messaging, PIN/keys | `6D 00` / `68 8x` |
 public final class Type4Tag: VirtualTag {
-    public let chip = "type4"
+    /// `type4`, or `type4b` for a card on NFC-B (tag files keep a 4-byte PUPI for it).
+    public var chip: String { activation.technology == .nfcB ? "type4b" : "type4" }
     public var activation: VirtualActivation
     /// The configuration the card was built with (the NDEF file access may since have changed: ``ndefAccess``).
     public let configuration: Type4Configuration

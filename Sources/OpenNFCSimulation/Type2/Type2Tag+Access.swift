@@ -14,8 +14,15 @@ extension Type2Tag {
     /// CFG1 byte 0 (ACCESS), zero on chips without configuration pages.
     var accessByte: UInt8 { profile.configPage.map { memory[($0 + 1) * 4] } ?? 0 }
 
-    /// First password-protected page (AUTH0); beyond the last page nothing is protected.
-    public var auth0: Int { profile.configPage.map { Int(memory[$0 * 4 + 3]) } ?? Int.max }
+    /// First password-protected page (AUTH0); beyond the last page nothing is protected. On NTAG I2C plus, AUTH0
+    /// at or past the first page after sector 0's configuration registers (EAh) turns protection off; below it, the
+    /// protected area runs on through sector 1.
+    public var auth0: Int {
+        guard let c = profile.configPage else { return Int.max }
+        let a = Int(memory[c * 4 + 3])
+        if let r = profile.registerPage, a > r + 1 { return Int.max }
+        return a
+    }
     /// PROT: reads need the password too.
     public var readProtection: Bool { accessByte & 0x80 != 0 }
     /// CFGLCK: CFG0/CFG1 are permanently write-locked.
