@@ -10,6 +10,7 @@
 /// | ultralight (MF0ICU1) | 16 | 04–0Fh | E1 10 06 00 | — | — | — (silent) |
 /// | ultralight-ev1-48 (MF0UL11) | 20 | 04–0Fh | E1 10 06 00 | — | 10h | 00 04 03 01 01 00 0B 03 |
 /// | ultralight-ev1-128 (MF0UL21) | 41 | 04–23h | E1 10 10 00 | 24h, 2 pages/bit | 25h | 00 04 03 01 01 00 0E 03 |
+/// | ultralight-c (MF0ICU2) | 48 | 04–27h | E1 10 12 00 | 28h, 4 pages/bit (LOCK2) | AUTH0 2Ah, AUTH1 2Bh | — (silent) |
 /// | ntag-i2c-plus-1k (NT3H2111) | sector 0: 00–E9h | 04–E1h | E1 10 6D 00 | E2h, 16 pages/bit | E3h (AUTH0) | 00 04 04 05 02 02 13 03 |
 /// | ntag-i2c-plus-2k (NT3H2211) | sector 0: 00–E9h, sector 1: 00–FFh | 04–E1h, 1:00–FFh | E1 10 EA 00 | E2h (sector 0 only) | E3h (AUTH0) | 00 04 04 05 02 02 15 03 |
 ///
@@ -76,6 +77,14 @@ extension Type2ChipProfile {
         ndefData: [0x03, 0x00, 0xFE], shippedFormatted: false,
         factoryConfig: [0x00, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00])
 
+    /// MIFARE Ultralight C MF0ICU2: 48 pages, 144 bytes user memory, 3DES authentication (MF0ICU2 rev. 3.3 §7.5,
+    /// Table 13 initial memory: AUTH0 30h, AUTH1 00h, key pages spelling "BREAKMEIFYOUCAN!").
+    public static let ultralightC = Type2ChipProfile(
+        name: "ultralight-c", displayName: "MIFARE Ultralight C MF0ICU2", family: .ultralightC, pageCount: 48,
+        lastUserPage: 0x27, version: nil, dynamicLock: nil, configPage: nil, internalByte: 0x48,
+        ndefCC: [0xE1, 0x10, 0x12, 0x00], ndefData: [0x03, 0x00, 0xFE], shippedFormatted: false,
+        factoryConfig: [])
+
     /// NXP NTAG I2C plus 1k (NT3H2111, NFC side; NT3H2111/NT3H2211 datasheet rev. 3.x §8.3 memory organisation,
     /// §9 NFC commands): sector 0 holds the header, user memory 04h–E1h (888 bytes), the dynamic lock bytes E2h,
     /// AUTH0 (E3h byte 3), ACCESS (E4h), PWD (E5h), PACK (E6h), PT_I2C (E7h) and the configuration registers
@@ -105,8 +114,8 @@ extension Type2ChipProfile {
 
     /// Every simulated Type 2 chip, in CLI order.
     public static let all: [Type2ChipProfile] = [
-        .ntag213, .ntag215, .ntag216, .ultralight, .ultralightEV1_48, .ultralightEV1_128, .ntagI2CPlus1k,
-        .ntagI2CPlus2k,
+        .ntag213, .ntag215, .ntag216, .ultralight, .ultralightEV1_48, .ultralightEV1_128, .ultralightC,
+        .ntagI2CPlus1k, .ntagI2CPlus2k,
     ]
 
     /// The profile named `name` (`ntag215`), if any.

@@ -13,6 +13,9 @@ public struct Type2ChipProfile: Sendable, Hashable {
         /// NTAG I2C plus (NT3H2111/NT3H2211): GET_VERSION, READ, FAST_READ, WRITE, SECTOR_SELECT, READ_SIG,
         /// PWD_AUTH; memory in sectors of 256 pages, configuration and session registers.
         case ntagI2CPlus
+        /// MIFARE Ultralight C MF0ICU2: Ultralight's commands plus the 3DES AUTHENTICATE (`1A 00`, `AF …`), AUTH0/AUTH1
+        /// in pages 2Ah/2Bh, the write-only key pages 2Ch–2Fh and the 16-bit counter page 29h.
+        case ultralightC
     }
 
     /// Dynamic lock bytes: 2 bytes of lock bits, then 1 byte of block-lock bits, then 1 RFUI byte.

@@ -37,6 +37,11 @@ extension Type2Tag {
         if let r = profile.registerPage {
             for (i, b) in profile.factoryRegisters.enumerated() { m[r * 4 + i] = b }
         }
+        if profile.family == .ultralightC {
+            // MF0ICU2 Table 13: AUTH0 30h (no protection), AUTH1 00h, the key pages hold "BREAKMEIFYOUCAN!".
+            m[UltralightCLayout.auth0Page * 4] = 0x30
+            for (i, b) in "BREAKMEIFYOUCAN!".utf8.enumerated() { m[UltralightCLayout.keyPage * 4 + i] = b }
+        }
         return m
     }
 

@@ -13,7 +13,8 @@ extension Commands {
             extension of -o (.json, .nfc, .ndef). For --chip type4, --mapping 3.0 makes a card of NFC Forum T4T \
             mapping 3.0 (ENDEF file with a 4-byte ENLEN, reached past 32 KiB with odd-INS READ/UPDATE BINARY) and \
             --ndef-file-size sets the NDEF file size in bytes, length field included (default 4096; up to 65534 \
-            under mappings 1.0 and 2.0, 16777216 under 3.0).
+            under mappings 1.0 and 2.0, 16777216 under 3.0). --key sets the 3DES key of an ultralight-c (16 bytes; \
+            default the factory key 49454D4B41455242214E4143554F5946, "BREAKMEIFYOUCAN!" in its key pages).
             """,
         options: [
             .init(name: "chip", value: "<chip>", help: "Chip: \(TagCLI.chipList)."),
@@ -21,6 +22,7 @@ extension Commands {
             .init(name: "text", value: "<text>", help: "Store a Text record (language en, UTF-8)."),
             .init(name: "uri", value: "<uri>", help: "Store a URI record."),
             .init(name: "ndef-hex", value: "<hex>", help: "Store this NDEF message (hex)."),
+            .init(name: "key", value: "<hex>", help: "ultralight-c: the 3DES key, 16 bytes (32 hex digits)."),
             .init(name: "output", short: "o", value: "<file>", help: "Where to write the tag file."),
             .init(name: "mapping", value: "<1.0|2.0|3.0>", help: "type4: NDEF mapping version (default 2.0)."),
             .init(name: "ndef-file-size", value: "<bytes>", help: "type4: NDEF file size, length field included."),
@@ -59,6 +61,23 @@ extension Commands {
                 }
             } catch {
                 throw CLIError.failure("\(error)")
+            }
+            if let text = inv.value("key") {
+                guard let type2 = tag as? Type2Tag, type2.ultralightCKeyPages != nil else {
+                    throw CLIError.usage("--key: only ultralight-c has a 3DES key, not \(chip.name)")
+                }
+                let key: [UInt8]
+                do {
+                    key = try Hex.decode(text)
+                } catch {
+                    throw CLIError.usage("--key: \(error)")
+                }
+                do {
+                    try type2.setUltralightCKey(key)
+                } catch {
+                    throw CLIError.usage("--key: \(error)")
+                }
+                type2.reset()
             }
             try TagCLI.save(tag, to: output)
             Console.err("Wrote \(chip.name) UID \(Hex.encode(uid)) to \(output)\n")
