@@ -57,6 +57,25 @@ import Testing
                 == 64)
     }
 
+    /// `--chip type4b`: a Type 4 card on NFC-B, its 4-byte PUPI as the UID, read by the simulated iPhone's reader.
+    @Test func newTypeBCardIsReadOverNFCB() throws {
+        let new = try CLIRunner.run([
+            "tag", "new", "--chip", "type4b", "--uid", "1A2B3C4D", "--uri", "https://b.example", "-o", path("b.json"),
+        ])
+        #expect(new.status == 0, "\(new.stderr)")
+        let file = try String(contentsOfFile: path("b.json"), encoding: .utf8)
+        #expect(file.contains("\"chip\": \"type4b\""))
+        #expect(file.contains("\"technology\": \"nfcB\""))
+        #expect(file.contains("\"protocolInfo\": \"00 81 75\""))
+        let read = try CLIRunner.run(["read", "--json", "--device", "sim:\(path("b.json"))"])
+        #expect(read.status == 0, "\(read.stderr)")
+        let j = try json(read.stdout)
+        #expect(j["uid"] as? String == "1A2B3C4D")
+        #expect(read.stdout.contains("https://b.example"))
+        let bad = try CLIRunner.run(["tag", "new", "--chip", "type4b", "--uid", "04112233445566", "-o", path("x.json")])
+        #expect(bad.status == 64)
+    }
+
     @Test func newAndShowType4() throws {
         let new = try CLIRunner.run([
             "tag", "new", "--chip", "type4", "--uid", "04 1F 5B 92 DA 2C 80", "--uri", "https://example.com", "-o",

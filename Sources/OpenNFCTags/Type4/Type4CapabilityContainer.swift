@@ -54,13 +54,19 @@ struct Type4CapabilityContainer: Hashable {
             return .failure(
                 ParseFailure("CC byte 7 holds TLV \(Hex.encode(b[7...8])), not the NDEF File Control TLV 04 06"))
         }
+        if cc.maxFileSize < 3 || cc.maxFileSize == 0xFFFF {
+            return .failure(ParseFailure("maximum NDEF file size \(cc.maxFileSize) is invalid"))
+        }
+        return checked(cc)
+    }
+
+    /// The checks both File Control TLVs share: MLe, MLc, a non-reserved file ID, read access granted.
+    private static func checked(_ cc: Type4CapabilityContainer) -> Result<Type4CapabilityContainer, ParseFailure> {
         if cc.maxResponseData < 0x0F { return .failure(ParseFailure("MLe \(cc.maxResponseData) is below 15")) }
         if cc.maxCommandData < 1 { return .failure(ParseFailure("MLc is 0")) }
         if [0x0000, 0xE102, 0xE103, 0x3F00, 0x3FFF, 0xFFFF].contains(cc.fileID) {
-            return .failure(ParseFailure("NDEF file ID \(Hex.encode(b[9...10])) is reserved"))
-        }
-        if cc.maxFileSize < 3 || cc.maxFileSize == 0xFFFF {
-            return .failure(ParseFailure("maximum NDEF file size \(cc.maxFileSize) is invalid"))
+            let id = [UInt8(cc.fileID >> 8), UInt8(cc.fileID & 0xFF)]
+            return .failure(ParseFailure("NDEF file ID \(Hex.encode(id)) is reserved"))
         }
         if cc.readAccess != 0x00 {
             return .failure(ParseFailure("NDEF file read access \(Hex.encode([cc.readAccess])) is not granted"))
@@ -88,18 +94,10 @@ struct Type4CapabilityContainer: Hashable {
                 ParseFailure("an ENDEF File Control TLV needs mapping 3.0, the CC says \(Hex.encode([b[2]]))"))
         }
         if cc.ccLength < extendedLength { return .failure(ParseFailure("CCLEN \(cc.ccLength) is below 17")) }
-        if cc.maxResponseData < 0x0F { return .failure(ParseFailure("MLe \(cc.maxResponseData) is below 15")) }
-        if cc.maxCommandData < 1 { return .failure(ParseFailure("MLc is 0")) }
-        if [0x0000, 0xE102, 0xE103, 0x3F00, 0x3FFF, 0xFFFF].contains(cc.fileID) {
-            return .failure(ParseFailure("NDEF file ID \(Hex.encode(b[9...10])) is reserved"))
-        }
         if cc.maxFileSize < 5 || cc.maxFileSize == 0xFFFF_FFFF {
             return .failure(ParseFailure("maximum ENDEF file size \(cc.maxFileSize) is invalid"))
         }
-        if cc.readAccess != 0x00 {
-            return .failure(ParseFailure("NDEF file read access \(Hex.encode([cc.readAccess])) is not granted"))
-        }
-        return .success(cc)
+        return checked(cc)
     }
 
     struct ParseFailure: Error {
