@@ -20,6 +20,7 @@ public struct FrameCounts: Sendable, Hashable, CustomStringConvertible {
 /// One event seen by an ``InstrumentedFrontend``, in order.
 public enum RFTraceEvent: Sendable, Hashable {
     case activated(RFTarget)
+    case authenticated(RFAuthentication)
     case sent([UInt8])
     case received(RFResponse)
     case failed(RFError)
@@ -43,8 +44,18 @@ public final class InstrumentedFrontend: RFFrontend {
 
     public func resetCounts() { counts = FrameCounts() }
 
-    public func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
-        try base.poll(technologies)
+    public func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
+        try base.poll(request)
+    }
+
+    public func authenticate(_ authentication: RFAuthentication) throws(RFError) {
+        do {
+            try base.authenticate(authentication)
+            observer?(.authenticated(authentication))
+        } catch {
+            observer?(.failed(error))
+            throw error
+        }
     }
 
     public func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {

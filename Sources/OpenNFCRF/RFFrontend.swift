@@ -1,3 +1,18 @@
+/// How frames reach a kind of target: which framings a frontend can carry (NFC Forum Digital §4 frame formats).
+public enum RFFrameMode: String, Sendable, Hashable, CaseIterable {
+    /// Raw NFC-A standard frames without CRC to level-3 tags (Type 2, MIFARE Classic after authentication).
+    case nfcA
+    /// Type 1 frames (RID, RALL, READ8, …) without CRC: NFC-A without anticollision (NFC Forum Digital §8).
+    case type1
+    /// ISO-DEP payloads (APDUs, DESFire native commands): block framing, chaining and WTX done by the frontend.
+    case isoDEP
+    /// FeliCa frames `code IDm …` without LEN and CRC (the frontend adds both; answers come back without them).
+    case felica
+    /// ISO/IEC 15693 requests `flags command [UID] parameters` without CRC (the frontend adds and checks CRC_15693;
+    /// answers are `flags data`).
+    case nfcV
+}
+
 /// What a frontend can carry, so procedures choose the fewest frames that fit.
 public struct RFCapabilities: Sendable, Hashable {
     /// Largest command (frame without CRC, or ISO-DEP INF / APDU) the frontend sends in one exchange.
@@ -8,12 +23,32 @@ public struct RFCapabilities: Sendable, Hashable {
     /// only offers storage-card pseudo-APDUs).
     public var rawFrames: Bool
     public var technologies: Set<RFTechnology>
+    /// The framings this frontend carries (see ``RFFrameMode``).
+    public var frameModes: Set<RFFrameMode>
+    /// Whether the frontend performs MIFARE Classic authentication (``RFFrontend/authenticate(_:)``).
+    public var mifareClassicAuthentication: Bool
 
-    public init(maxCommandSize: Int, maxResponseSize: Int, rawFrames: Bool, technologies: Set<RFTechnology>) {
+    /// A frontend description. Without explicit `frameModes`, ISO-DEP is carried for NFC-A and NFC-B, raw NFC-A and
+    /// Type 1 frames when `rawFrames` is true, FeliCa frames for NFC-F and ISO 15693 requests for NFC-V.
+    public init(
+        maxCommandSize: Int, maxResponseSize: Int, rawFrames: Bool, technologies: Set<RFTechnology>,
+        frameModes: Set<RFFrameMode>? = nil, mifareClassicAuthentication: Bool = false
+    ) {
         self.maxCommandSize = maxCommandSize
         self.maxResponseSize = maxResponseSize
         self.rawFrames = rawFrames
         self.technologies = technologies
+        self.mifareClassicAuthentication = mifareClassicAuthentication
+        if let frameModes {
+            self.frameModes = frameModes
+        } else {
+            var modes = Set<RFFrameMode>()
+            if !technologies.isDisjoint(with: [.nfcA, .nfcB]) { modes.insert(.isoDEP) }
+            if rawFrames && technologies.contains(.nfcA) { modes.formUnion([.nfcA, .type1]) }
+            if technologies.contains(.nfcF) { modes.insert(.felica) }
+            if technologies.contains(.nfcV) { modes.insert(.nfcV) }
+            self.frameModes = modes
+        }
     }
 }
 
@@ -23,12 +58,27 @@ public struct RFCapabilities: Sendable, Hashable {
 /// chaining and waiting-time extensions itself, and hands the layers above whole frames without CRC (NFC-A
 /// level 3 targets) or whole ISO-DEP payloads (APDUs, DESFire native commands) for ISO-DEP targets.
 ///
+/// Who owns which bytes of a frame:
+///
+/// | Technology / mode | The procedures send and receive | The frontend adds and strips |
+/// |---|---|---|
+/// | NFC-A level 3 (Type 2, MIFARE) | command bytes; answers or 4-bit ACK/NAK | CRC_A, parity; Crypto1 after ``authenticate(_:)`` |
+/// | Type 1 | `cmd ADD DATA UID0…UID3` | CRC_B-style Type 1 CRC |
+/// | ISO-DEP (NFC-A or NFC-B) | whole APDUs / DESFire native commands | I-block framing, chaining, WTX, CRC |
+/// | NFC-F (FeliCa) | `code IDm parameters` — no LEN byte | the LEN byte (counting itself), preamble, sync, CRC |
+/// | NFC-V (ISO 15693) | `flags command [UID] parameters`; answers `flags data` | SOF/EOF, CRC_15693 |
+///
+/// ISO 15693 request flags (addressed, option, high data rate) are the procedures' choice: Core NFC sets the
+/// Address flag and the UID itself, so the procedures do too. Poll parameters (FeliCa system code, request code
+/// and time slots; ISO 15693 AFI and slots) travel in ``RFPollRequest``.
+///
 /// Frontends are synchronous and not thread-safe: one serial executor drives each one.
 public protocol RFFrontend: AnyObject {
     var capabilities: RFCapabilities { get }
 
-    /// Targets currently in the field for the given technologies (may be empty). Polling does not select.
-    func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget]
+    /// Targets currently in the field for the requested technologies and parameters (may be empty). Polling does
+    /// not select.
+    func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget]
 
     /// Selects the target (anticollision, and RATS for ISO-DEP when `isoDEP` is true and the target offers it)
     /// and returns what the activation reported. A target that was muted by a NAK answers again afterwards.
@@ -39,9 +89,22 @@ public protocol RFFrontend: AnyObject {
 
     /// Releases the active target (HLTA / DESELECT); the next exchange needs a new activation.
     func deactivate()
+
+    /// Authenticates the active target in the frontend (see ``RFAuthentication``); later exchanges are carried
+    /// accordingly. Frontends without it throw `unsupported` (the default).
+    func authenticate(_ authentication: RFAuthentication) throws(RFError)
 }
 
 extension RFFrontend {
+    /// Polls these technologies with their default parameters.
+    public func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
+        try poll(RFPollRequest(technologies))
+    }
+
+    public func authenticate(_ authentication: RFAuthentication) throws(RFError) {
+        throw RFError(.unsupported, "this frontend cannot perform \(authentication) itself")
+    }
+
     /// Activates the target in its highest protocol: ISO-DEP when it offers it, level 3 otherwise.
     public func activate(_ target: RFTarget) throws(RFError) -> RFTarget {
         try activate(target, isoDEP: target.isISODEP)

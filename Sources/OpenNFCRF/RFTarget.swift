@@ -12,48 +12,72 @@ public enum RFTechnology: String, Sendable, Hashable, CaseIterable {
     case nfcV
 }
 
-/// What a frontend reports about a target it has found and activated: the facts Core NFC, Android and PC/SC
-/// readers expose after anticollision (ISO 14443-3 §6, ISO 14443-4 §5.2 for the ATS).
+/// A target a frontend has found or activated: its technology's activation data and the frontend's handle for it.
+///
+/// The activation is typed per technology (``RFActivation``): NFC-A carries SENS_RES, SEL_RES, the ATS and Type 1's
+/// HR0/HR1; NFC-B the ATQB fields and the ATTRIB answer; NFC-F IDm, PMm, system code and request data; NFC-V the
+/// UID, DSFID and AFI.
 public struct RFTarget: Sendable, Hashable, CustomStringConvertible {
-    public var technology: RFTechnology
-    /// UID (NFC-A), PUPI (NFC-B), IDm (NFC-F) or UID (NFC-V; stored MSB first as printed on tags).
-    public var identifier: [UInt8]
-    /// NFC-A SENS_RES (ATQA) as a value, e.g. `0x0044` for NTAG21x (on-air bytes `44 00`).
-    public var sensRes: UInt16?
-    /// NFC-A SEL_RES (SAK) of the final cascade level, e.g. `0x00` for Type 2, `0x20` for ISO-DEP.
-    public var selRes: UInt8?
-    /// The ATS (starting with its TL byte) when the target was activated as ISO-DEP type A.
-    public var ats: [UInt8]?
-    /// NFC-B ATQB, NFC-F PMm and system code, NFC-V DSFID: kept for the Type 3/5 roadmap.
-    public var atqb: [UInt8]?
-    public var pmm: [UInt8]?
-    public var systemCode: UInt16?
-    public var dsfid: UInt8?
+    public var activation: RFActivation
     /// Which target in the field this is, unique while it stays in the field (frontends number them).
     public var handle: Int
 
-    public init(
-        technology: RFTechnology, identifier: [UInt8], sensRes: UInt16? = nil, selRes: UInt8? = nil,
-        ats: [UInt8]? = nil, atqb: [UInt8]? = nil, pmm: [UInt8]? = nil, systemCode: UInt16? = nil,
-        dsfid: UInt8? = nil, handle: Int = 0
-    ) {
-        self.technology = technology
-        self.identifier = identifier
-        self.sensRes = sensRes
-        self.selRes = selRes
-        self.ats = ats
-        self.atqb = atqb
-        self.pmm = pmm
-        self.systemCode = systemCode
-        self.dsfid = dsfid
+    public init(_ activation: RFActivation, handle: Int = 0) {
+        self.activation = activation
         self.handle = handle
     }
 
-    /// True when the target speaks ISO-DEP (SAK bit 0x20 for NFC-A, always for NFC-B here), so that exchanges carry
-    /// APDUs or DESFire native commands rather than raw frames.
+    /// An NFC-A target (the common case in tests and level-3 frontends).
+    public static func nfcA(
+        uid: [UInt8], sensRes: UInt16? = nil, selRes: UInt8? = nil, ats: [UInt8]? = nil, handle: Int = 0
+    ) -> RFTarget {
+        RFTarget(.nfcA(NFCAActivation(uid: uid, sensRes: sensRes, selRes: selRes, ats: ats)), handle: handle)
+    }
+
+    public var technology: RFTechnology { activation.technology }
+    /// UID (NFC-A, NFC-V; MSB first as printed), PUPI (NFC-B) or IDm (NFC-F).
+    public var identifier: [UInt8] { activation.identifier }
+
+    /// The NFC-A activation data, when this is an NFC-A target.
+    public var nfcA: NFCAActivation? {
+        if case .nfcA(let a) = activation { return a }
+        return nil
+    }
+    /// The NFC-B activation data, when this is an NFC-B target.
+    public var nfcB: NFCBActivation? {
+        if case .nfcB(let b) = activation { return b }
+        return nil
+    }
+    /// The NFC-F activation data, when this is an NFC-F target.
+    public var nfcF: NFCFActivation? {
+        if case .nfcF(let f) = activation { return f }
+        return nil
+    }
+    /// The NFC-V activation data, when this is an NFC-V target.
+    public var nfcV: NFCVActivation? {
+        if case .nfcV(let v) = activation { return v }
+        return nil
+    }
+
+    /// NFC-A SENS_RES (ATQA), nil for other technologies.
+    public var sensRes: UInt16? { nfcA?.sensRes }
+    /// NFC-A SEL_RES (SAK), nil for other technologies and for Type 1.
+    public var selRes: UInt8? { nfcA?.selRes }
+    /// The NFC-A ATS once activated as ISO-DEP type A; setting it on another technology does nothing.
+    public var ats: [UInt8]? {
+        get { nfcA?.ats }
+        set {
+            guard case .nfcA(var a) = activation else { return }
+            a.ats = newValue
+            activation = .nfcA(a)
+        }
+    }
+
+    /// True when the target speaks ISO-DEP (SAK bit 0x20 or an ATS for NFC-A; always for NFC-B, whose cards here are
+    /// all ISO/IEC 14443-4 cards), so that exchanges carry APDUs or DESFire native commands rather than raw frames.
     public var isISODEP: Bool {
-        switch technology {
-        case .nfcA: return ats != nil || (selRes.map { $0 & 0x20 != 0 } ?? false)
+        switch activation {
+        case .nfcA(let a): return a.ats != nil || (a.selRes.map { $0 & 0x20 != 0 } ?? false)
         case .nfcB: return true
         case .nfcF, .nfcV: return false
         }
@@ -61,9 +85,20 @@ public struct RFTarget: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         var s = "\(technology.rawValue) UID \(identifier.hexString)"
-        if let a = sensRes { s += " ATQA \(Hex.encode([UInt8(a >> 8), UInt8(a & 0xFF)]))" }
-        if let k = selRes { s += " SAK \(Hex.encode([k]))" }
-        if let ats { s += " ATS \(ats.hexString)" }
+        switch activation {
+        case .nfcA(let a):
+            if let q = a.sensRes { s += " ATQA \(Hex.encode([UInt8(q >> 8), UInt8(q & 0xFF)]))" }
+            if let k = a.selRes { s += " SAK \(Hex.encode([k]))" }
+            if let t1 = a.type1 { s += " HR \(Hex.encode([t1.hr0, t1.hr1]))" }
+            if let ats = a.ats { s += " ATS \(ats.hexString)" }
+        case .nfcB(let b):
+            s += " APP \(b.applicationData.hexString) PROTO \(b.protocolInfo.hexString)"
+        case .nfcF(let f):
+            s += " PMm \(f.pmm.hexString)"
+            if let sc = f.systemCode { s += " SC \(Hex.encode([UInt8(sc >> 8), UInt8(sc & 0xFF)]))" }
+        case .nfcV(let v):
+            s += " DSFID \(Hex.encode([v.dsfid]))"
+        }
         return s
     }
 }

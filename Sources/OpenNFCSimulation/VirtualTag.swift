@@ -1,24 +1,54 @@
 public import OpenNFCRF
 
-/// What a virtual tag reports when a reader activates it (ISO 14443-3 anticollision, ISO 14443-4 RATS).
+/// What a virtual tag reports when a reader activates it, typed per technology (the same vocabulary as the reader's
+/// ``RFActivation``: NFC-A anticollision, SELECT and RATS per ISO/IEC 14443-3/-4; NFC-B ATQB and ATTRIB; NFC-F the
+/// Polling answer's IDm and PMm per JIS X 6319-4; NFC-V the UID, DSFID and AFI per ISO/IEC 15693-3).
+///
+/// NFC-F and NFC-V cards answer their technology's poll themselves (Polling, Inventory arrive through
+/// ``VirtualTag/receive(_:tearAfter:)``); their activation here is what they report about themselves at rest.
 public struct VirtualActivation: Sendable, Hashable {
-    /// The radio technology the tag answers on (NFC-A for every chip simulated so far).
-    public var technology: RFTechnology
-    /// UID as printed (7 bytes for NXP Type 2 chips, 4 or 7 for ISO-DEP cards).
-    public var uid: [UInt8]
-    /// SENS_RES (ATQA) value, e.g. 0x0044.
-    public var sensRes: UInt16
-    /// SEL_RES (SAK) of the last cascade level.
-    public var selRes: UInt8
-    /// ATS including its TL byte, for ISO-DEP cards; nil for level-3 tags.
-    public var ats: [UInt8]?
+    /// The technology's own activation facts.
+    public var air: RFActivation
 
-    public init(technology: RFTechnology = .nfcA, uid: [UInt8], sensRes: UInt16, selRes: UInt8, ats: [UInt8]? = nil) {
-        self.technology = technology
-        self.uid = uid
-        self.sensRes = sensRes
-        self.selRes = selRes
-        self.ats = ats
+    public init(_ air: RFActivation) { self.air = air }
+
+    /// An NFC-A tag: UID as printed (7 bytes for NXP Type 2 chips, 4 or 7 for ISO-DEP cards), SENS_RES (ATQA),
+    /// SEL_RES (SAK) of the last cascade level, and the ATS (TL included) for ISO-DEP cards.
+    public init(uid: [UInt8], sensRes: UInt16, selRes: UInt8, ats: [UInt8]? = nil) {
+        self.air = .nfcA(NFCAActivation(uid: uid, sensRes: sensRes, selRes: selRes, ats: ats))
+    }
+
+    /// The radio technology the tag answers on.
+    public var technology: RFTechnology { air.technology }
+    /// UID (NFC-A, NFC-V), PUPI (NFC-B) or IDm (NFC-F).
+    public var uid: [UInt8] { air.identifier }
+
+    /// NFC-A facts, when the tag is an NFC-A tag.
+    public var nfcA: NFCAActivation? {
+        if case .nfcA(let a) = air { return a }
+        return nil
+    }
+
+    /// NFC-A SENS_RES; setting it on another technology does nothing.
+    public var sensRes: UInt16? {
+        get { nfcA?.sensRes }
+        set { updateNFCA { a in a.sensRes = newValue } }
+    }
+    /// NFC-A SEL_RES; setting it on another technology does nothing.
+    public var selRes: UInt8? {
+        get { nfcA?.selRes }
+        set { updateNFCA { a in a.selRes = newValue } }
+    }
+    /// The ATS an NFC-A ISO-DEP tag answers RATS with; setting it on another technology does nothing.
+    public var ats: [UInt8]? {
+        get { nfcA?.ats }
+        set { updateNFCA { a in a.ats = newValue } }
+    }
+
+    private mutating func updateNFCA(_ change: (inout NFCAActivation) -> Void) {
+        guard case .nfcA(var a) = air else { return }
+        change(&a)
+        air = .nfcA(a)
     }
 }
 

@@ -25,7 +25,7 @@ extension VPCDCard {
         case 0x08: return (0x03, 0x0001)
         case 0x18: return (0x03, 0x0002)
         case 0x09: return (0x03, 0x0026)
-        default: return (0x03, 0xFF00 | UInt16(a.selRes))
+        default: return (0x03, 0xFF00 | UInt16(a.selRes ?? 0))
         }
     }
 

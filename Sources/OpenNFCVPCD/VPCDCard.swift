@@ -47,7 +47,7 @@ public final class VPCDCard {
         tag.reset()
     }
 
-    var isISODEP: Bool { tag.activation.ats != nil || tag.activation.selRes & 0x20 != 0 }
+    var isISODEP: Bool { tag.activation.ats != nil || (tag.activation.selRes ?? 0) & 0x20 != 0 }
 
     // MARK: APDUs
 
@@ -144,7 +144,8 @@ public final class VPCDCard {
             if tearAfter != nil { return nil }
             tag.reset()
             let a = tag.activation
-            var t: [UInt8] = [0xD5, 0x4B, 0x01, 0x01, UInt8(a.sensRes >> 8), UInt8(a.sensRes & 0xFF), a.selRes]
+            let atqa = a.sensRes ?? 0
+            var t: [UInt8] = [0xD5, 0x4B, 0x01, 0x01, UInt8(atqa >> 8), UInt8(atqa & 0xFF), a.selRes ?? 0]
             t += [UInt8(a.uid.count)] + a.uid + (a.ats ?? [])
             return t + [0x90, 0x00]
         default:

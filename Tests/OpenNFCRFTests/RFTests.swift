@@ -7,10 +7,10 @@ final class EchoFrontend: RFFrontend {
     var capabilities: RFCapabilities {
         RFCapabilities(maxCommandSize: 64, maxResponseSize: 64, rawFrames: true, technologies: [.nfcA])
     }
-    let target = RFTarget(
-        technology: .nfcA, identifier: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06], sensRes: 0x0044,
+    let target = RFTarget.nfcA(
+        uid: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06], sensRes: 0x0044,
         selRes: 0x00)
-    func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] { [target] }
+    func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] { [target] }
     func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget { target }
     func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
         switch command.first {
@@ -43,8 +43,8 @@ final class EchoFrontend: RFFrontend {
     }
 
     @Test func isoDEPFromSAK() {
-        #expect(RFTarget(technology: .nfcA, identifier: [1], selRes: 0x20).isISODEP)
-        #expect(!RFTarget(technology: .nfcA, identifier: [1], selRes: 0x00).isISODEP)
+        #expect(RFTarget.nfcA(uid: [1], selRes: 0x20).isISODEP)
+        #expect(!RFTarget.nfcA(uid: [1], selRes: 0x00).isISODEP)
     }
 }
 

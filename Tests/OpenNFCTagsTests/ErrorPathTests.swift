@@ -82,7 +82,7 @@ import Testing
         final class Failing: RFFrontend {
             let capabilities = RFCapabilities(
                 maxCommandSize: 255, maxResponseSize: 256, rawFrames: true, technologies: [.nfcA])
-            func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] { [] }
+            func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] { [] }
             func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget { throw RFError(.linkLost) }
             func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse { .nak(0) }
             func deactivate() {}
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func truncatedDESFireGetVersionIsInvalid() {
-        let target = RFTarget(technology: .nfcA, identifier: h("04 1F 5B 92 DA 2C 80"), selRes: 0x20)
+        let target = RFTarget.nfcA(uid: h("04 1F 5B 92 DA 2C 80"), selRes: 0x20)
         let f = ScriptedFrontend([
             .send("90 60 00 00 00", "04 01 01 01 00 18 05 91 AF"),  // GetVersion: hardware
             .send("90 AF 00 00 00", "04 01 91 AF"),  // additional frame: software part cut short

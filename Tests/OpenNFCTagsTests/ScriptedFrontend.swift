@@ -42,7 +42,7 @@ final class ScriptedFrontend: RFFrontend {
 
     var isComplete: Bool { position == steps.count }
 
-    func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] { [] }
+    func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] { [] }
 
     func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
         guard position < steps.count, steps[position].command == nil else {
@@ -80,5 +80,5 @@ final class ScriptedFrontend: RFFrontend {
 func h(_ s: String) -> [UInt8] { try! Hex.decode(s) }
 
 /// The NFC-A target of an NXP Type 2 chip (SENS_RES 0x0044, SEL_RES 00).
-let ntagTarget = RFTarget(
-    technology: .nfcA, identifier: h("04 E5 DA 01 40 3A 03"), sensRes: 0x0044, selRes: 0x00)
+let ntagTarget = RFTarget.nfcA(
+    uid: h("04 E5 DA 01 40 3A 03"), sensRes: 0x0044, selRes: 0x00)

@@ -63,11 +63,11 @@ import Testing
 
     @Test func nonNXPType2AndClassicNeedNoFrame() throws {
         let f = ScriptedFrontend([])
-        let other = RFTarget(technology: .nfcA, identifier: h("05 01 02 03 04 05 06"), sensRes: 0x0044, selRes: 0)
+        let other = RFTarget.nfcA(uid: h("05 01 02 03 04 05 06"), sensRes: 0x0044, selRes: 0)
         #expect(try TagIdentifier.identify(target: other, frontend: f).kind == .type2(.generic))
-        let classic = RFTarget(technology: .nfcA, identifier: h("01 02 03 04"), sensRes: 0x0004, selRes: 0x08)
+        let classic = RFTarget.nfcA(uid: h("01 02 03 04"), sensRes: 0x0004, selRes: 0x08)
         #expect(try TagIdentifier.identify(target: classic, frontend: f).kind == .mifareClassic)
-        let typeB = RFTarget(technology: .nfcB, identifier: h("01 02 03 04"))
+        let typeB = RFTarget(.identifierOnly(.nfcB, h("01 02 03 04")))
         #expect(try TagIdentifier.identify(target: typeB, frontend: f).kind == .iso7816)
         #expect(f.position == 0)
     }
@@ -79,8 +79,8 @@ import Testing
 
     /// DESFire EV1 4K GetVersion, from a public DESFire trace (tag-protocols §4.4).
     @Test func desfireGetVersionNamesTheGeneration() throws {
-        let target = RFTarget(
-            technology: .nfcA, identifier: h("04 1F 5B 92 DA 2C 80"), sensRes: 0x0344, selRes: 0x20,
+        let target = RFTarget.nfcA(
+            uid: h("04 1F 5B 92 DA 2C 80"), sensRes: 0x0344, selRes: 0x20,
             ats: h("06 75 77 81 02 80"))
         let f = ScriptedFrontend([
             .send("90 60 00 00 00", "04 01 01 01 00 18 05 91 AF"),  // GetVersion: hardware
@@ -100,8 +100,8 @@ import Testing
     }
 
     @Test func otherISODEPCardRefusingGetVersionIsISO7816() throws {
-        let target = RFTarget(
-            technology: .nfcA, identifier: h("04 01 02 03 04 05 06"), selRes: 0x20, ats: h("05 78 80 70 02"))
+        let target = RFTarget.nfcA(
+            uid: h("04 01 02 03 04 05 06"), selRes: 0x20, ats: h("05 78 80 70 02"))
         let f = ScriptedFrontend([
             .send("90 60 00 00 00", "6E 00")  // GetVersion: class not supported
         ])

@@ -3,8 +3,8 @@ import Testing
 
 @testable import OpenNFCTags
 
-let isoTarget = RFTarget(
-    technology: .nfcA, identifier: h("04 1F 5B 92 DA 2C 80"), sensRes: 0x0344, selRes: 0x20, ats: h("06 75 77 81 02 80")
+let isoTarget = RFTarget.nfcA(
+    uid: h("04 1F 5B 92 DA 2C 80"), sensRes: 0x0344, selRes: 0x20, ats: h("06 75 77 81 02 80")
 )
 
 /// The CC of nfcpy's Type 4 test tag (tag-protocols §3.3): mapping 2.0, MLe 0x3B, MLc 0x34, NDEF file E104 of

@@ -77,7 +77,8 @@ public final class PCSCFrontend: RFFrontend {
         do { return try context.requireReaders() } catch { throw RFError(.frontendFailure, error.detail) }
     }
 
-    public func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
+    public func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
+        let technologies = request.technologies
         let readers = try readerList()
         let states: [PCSCReaderState]
         do { states = try context.states(of: readers) } catch { throw RFError(.frontendFailure, error.detail) }
@@ -155,7 +156,8 @@ public final class PCSCFrontend: RFFrontend {
         switch kind {
         case .isoDEP(let hist):
             let ats = [UInt8(hist.count + 2), 0x08] + hist
-            return RFTarget(technology: technology, identifier: uid, selRes: 0x20, ats: ats, handle: handle)
+            if technology == .nfcA { return .nfcA(uid: uid, sensRes: nil, selRes: 0x20, ats: ats, handle: handle) }
+            return RFTarget(.identifierOnly(technology, uid), handle: handle)
         case .storage(_, let name) where technology == .nfcA:
             let (atqa, sak): (UInt16?, UInt8?) =
                 switch name {
@@ -164,9 +166,9 @@ public final class PCSCFrontend: RFFrontend {
                 case 0x0003, 0x003A, 0x003D: (0x0044, 0x00)
                 default: (nil, nil)
                 }
-            return RFTarget(technology: technology, identifier: uid, sensRes: atqa, selRes: sak, handle: handle)
+            return .nfcA(uid: uid, sensRes: atqa, selRes: sak, handle: handle)
         default:
-            return RFTarget(technology: technology, identifier: uid, handle: handle)
+            return RFTarget(.identifierOnly(technology, uid), handle: handle)
         }
     }
 

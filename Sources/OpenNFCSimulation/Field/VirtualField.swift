@@ -328,10 +328,12 @@ public final class VirtualField: @unchecked Sendable {
     }
 
     private func target(for entry: Entry, isoDEP: Bool) -> RFTarget {
-        let a = entry.tag.activation
-        return RFTarget(
-            technology: a.technology, identifier: a.uid, sensRes: a.sensRes, selRes: a.selRes,
-            ats: isoDEP ? a.ats : nil, handle: entry.handle)
+        var air = entry.tag.activation.air
+        if case .nfcA(var a) = air, !isoDEP {
+            a.ats = nil
+            air = .nfcA(a)
+        }
+        return RFTarget(air, handle: entry.handle)
     }
 
     private func fail(_ handle: Int?, _ error: RFError) -> RFError {

@@ -26,8 +26,8 @@ public final class VirtualFieldFrontend: RFFrontend {
     }
 
     /// The tags in the field for the given technologies this frontend supports (WUPA or REQA).
-    public func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
-        field.poll(technologies.intersection(capabilities.technologies), wakeUp: pollsWithWakeUp)
+    public func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
+        field.poll(request.technologies.intersection(capabilities.technologies), wakeUp: pollsWithWakeUp)
     }
 
     /// Selects the target in the field; `unsupported` for a technology this frontend lacks.

@@ -67,7 +67,7 @@ enum ISODEPTagFileCoding {
     /// `{"atqa": "03 44", "sak": "20", "ats": "06 77 …"}`.
     static func activation(_ a: VirtualActivation) -> JSONValue {
         var members: [(String, JSONValue)] = [
-            ("atqa", uint16(a.sensRes)), ("sak", byte(a.selRes)),
+            ("atqa", uint16(a.sensRes ?? 0)), ("sak", byte(a.selRes ?? 0)),
         ]
         if let ats = a.ats { members.append(("ats", .string(Hex.encode(ats, separator: " ")))) }
         return .object(members)

@@ -29,7 +29,7 @@ public final class Type4Tag: VirtualTag {
     /// The default ISO-DEP activation of a virtual Type 4 card with this UID.
     public static func defaultActivation(uid: [UInt8]) -> VirtualActivation {
         VirtualActivation(
-            technology: .nfcA, uid: uid, sensRes: uid.count == 4 ? 0x0304 : 0x0344, selRes: 0x20,
+            uid: uid, sensRes: uid.count == 4 ? 0x0304 : 0x0344, selRes: 0x20,
             ats: [0x06, 0x77, 0x77, 0x71, 0x02, 0x80])
     }
 

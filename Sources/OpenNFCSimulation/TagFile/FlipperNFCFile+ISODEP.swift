@@ -150,8 +150,8 @@ extension FlipperNFCFile {
             "# UID is common for all formats",
             "UID: \(hex(a.uid))",
             "# ISO14443-3A specific data",
-            "ATQA: \(hex([UInt8(a.sensRes >> 8), UInt8(a.sensRes & 0xFF)]))",
-            "SAK: \(hex([a.selRes]))",
+            "ATQA: \(hex([UInt8((a.sensRes ?? 0) >> 8), UInt8((a.sensRes ?? 0) & 0xFF)]))",
+            "SAK: \(hex([a.selRes ?? 0]))",
         ]
     }
 

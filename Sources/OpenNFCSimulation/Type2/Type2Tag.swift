@@ -79,7 +79,7 @@ public final class Type2Tag: VirtualTag {
     public var uid: [UInt8] { Array(memory[0..<3]) + Array(memory[4..<8]) }
 
     public var activation: VirtualActivation {
-        VirtualActivation(technology: .nfcA, uid: uid, sensRes: 0x0044, selRes: 0x00)
+        VirtualActivation(uid: uid, sensRes: 0x0044, selRes: 0x00)
     }
 
     public func reset() {

@@ -136,7 +136,7 @@ extension NFCSystem {
             DeliveredTag(
                 reference: TagReference(session: s.id, generation: s.generation, handle: t.handle), kind: kind,
                 identifier: t.identifier, historicalBytes: identity.historicalBytes,
-                applicationData: t.technology == .nfcB ? t.atqb.map { Array($0.dropFirst(5).prefix(4)) } : nil,
+                applicationData: t.nfcB?.applicationData,
                 technology: t.technology)
         }
         if !s.isNDEF, pollsPACE(s) {

@@ -209,6 +209,7 @@ public final class NFCSystem: @unchecked Sendable {
             text =
                 "→ \(b.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined(separator: " "))"
         case .received(let r): text = "← \(r)"
+        case .authenticated(let a): text = "authenticated \(a)"
         case .failed(let err): text = "✕ \(err)"
         case .deactivated: text = "deactivated"
         }

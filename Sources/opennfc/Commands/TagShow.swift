@@ -20,7 +20,7 @@ extension Commands {
             let report = chip?.report?(tag)
             let message = TagFile.ndefMessage(of: tag)
             let access = report?.ndefAccess ?? (message == nil ? "unknown" : "read/write")
-            let atqa = [UInt8(a.sensRes >> 8), UInt8(a.sensRes & 0xFF)]
+            let atqa = [UInt8((a.sensRes ?? 0) >> 8), UInt8((a.sensRes ?? 0) & 0xFF)]
             var decoded: NDEFMessage? = nil
             var decodeError: String? = nil
             if let message {
@@ -35,7 +35,7 @@ extension Commands {
                     ("chip", .string(tag.chip)),
                     ("uid", .string(Hex.encode(a.uid))),
                     ("atqa", .string(Hex.encode(atqa))),
-                    ("sak", .string(Hex.encode([a.selRes]))),
+                    ("sak", .string(Hex.encode([a.selRes ?? 0]))),
                 ]
                 if let ats = a.ats { members.append(("ats", .string(Hex.encode(ats)))) }
                 members += report?.json ?? []
@@ -53,7 +53,7 @@ extension Commands {
             var lines = [
                 "Chip: \(tag.chip)",
                 "UID: \(Hex.encode(a.uid, separator: " "))",
-                "ATQA: \(Hex.encode(atqa, separator: " "))  SAK: \(Hex.encode([a.selRes]))"
+                "ATQA: \(Hex.encode(atqa, separator: " "))  SAK: \(Hex.encode([a.selRes ?? 0]))"
                     + (a.ats.map { "  ATS: \(Hex.encode($0, separator: " "))" } ?? ""),
             ]
             lines += report?.lines ?? []

@@ -33,6 +33,8 @@ final class TracePrinter {
         case .activated(let t):
             isoDEP = t.isISODEP
             write("# activated: \(t)\n")
+        case .authenticated(let a):
+            write("# authenticated: \(a)\n")
         case .sent(let c):
             framesSent += 1
             lastCommand = c

@@ -28,7 +28,7 @@ public final class DESFireEV1Tag: VirtualTag {
     /// The ISO-DEP activation of a DESFire EV1 with this UID.
     public static func defaultActivation(uid: [UInt8]) -> VirtualActivation {
         VirtualActivation(
-            technology: .nfcA, uid: uid, sensRes: 0x0344, selRes: 0x20, ats: [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
+            uid: uid, sensRes: 0x0344, selRes: 0x20, ats: [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
     }
 
     /// A DESFire EV1 with these applications (none: as NXP ships it, PICC only).
