@@ -7,7 +7,8 @@ public protocol NFCMiFareTag: __NFCTag, NFCNDEFTag {
     var identifier: Data { get }
     /// Historical bytes from the ATS (ISO-DEP tags).
     var historicalBytes: Data? { get }
-    /// Sends a native command (a frame without CRC; a DESFire native command); ACK/NAK arrive as one byte.
+    /// Sends a native command (a frame without CRC; a DESFire native command). A 4-bit ACK arrives as the byte `0A`;
+    /// a 4-bit NAK fails the command with `readerTransceiveErrorTagConnectionLost` (100), as on iOS.
     func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping (Data, (any Error)?) -> Void)
     /// Sends an APDU to a Plus or DESFire tag.
     func sendMiFareISO7816Command(

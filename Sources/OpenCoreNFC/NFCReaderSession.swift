@@ -85,7 +85,9 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     /// Handles one system event on the session queue (subclasses override).
     func handle(_ event: SessionEvent) {}
 
-    /// Runs a completion on the session queue, after the system's work for it.
+    /// Runs a completion on the session queue, after the system's work for it. The completion is queued before any
+    /// event that arrived while the work ran (the app backgrounded, a tag removed, a timer fired) is handled, so an
+    /// operation's outcome reaches the app before the consequences of what happened during it.
     func run<T>(
         _ work: @escaping @Sendable () throws(SystemError) -> T,
         then completion: @escaping (Result<T, any Error>) -> Void
@@ -94,14 +96,16 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
         let queue = self.queue
         let done = Unchecked(completion)
         system.submit(via: submissionQueue) {
-            let result: Result<T, any Error>
-            do throws(SystemError) {
-                result = .success(try work())
-            } catch {
-                result = .failure(NFCReaderError(error))
+            system.synchronized {
+                let result: Result<T, any Error>
+                do throws(SystemError) {
+                    result = .success(try work())
+                } catch {
+                    result = .failure(NFCReaderError(error))
+                }
+                let boxed = Unchecked(result)
+                system.complete(on: queue) { done.value(boxed.value) }
             }
-            let boxed = Unchecked(result)
-            system.complete(on: queue) { done.value(boxed.value) }
         }
     }
 

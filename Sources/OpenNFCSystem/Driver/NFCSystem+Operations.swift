@@ -15,8 +15,14 @@ extension NFCSystem {
         }
     }
 
-    /// The connected tag of a session, if any.
-    public func connectedHandle(_ id: SessionID) -> Int? { perform { sessions[id]?.connected } }
+    /// The connected tag of a session, if any: nil once it has left the field (docs/DIFFERENCES.md, `connectedTag`).
+    public func connectedHandle(_ id: SessionID) -> Int? {
+        perform {
+            guard let s = sessions[id], let handle = s.connected, !s.gone.contains(handle) else { return nil }
+            if let presence, !presence().contains(handle) { return nil }
+            return handle
+        }
+    }
 
     /// `connect(to:)`: activates the tag; connecting another tag releases the previous one.
     public func connect(_ ref: TagReference) throws(SystemError) {
@@ -129,7 +135,9 @@ extension NFCSystem {
     }
 
     /// Sends a native MIFARE command (a frame without CRC, or a DESFire native command) and returns the answer; a
-    /// 4-bit ACK or NAK comes back as one byte (`0A`, or the NAK code).
+    /// 4-bit ACK comes back as the byte `0A`. A 4-bit NAK fails the command with 100, as iOS reports it (see
+    /// docs/DIFFERENCES.md): after a NAK the chip has returned to IDLE and answers nothing until re-activated
+    /// (NXP NTAG213/215/216 and MF0ULx1 datasheets, "ACK and NAK"), so the link is gone until `restartPolling()`.
     public func sendMiFareCommand(_ ref: TagReference, _ command: [UInt8]) throws(SystemError) -> [UInt8] {
         touch()
         return try operation(ref) { (s, entry, frontend) throws(SystemError) in
@@ -140,7 +148,8 @@ extension NFCSystem {
             switch try exchange(s, ref, frontend, command) {
             case .frame(let b): return b
             case .ack: return [0x0A]
-            case .nak(let n): return [n]
+            case .nak(let n):
+                throw SystemError(.tagConnectionLost, "the tag answered NAK \(n) and went back to IDLE")
             }
         }
     }
