@@ -36,7 +36,8 @@ let package = Package(
             dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC"],
             swiftSettings: strict),
         .target(
-            name: "OpenCoreNFC", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem"],
+            name: "OpenCoreNFC",
+            dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCTags"],
             swiftSettings: strict),
         .target(name: "CoreNFC", dependencies: ["OpenCoreNFC"], swiftSettings: strict),
         .target(

@@ -72,6 +72,8 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
             delegate.readerSession(self, didDetectNDEFs: [message])
         case .invalidated(let reason):
             delegate.readerSession(self, didInvalidateWithError: NFCReaderError(reason))
+        case .vasResponses:
+            break
         }
     }
 }

@@ -114,7 +114,7 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
             delegate.tagReaderSessionDidBecomeActive(self)
         case .detected(let tags):
             delegate.tagReaderSession(self, didDetect: tags.map { NFCTag(TagObject.make($0, session: self)) })
-        case .message:
+        case .message, .vasResponses:
             break
         case .invalidated(let reason):
             delegate.tagReaderSession(self, didInvalidateWithError: NFCReaderError(reason))

@@ -167,3 +167,39 @@ func bindDeprecated() {
 extension Never {
     static func delegate() -> any NFCTagReaderSessionDelegate { fatalError("compile-only") }
 }
+
+func bindVAS(_ s: NFCVASReaderSession, _ r: NFCVASResponse, _ c: NFCVASCommandConfiguration) {
+    let _: ([NFCVASCommandConfiguration], any NFCVASReaderSessionDelegate, DispatchQueue?) -> NFCVASReaderSession =
+        NFCVASReaderSession.init(vasCommandConfigurations:delegate:queue:)
+    let _: NFCReaderSession = s
+    let _: (NFCVASCommandConfiguration.Mode, String, URL?) -> NFCVASCommandConfiguration =
+        NFCVASCommandConfiguration.init(vasMode:passTypeIdentifier:url:)
+    c.mode = .normal
+    c.passTypeIdentifier = "pass.com.example"
+    c.url = nil
+    let _: any NSCopying = c
+    let _: NFCVASResponse.ErrorCode = r.status
+    let _: Data = r.vasData
+    let _: Data = r.mobileToken
+    let _: any NSCopying = r
+    let _: Int = NFCVASResponse.ErrorCode.success.rawValue + NFCVASCommandConfiguration.Mode.urlOnly.rawValue
+}
+
+func bindVASDelegate<D: NFCVASReaderSessionDelegate>(_ d: D) {
+    let _: (NFCVASReaderSession) -> Void = d.readerSessionDidBecomeActive(_:)
+    let _: (NFCVASReaderSession, any Error) -> Void = d.readerSession(_:didInvalidateWithError:)
+    let _: (NFCVASReaderSession, [NFCVASResponse]) -> Void = d.readerSession(_:didReceive:)
+    let _: any NSObjectProtocol = d
+}
+
+@available(*, deprecated)
+func bindDeprecatedVAS() {
+    let _: VASMode = .VASModeURLOnly
+    let _: NFCVASCommandConfiguration.Mode = .VASModeNormal
+    let _: VASErrorCode = .VASErrorCodeSuccess
+    let _: [NFCVASResponse.ErrorCode] = [
+        .VASErrorCodeDataNotFound, .VASErrorCodeDataNotActivated, .VASErrorCodeWrongParameters,
+        .VASErrorCodeWrongLCField, .VASErrorCodeUserIntervention, .VASErrorCodeIncorrectData,
+        .VASErrorCodeUnsupportedApplicationVersion,
+    ]
+}

@@ -6,8 +6,10 @@ extension TagFile {
     /// Every registered chip, in CLI order.
     public static let chips: [TagFileChip] = Type2Tag.tagFileChips + isoDEPChips
 
-    /// ISO-DEP chips (Type 4, DESFire EV1): `Type4Tag+TagFile.swift`, `DESFireEV1Tag+TagFile.swift`.
-    static let isoDEPChips: [TagFileChip] = Type4Tag.tagFileChips + DESFireEV1Tag.tagFileChips
+    /// ISO-DEP chips (Type 4, DESFire EV1, VAS pass holder): `Type4Tag+TagFile.swift`, `DESFireEV1Tag+TagFile.swift`,
+    /// `VASPassTag+TagFile.swift`.
+    static let isoDEPChips: [TagFileChip] =
+        Type4Tag.tagFileChips + DESFireEV1Tag.tagFileChips + VASPassTag.tagFileChips
 
     /// Chip names the CLI accepts even before their simulation is registered, with the reason shown to the user.
     public static let plannedChips: [String: String] = [:]

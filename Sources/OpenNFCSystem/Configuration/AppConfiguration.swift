@@ -147,6 +147,14 @@ public struct AppConfiguration: Sendable, Hashable {
         return .securityViolation("missing entitlement \(Self.formatsKey) with NDEF or TAG")
     }
 
+    /// The verdict on beginning a VAS reader session: the formats entitlement must be present (its header names no
+    /// value; any entry counts, docs/DIFFERENCES.md), else 2.
+    public var vasSessionRefusal: InvalidationReason? {
+        guard profile == .iphone else { return nil }
+        if !readerSessionFormats.isEmpty { return nil }
+        return .securityViolation("missing entitlement \(Self.formatsKey)")
+    }
+
     /// The verdict on beginning a tag reader session; `pace` says whether the PACE polling option was requested.
     public func tagSessionRefusal(pace: Bool) -> InvalidationReason? {
         guard profile == .iphone else { return nil }

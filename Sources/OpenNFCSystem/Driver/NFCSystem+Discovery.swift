@@ -67,6 +67,7 @@ extension NFCSystem {
         switch s.kind {
         case .ndef: return [.nfcA, .nfcB, .nfcF, .nfcV]
         case .tag(let t, _): return t
+        case .vas: return [.nfcA]
         }
     }
 
@@ -89,6 +90,10 @@ extension NFCSystem {
         for target in targets where !s.seen.contains(target.handle) {
             guard arbiter.active == s.id else { return }
             s.seen.insert(target.handle)
+            if case .vas(let commands) = s.kind {
+                runVAS(s, target, commands)
+                continue
+            }
             guard let (tag, identity) = discover(target, for: s) else { continue }
             if s.isNDEF && s.ndefMode == .readOnly {
                 readAndDeliver(s, tag, identity)

@@ -33,6 +33,9 @@ extension NFCSystem {
                 switch s.kind {
                 case .ndef: refusal = configuration.ndefSessionRefusal
                 case .tag: refusal = configuration.tagSessionRefusal(pace: pollsPACE(s))
+                case .vas(let commands):
+                    refusal =
+                        configuration.vasSessionRefusal ?? Self.vasProblem(commands).map { .invalidConfiguration($0) }
                 }
                 if refusal == nil, let problem = s.discovery?.problem { refusal = .invalidConfiguration(problem) }
             }

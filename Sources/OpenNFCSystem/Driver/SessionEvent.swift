@@ -1,4 +1,5 @@
 public import OpenNFCRF
+public import OpenNFCTags
 
 /// The MIFARE family the system reports for a delivered tag (Core NFC `NFCMiFareFamily`).
 public enum MiFareFamilyKind: Sendable, Hashable {
@@ -48,6 +49,8 @@ public enum SessionEvent: Sendable {
     case message(tag: DeliveredTag, bytes: [UInt8])
     /// The session ended (`didInvalidateWithError`).
     case invalidated(InvalidationReason)
+    /// A VAS transaction completed: one result per GET VAS DATA, in command order (`didReceive responses`).
+    case vasResponses([VASResult])
 }
 
 /// How a session object is driven: the public layer's session implements this.
@@ -62,6 +65,8 @@ public enum SessionKind: Sendable, Hashable {
     case ndef(invalidateAfterFirstRead: Bool)
     /// `NFCTagReaderSession` polling these technologies (`pace`: the PACE-only option).
     case tag(technologies: Set<RFTechnology>, pace: Bool)
+    /// `NFCVASReaderSession` sending these GET VAS DATA commands, in order.
+    case vas(commands: [VASCommand])
 }
 
 /// The NDEF session's mode, decided by whether the delegate implements `readerSession(_:didDetect:)`.
