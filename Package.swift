@@ -23,8 +23,13 @@ let package = Package(
         .target(name: "OpenNFCBytes", swiftSettings: strict),
         .target(name: "OpenNFCNDEF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .target(name: "OpenNFCRF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
-        .target(name: "OpenNFCSimulation", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
-        .target(name: "OpenNFCTags", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        // OpenSSL 3 libcrypto through dlopen (block ciphers, CMAC) and Crypto1; a vetted library both sides may use.
+        .target(name: "OpenNFCCrypto", swiftSettings: strict),
+        .target(
+            name: "OpenNFCSimulation", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCCrypto"],
+            swiftSettings: strict),
+        .target(
+            name: "OpenNFCTags", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCCrypto"], swiftSettings: strict),
         // PC/SC backend: libpcsclite through dlopen (PCSC.framework on macOS); never imports Simulation or Tags.
         .target(name: "OpenNFCPCSC", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         // vpcd card server: presents virtual tags to any PC/SC application through vsmartcard's virtual reader.
@@ -33,7 +38,9 @@ let package = Package(
         ),
         .target(
             name: "OpenNFCSystem",
-            dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC"],
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
+            ],
             swiftSettings: strict),
         .target(
             name: "OpenCoreNFC",
@@ -63,19 +70,21 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
+        .testTarget(name: "OpenNFCCryptoTests", dependencies: ["OpenNFCCrypto"], swiftSettings: strict),
         .testTarget(name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes"], swiftSettings: strict),
         // Reader procedures against the virtual chips: the two independent readings of the specs meet here.
         .testTarget(
             name: "OpenNFCInteropTests",
-            dependencies: ["OpenNFCTags", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"], swiftSettings: strict),
+            dependencies: ["OpenNFCTags", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes", "OpenNFCCrypto"],
+            swiftSettings: strict),
         .testTarget(
             name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCPCSCTests", dependencies: ["OpenNFCPCSC", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(
-            name: "OpenNFCSimulationTests", dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes"],
-            swiftSettings: strict),
+            name: "OpenNFCSimulationTests",
+            dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes", "OpenNFCCrypto"], swiftSettings: strict),
         .testTarget(name: "OpenNFCSystemTests", dependencies: ["OpenNFCSystem", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(
             name: "OpenCoreNFCTests",
@@ -88,7 +97,9 @@ let package = Package(
         .testTarget(name: "CoreNFCImportTests", dependencies: ["CoreNFC"], swiftSettings: strict),
         .testTarget(
             name: "OpenCoreNFCTestingTests",
-            dependencies: ["OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem"],
+            dependencies: [
+                "OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem", "OpenNFCCrypto",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "OpenNFCVPCDTests", dependencies: ["OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCBytes"],

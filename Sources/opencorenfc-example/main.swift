@@ -1,9 +1,12 @@
-// A plain command-line program written against Core NFC's API, unchanged but for the import: it reads one NDEF tag
-// and prints its records. Point it at a device from outside:
+// A plain command-line program written against Core NFC's API, unchanged but for the import. With no argument it
+// reads one NDEF tag and prints its records; `write <uri>` writes a URI record to the tag, `lock` makes it
+// read-only (both through a read-write NDEF session). Point it at a device from outside:
 //
 //     OPENCORENFC_DEVICE=sim:poster.ndef OPENCORENFC_PROFILE=desktop opencorenfc-example
+//     OPENCORENFC_DEVICE=sim:tag.json OPENCORENFC_PROFILE=desktop opencorenfc-example write https://example.com
 //
-// The integration tests run it with and without a device (OpenCoreNFCTests/ExampleProgramTests).
+// The integration tests run it with and without a device (OpenCoreNFCTests/ExampleProgramTests,
+// OpenCoreNFCTests/SimTagFileSaveTests).
 import Foundation
 import OpenCoreNFC
 
@@ -40,13 +43,78 @@ final class TagReader: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendab
     }
 }
 
+/// Writes a message to, or locks, the first tag (Apple's "Building an NFC Tag-Reader App" flow: connect, query,
+/// then write or lock).
+final class TagWriter: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var status: Int32 = 1
+    let message: NFCNDEFMessage?
+
+    init(message: NFCNDEFMessage?) { self.message = message }
+
+    func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
+
+    func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
+        let tag = tags[0]
+        session.connect(to: tag) { error in
+            if let error { return self.fail(session, error) }
+            tag.queryNDEFStatus { status, _, error in
+                if let error { return self.fail(session, error) }
+                guard status == .readWrite else {
+                    return self.fail(session, NFCReaderError(.ndefReaderSessionErrorTagNotWritable))
+                }
+                let finish: ((any Error)?) -> Void = { error in
+                    if let error { return self.fail(session, error) }
+                    print(self.message == nil ? "Locked" : "Wrote \(self.message!.length) bytes")
+                    self.status = 0
+                    session.invalidate()
+                }
+                if let message = self.message {
+                    tag.writeNDEF(message, completionHandler: finish)
+                } else {
+                    tag.writeLock(completionHandler: finish)
+                }
+            }
+        }
+    }
+
+    func fail(_ session: NFCNDEFReaderSession, _ error: any Error) {
+        FileHandle.standardError.write(Data("Failed: \(error.localizedDescription)\n".utf8))
+        session.invalidate(errorMessage: error.localizedDescription)
+    }
+
+    func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) { done.signal() }
+}
+
 guard NFCNDEFReaderSession.readingAvailable else {
     FileHandle.standardError.write(Data("NFC reading is not available on this device.\n".utf8))
     exit(1)
 }
-let reader = TagReader()
-let session = NFCNDEFReaderSession(delegate: reader, queue: nil, invalidateAfterFirstRead: true)
-session.alertMessage = "Hold your iPhone near the tag."
-session.begin()
-reader.done.wait()
-exit(reader.status)
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case nil:
+    let reader = TagReader()
+    let session = NFCNDEFReaderSession(delegate: reader, queue: nil, invalidateAfterFirstRead: true)
+    session.alertMessage = "Hold your iPhone near the tag."
+    session.begin()
+    reader.done.wait()
+    exit(reader.status)
+case "write" where arguments.count == 2, "lock" where arguments.count == 1:
+    var message: NFCNDEFMessage?
+    if arguments[0] == "write" {
+        guard let record = NFCNDEFPayload.wellKnownTypeURIPayload(string: arguments[1]) else {
+            FileHandle.standardError.write(Data("Not a URI: \(arguments[1])\n".utf8))
+            exit(64)
+        }
+        message = NFCNDEFMessage(records: [record])
+    }
+    let writer = TagWriter(message: message)
+    let session = NFCNDEFReaderSession(delegate: writer, queue: nil, invalidateAfterFirstRead: false)
+    session.alertMessage = "Hold your iPhone near the tag to update it."
+    session.begin()
+    writer.done.wait()
+    exit(writer.status)
+default:
+    FileHandle.standardError.write(Data("usage: opencorenfc-example [write <uri> | lock]\n".utf8))
+    exit(64)
+}

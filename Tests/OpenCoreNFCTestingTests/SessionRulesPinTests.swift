@@ -218,6 +218,33 @@ import Testing
         #expect(weakSession == nil)
     }
 
+    @Test func S11_tagsHoldTheirSessionWeakly() {
+        let phone = VirtualPhone()
+        phone.put(Pin.ntag(holding: Pin.uri("weak.example")))
+        let app = TagSessionRecorder()
+        let found = Shared<NFCTag?>(nil)
+        app.onDetect = { session, tags in
+            found.value = tags[0]
+            session.invalidate()
+        }
+        weak var weakSession: NFCTagReaderSession?
+        do {
+            let session = Pin.beginTagSession(phone, app)
+            weakSession = session
+            if case .miFare(let tag)? = found.value { #expect(tag.session === session) }
+        }
+        phone.settle()
+        #expect(app.invalidationCode == .readerSessionInvalidationErrorUserCanceled)
+        // The ended session is released although the app still holds its tag.
+        #expect(weakSession == nil)
+        guard case .miFare(let tag)? = found.value else {
+            Issue.record("no MIFARE tag")
+            return
+        }
+        #expect(tag.session == nil)
+        #expect(!tag.isAvailable)
+    }
+
     @Test func S12_aNilQueueGivesEachSessionItsOwnPrivateSerialQueue() {
         let phone = VirtualPhone()
         let a = NDEFMessageRecorder()

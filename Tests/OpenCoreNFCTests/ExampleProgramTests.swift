@@ -21,9 +21,10 @@ import Testing
         return root.appendingPathComponent(".build/debug/opencorenfc-example")
     }
 
-    func run(_ environment: [String: String]) throws -> Run {
+    func run(_ environment: [String: String], arguments: [String] = []) throws -> Run {
         let p = Process()
         p.executableURL = Self.binary
+        p.arguments = arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENCORENFC_") }
         for (k, v) in environment { env[k] = v }
         p.environment = env

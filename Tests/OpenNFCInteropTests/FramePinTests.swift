@@ -118,4 +118,14 @@ import Testing
         _ = try p.readMessage()
         #expect(bench.frames == 5 + 16)
     }
+
+    /// Ultralight C AUTHENTICATE: `1A 00` and `AF` + 16 bytes, 2 frames — the three-pass protocol's minimum, since the
+    /// third pass is the card's answer to the second frame (MF0ICU2 §9.5; docs/PROCEDURES.md).
+    @Test func ultralightCAuthentication() throws {
+        let bench = InteropBench()
+        let (id, _) = try bench.connect(try Type2Tag.factory(.ultralightC, uid: uid7))
+        try UltralightCAuthentication(target: id.target, frontend: bench.frontend).authenticate(
+            key: UltralightCAuthentication.factoryKey)
+        #expect(bench.frames == 2)
+    }
 }

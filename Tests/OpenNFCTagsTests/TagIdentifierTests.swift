@@ -27,6 +27,8 @@ import Testing
         let f = ScriptedFrontend([
             .send("60", .nak(0)),  // GET_VERSION (NTAG203 NAKs it)
             .activate,  // the NAK muted the chip
+            .send("1A 00", .fail(.timeout)),  // AUTHENTICATE: not an Ultralight C
+            .activate,
         ])
         let tag = try TagIdentifier.identify(target: ntagTarget, frontend: f)
         #expect(tag.kind == .type2(.ultralight))
@@ -37,8 +39,23 @@ import Testing
         let f = ScriptedFrontend([
             .send("60", .fail(.timeout)),  // GET_VERSION (plain Ultralight has none)
             .activate,  // the erroneous frame sent the chip to IDLE
+            .send("1A 00", .fail(.timeout)),  // AUTHENTICATE: not an Ultralight C
+            .activate,
         ])
         #expect(try TagIdentifier.identify(target: ntagTarget, frontend: f).kind == .type2(.ultralight))
+        #expect(f.isComplete)
+    }
+
+    @Test func challengeToAuthenticateMeansUltralightC() throws {
+        let f = ScriptedFrontend([
+            .send("60", .fail(.timeout)),  // GET_VERSION: MF0ICU2 has none
+            .activate,
+            .send("1A 00", "AF 01 02 03 04 05 06 07 08"),  // AUTHENTICATE part 1: ek(RndB) (MF0ICU2 §9.5)
+            .activate,  // drops the half-begun authentication
+        ])
+        let tag = try TagIdentifier.identify(target: ntagTarget, frontend: f)
+        #expect(tag.kind == .type2(.ultralightC))
+        #expect(tag.kind.description == "mifare-ultralight-c")
         #expect(f.isComplete)
     }
 

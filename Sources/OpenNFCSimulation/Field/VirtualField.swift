@@ -1,22 +1,25 @@
 public import OpenNFCRF
 
-/// A deterministic RF field with virtual tags in it: the card side of a reader's antenna.
+/// A deterministic RF field with virtual tags in it: the card side of a reader's antenna, for every technology.
 ///
 /// Tags are placed at integer positions (poll order follows position, then arrival), removed, moved, or scheduled to
-/// arrive and leave at instants of the injected ``VirtualClock``. The field does what ISO 14443-3/-4 leave to the
-/// reader's chip and the card's front end: anticollision and SELECT (reporting UID, SENS_RES, SEL_RES), RATS/ATS for
-/// ISO-DEP tags, HLTA/DESELECT into HALT and WUPA out of it, and the air time of every frame. Tags see only
-/// frames without CRC (level 3) or ISO-DEP payloads (``VirtualTag``).
+/// arrive and leave at instants of the injected ``VirtualClock``. The field itself is technology-neutral (place,
+/// move, remove, faults, transcript, clock); one air interface per technology does what the standards leave to the
+/// reader's chip and the card's front end: NFC-A anticollision, SELECT, RATS and HLTA (ISO/IEC 14443-3/-4); NFC-B
+/// REQB/ATQB, ATTRIB and HLTB; NFC-F Polling with time slots (JIS X 6319-4); NFC-V Inventory with 1 or 16 slots and
+/// masks (ISO/IEC 15693-3). Each technology has its own timing (``timing(for:)``). Tags see only frames without CRC
+/// (level 3, FeliCa without LEN, ISO 15693 requests) or ISO-DEP payloads (``VirtualTag``).
 ///
 /// | Feature | Supported | Notes |
 /// |---|---|---|
-/// | Several tags at once | yes | `poll` returns all; one is active at a time, selecting another idles the first |
-/// | HLTA / WUPA / REQA | yes | `halt()` or a raw `50 00` frame; `poll(wakeUp: false)` (REQA) skips halted tags |
-/// | RATS / ATS | yes | on `activate(isoDEP: true)`, or a raw `E0 xx` frame to a level-3-activated ISO-DEP tag |
+/// | Several tags at once | yes | `poll` returns all that answer; one is active at a time, selecting another idles the first |
+/// | NFC-A | yes | REQA/WUPA, HLTA (`halt()` or a raw `50 00`), RATS on `activate(isoDEP: true)` or a raw `E0 xx` |
+/// | NFC-B | yes | REQB/WUPB with AFI, ATTRIB, HLTB (`50` + PUPI) |
+/// | NFC-F | yes | Polling handed to the cards (system code, request code), time slots with collisions |
+/// | NFC-V | yes | Inventory handed to the tags (AFI, mask, quiet state in the tag), 16-slot anticollision |
 /// | ISO-DEP blocks, chaining, WTX | abstracted | each exchange carries one whole payload; block framing is not simulated |
-/// | Air time | yes | ``VirtualTiming`` (106 kbit/s by default); tag processing time via ``VirtualTag/processingTime(for:)`` |
+/// | Air time | yes | ``VirtualTiming`` per technology; tag processing time via ``VirtualTag/processingTime(for:)``; polling itself costs no time |
 /// | Faults | yes | ``FaultPlan``: removal, tearing, mute tag, RF errors, latency |
-/// | NFC-B/F/V anticollision | no | tags report their own technology; no collision resolution beyond NFC-A order |
 ///
 /// Not thread-safe: drive the field, and advance its clock, from one serial executor. (It is `@unchecked Sendable`
 /// only so timers on the clock can reach it.)
@@ -28,26 +31,10 @@ public final class VirtualField: @unchecked Sendable {
         case moved(handle: Int, position: Int)
     }
 
-    enum TagState: Equatable {
-        /// Powered, not selected (answers REQA and WUPA).
-        case idle
-        case active(isoDEP: Bool)
-        /// After HLTA/DESELECT: answers WUPA only.
-        case halted
-    }
-
-    struct Entry {
-        var handle: Int
-        var tag: any VirtualTag
-        var position: Int
-        var state: TagState = .idle
-        var mutedByFault = false
-    }
-
     /// The clock every air time, latency and scheduled arrival runs on.
     public let clock: VirtualClock
-    /// Air-interface durations added to the clock.
-    public var timing: VirtualTiming
+    /// Air-interface durations per technology; a technology without an entry uses ``VirtualTiming/standard(for:)``.
+    public var timings: [RFTechnology: VirtualTiming]
     /// Faults for the frames that follow; installing a plan restarts frame numbering at 1.
     public var faultPlan: FaultPlan = .none { didSet { framesExchanged = 0 } }
     /// Whether events are appended to ``transcript``.
@@ -59,18 +46,35 @@ public final class VirtualField: @unchecked Sendable {
     /// The tag the reader has selected, if any.
     public private(set) var activeHandle: Int?
 
-    private var entries: [Entry] = []
+    private var entries: [FieldEntry] = []
     private var nextHandle = 1
     private var pendingArrivals: [Int: (tag: any VirtualTag, position: Int)] = [:]
     private var nextArrival = 1
     private var observers: [Int: (Event) -> Void] = [:]
     private var nextObserver = 1
+    private static let airInterfaces: [RFTechnology: any VirtualAirInterface] = [
+        .nfcA: NFCAAirInterface(), .nfcB: NFCBAirInterface(), .nfcF: NFCFAirInterface(), .nfcV: NFCVAirInterface(),
+    ]
 
-    public init(clock: VirtualClock, timing: VirtualTiming = .iso14443A106, recording: Bool = false) {
+    /// A field on `clock`. With a `timing`, every technology uses it (``VirtualTiming/instant`` makes a field where
+    /// only faults and tag processing take time); without, each uses its standard timing.
+    public init(clock: VirtualClock, timing: VirtualTiming? = nil, recording: Bool = false) {
         self.clock = clock
-        self.timing = timing
+        self.timings =
+            timing.map { t in Dictionary(uniqueKeysWithValues: RFTechnology.allCases.map { ($0, t) }) } ?? [:]
         self.isRecording = recording
     }
+
+    /// The air-interface durations of a technology.
+    public func timing(for technology: RFTechnology) -> VirtualTiming {
+        timings[technology] ?? .standard(for: technology)
+    }
+
+    private func air(_ entry: FieldEntry) -> any VirtualAirInterface {
+        Self.airInterfaces[entry.tag.activation.technology] ?? NFCAAirInterface()
+    }
+
+    private func timing(_ entry: FieldEntry) -> VirtualTiming { timing(for: entry.tag.activation.technology) }
 
     // MARK: Tags in the field
 
@@ -90,7 +94,7 @@ public final class VirtualField: @unchecked Sendable {
         let handle = nextHandle
         nextHandle += 1
         tag.powerOn()
-        let entry = Entry(handle: handle, tag: tag, position: position)
+        let entry = FieldEntry(handle: handle, tag: tag, position: position)
         let index = entries.firstIndex { $0.position > position } ?? entries.endIndex
         entries.insert(entry, at: index)
         record(handle, .placed(chip: tag.chip, uid: tag.activation.uid, position: position))
@@ -183,54 +187,82 @@ public final class VirtualField: @unchecked Sendable {
 
     // MARK: Reader side
 
-    /// The tags that answer a REQA (`wakeUp: false`: idle tags only) or a WUPA (`wakeUp: true`: halted ones too) for
-    /// the given technologies, in poll order. Polling selects nothing and costs no virtual time.
+    /// The tags that answer an NFC-A REQA (`wakeUp: false`: idle tags only) or WUPA (`wakeUp: true`: halted ones too)
+    /// and every other technology's default poll, for the given technologies, in poll order.
     public func poll(_ technologies: Set<RFTechnology>, wakeUp: Bool = true) -> [RFTarget] {
-        entries.filter { e in
-            !e.mutedByFault && technologies.contains(e.tag.activation.technology)
-                && (wakeUp || e.state != .halted)
-        }.map { target(for: $0, isoDEP: false) }
+        var request = RFPollRequest(technologies)
+        if request.nfcA != nil { request.nfcA?.wakeUp = wakeUp }
+        if request.nfcB != nil { request.nfcB?.wakeUp = wakeUp }
+        return poll(request)
     }
 
-    /// Selects the tag (anticollision, SELECT; then RATS when `isoDEP` is true and the tag has an ATS).
-    /// The tag is reset (``VirtualTag/reset()``): a tag muted by a NAK answers again. Another active tag goes idle.
+    /// The tags that answer `request`, technology by technology (NFC-A, NFC-B, NFC-F, NFC-V), each technology's
+    /// targets in its own poll order. Polling selects nothing and costs no virtual time.
+    public func poll(_ request: RFPollRequest) -> [RFTarget] {
+        var found: [RFTarget] = []
+        for technology in RFTechnology.allCases where request.technologies.contains(technology) {
+            guard let air = Self.airInterfaces[technology] else { continue }
+            let indices = entries.indices.filter {
+                !entries[$0].mutedByFault && entries[$0].tag.activation.technology == technology
+            }
+            var subset = indices.map { entries[$0] }
+            let answers = air.poll(&subset, request: request)
+            for (k, i) in indices.enumerated() { entries[i] = subset[k] }
+            found += answers.map { RFTarget($0.activation, handle: $0.handle) }
+        }
+        return found
+    }
+
+    /// Selects the tag (its technology's activation: anticollision and SELECT, then RATS when `isoDEP` is true and
+    /// the tag has an ATS; ATTRIB for NFC-B; nothing more for NFC-F and NFC-V). The tag is reset
+    /// (``VirtualTag/reset()``): a tag muted by a NAK answers again. Another active tag goes idle.
     public func activate(_ handle: Int, isoDEP: Bool) throws(RFError) -> RFTarget {
         guard let i = entries.firstIndex(where: { $0.handle == handle }) else {
             throw fail(handle, RFError(.linkLost, "no tag with handle \(handle) in the field"))
         }
+        let timing = timing(entries[i])
         if entries[i].mutedByFault {
             clock.advance(by: timing.silenceTimeout)
-            throw fail(handle, RFError(.timeout, "the tag does not answer WUPA"))
+            let what =
+                switch entries[i].tag.activation.technology {
+                case .nfcA: "WUPA"
+                case .nfcB: "WUPB"
+                case .nfcF: "Polling"
+                case .nfcV: "Inventory"
+                }
+            throw fail(handle, RFError(.timeout, "the tag does not answer \(what)"))
         }
         if let previous = activeHandle, previous != handle,
             let j = entries.firstIndex(where: { $0.handle == previous })
         {
             entries[j].state = .idle
         }
-        let tag = entries[i].tag
-        let useISODEP = isoDEP && tag.activation.ats != nil
-        tag.reset()
+        entries[i].tag.reset()
+        let (activation, usesISODEP) = air(entries[i]).activate(&entries[i], isoDEP: isoDEP)
         clock.advance(by: timing.activation)
-        if useISODEP { clock.advance(by: timing.rats) }
-        entries[i].state = .active(isoDEP: useISODEP)
+        if usesISODEP { clock.advance(by: timing.rats) }
         activeHandle = handle
-        let t = target(for: entries[i], isoDEP: useISODEP)
+        let t = RFTarget(activation, handle: handle)
         record(handle, .activated(t))
         return t
     }
 
-    /// HLTA (level 3) or S(DESELECT) (ISO-DEP) to the active tag: it goes to HALT until a WUPA.
+    /// Releases the active tag: HLTA (level 3) or DESELECT (ISO-DEP) into HALT until a wake-up; NFC-F and NFC-V
+    /// tags, which have no HALT, just stop being the active one.
     public func halt() {
         guard let handle = activeHandle else { return }
         activeHandle = nil
         if let i = entries.firstIndex(where: { $0.handle == handle }) {
-            entries[i].state = .halted
-            clock.advance(by: timing.frameTime(2))
-            record(handle, .halted)
+            let timing = timing(entries[i])
+            if let bytes = air(entries[i]).release(&entries[i]) {
+                clock.advance(by: timing.frameTime(bytes))
+                record(handle, .halted)
+            }
         }
     }
 
-    /// Sends one frame (level 3, without CRC) or one ISO-DEP payload to the active tag and returns its answer.
+    /// Sends one frame (without CRC; FeliCa without LEN) or one ISO-DEP payload to the active tag and returns its
+    /// answer.
     ///
     /// Throws `notActivated` without an active tag, `linkLost` when the tag left the field (or leaves during this
     /// frame), `timeout` when it stays silent, and whatever the fault plan injects.
@@ -243,6 +275,7 @@ public final class VirtualField: @unchecked Sendable {
         framesExchanged += 1
         let n = framesExchanged
         let entry = entries[i]
+        let timing = timing(entry)
         record(handle, .command(frame))
         let extra = faultPlan.latency(for: n)
         if extra > .zero {
@@ -304,36 +337,14 @@ public final class VirtualField: @unchecked Sendable {
         return response
     }
 
-    /// What the field itself answers (HLTA, RATS) and what it hands to the tag.
+    /// What the air interface itself answers (HLTA, RATS, HLTB) and what it hands to the tag.
     private func respond(to frame: [UInt8], entryIndex i: Int) -> VirtualAnswer {
-        let tag = entries[i].tag
-        let isoDEP = entries[i].state == .active(isoDEP: true)
-        if !isoDEP {
-            // ISO 14443-3 §6.4.3: HLTA gets no answer and halts the tag.
-            if frame == [0x50, 0x00] {
-                entries[i].state = .halted
-                activeHandle = nil
-                return .silence
-            }
-            // ISO 14443-4 §5.6.1: RATS to a tag that offers ISO-DEP; its answer is the ATS.
-            if let ats = tag.activation.ats {
-                if frame.count == 2 && frame[0] == 0xE0 {
-                    entries[i].state = .active(isoDEP: true)
-                    return .data(ats)
-                }
-                return .silence
-            }
+        let air = air(entries[i])
+        if let answer = air.intercept(frame, entry: &entries[i]) {
+            if entries[i].state == .halted { activeHandle = nil }
+            return answer
         }
-        return tag.receive(frame, tearAfter: nil)
-    }
-
-    private func target(for entry: Entry, isoDEP: Bool) -> RFTarget {
-        var air = entry.tag.activation.air
-        if case .nfcA(var a) = air, !isoDEP {
-            a.ats = nil
-            air = .nfcA(a)
-        }
-        return RFTarget(air, handle: entry.handle)
+        return entries[i].tag.receive(frame, tearAfter: nil)
     }
 
     private func fail(_ handle: Int?, _ error: RFError) -> RFError {

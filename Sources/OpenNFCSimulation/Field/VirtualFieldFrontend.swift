@@ -5,11 +5,11 @@ public import OpenNFCRF
 ///
 /// | Capability | Behaviour |
 /// |---|---|
-/// | Poll | WUPA by default (halted tags are found again), REQA when ``pollsWithWakeUp`` is false |
+/// | Poll | every technology of the request it supports, with its parameters; WUPA/WUPB by default (halted tags are found again), REQA/REQB when ``pollsWithWakeUp`` is false |
 /// | Level-3 frames | frames without CRC; ACK/NAK nibbles as ``RFResponse/ack`` / ``RFResponse/nak(_:)`` |
 /// | ISO-DEP | each exchange carries one whole payload (APDU or DESFire native command); block framing, chaining and WTX are abstracted, so no block-level errors occur |
 /// | Size limits | ``RFCapabilities/maxCommandSize`` / ``RFCapabilities/maxResponseSize`` enforced: `frameTooLong` |
-/// | No raw frames | with `rawFrames == false`, exchanges with level-3 targets throw `unsupported` |
+/// | No raw frames | with `rawFrames == false`, exchanges with level-3 NFC-A targets throw `unsupported`; NFC-F and NFC-V exchanges need the `felica` / `nfcV` frame modes |
 /// | Errors | `notActivated`, `linkLost` (tag left), `timeout` (tag silent), injected `transmission`/`timeout` |
 public final class VirtualFieldFrontend: RFFrontend {
     /// The field this frontend's antenna covers.
@@ -25,9 +25,15 @@ public final class VirtualFieldFrontend: RFFrontend {
         self.capabilities = capabilities
     }
 
-    /// The tags in the field for the given technologies this frontend supports (WUPA or REQA).
+    /// The tags in the field that answer the request, for the technologies this frontend supports (WUPA/WUPB, or
+    /// REQA/REQB when ``pollsWithWakeUp`` is false).
     public func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
-        field.poll(request.technologies.intersection(capabilities.technologies), wakeUp: pollsWithWakeUp)
+        var r = request.restricted(to: capabilities.technologies)
+        if !pollsWithWakeUp {
+            r.nfcA?.wakeUp = false
+            r.nfcB?.wakeUp = false
+        }
+        return field.poll(r)
     }
 
     /// Selects the target in the field; `unsupported` for a technology this frontend lacks.
@@ -47,8 +53,14 @@ public final class VirtualFieldFrontend: RFFrontend {
             active = nil
             throw RFError(.notActivated, "no tag is activated")
         }
-        if !capabilities.rawFrames && !target.isISODEP {
+        if !capabilities.rawFrames && !target.isISODEP && target.technology == .nfcA {
             throw RFError(.unsupported, "this frontend cannot send raw frames to a level-3 tag")
+        }
+        if target.technology == .nfcF && !capabilities.frameModes.contains(.felica) {
+            throw RFError(.unsupported, "this frontend cannot carry FeliCa frames")
+        }
+        if target.technology == .nfcV && !capabilities.frameModes.contains(.nfcV) {
+            throw RFError(.unsupported, "this frontend cannot carry ISO 15693 requests")
         }
         if command.count > capabilities.maxCommandSize {
             throw RFError(

@@ -23,6 +23,7 @@ public enum FlipperNFCFile {
         ("Mifare Ultralight", "ultralight"), ("Mifare Ultralight 11", "ultralight-ev1-48"),
         ("Mifare Ultralight 21", "ultralight-ev1-128"), ("Ultralight", "ultralight"),
         ("Ultralight 11", "ultralight-ev1-48"), ("Ultralight 21", "ultralight-ev1-128"),
+        ("Mifare Ultralight C", "ultralight-c"),
     ]
 
     /// Parses a `.nfc` dump of an NTAG/Ultralight chip into a virtual tag.

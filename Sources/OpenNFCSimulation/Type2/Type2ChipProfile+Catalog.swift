@@ -10,6 +10,7 @@
 /// | ultralight (MF0ICU1) | 16 | 04–0Fh | E1 10 06 00 | — | — | — (silent) |
 /// | ultralight-ev1-48 (MF0UL11) | 20 | 04–0Fh | E1 10 06 00 | — | 10h | 00 04 03 01 01 00 0B 03 |
 /// | ultralight-ev1-128 (MF0UL21) | 41 | 04–23h | E1 10 10 00 | 24h, 2 pages/bit | 25h | 00 04 03 01 01 00 0E 03 |
+/// | ultralight-c (MF0ICU2) | 48 | 04–27h | E1 10 12 00 | 28h, 4 pages/bit (LOCK2) | AUTH0 2Ah, AUTH1 2Bh | — (silent) |
 ///
 /// The NTAG215/216 and MF0UL21 dynamic-lock bit maps (pages per bit, block-lock grouping) are our reading of the
 /// datasheet figures and are flagged as unverified in tag-protocols.md §1.5.
@@ -67,9 +68,17 @@ extension Type2ChipProfile {
         ndefData: [0x03, 0x00, 0xFE], shippedFormatted: false,
         factoryConfig: [0x00, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00])
 
+    /// MIFARE Ultralight C MF0ICU2: 48 pages, 144 bytes user memory, 3DES authentication (MF0ICU2 rev. 3.3 §7.5,
+    /// Table 13 initial memory: AUTH0 30h, AUTH1 00h, key pages spelling "BREAKMEIFYOUCAN!").
+    public static let ultralightC = Type2ChipProfile(
+        name: "ultralight-c", displayName: "MIFARE Ultralight C MF0ICU2", family: .ultralightC, pageCount: 48,
+        lastUserPage: 0x27, version: nil, dynamicLock: nil, configPage: nil, internalByte: 0x48,
+        ndefCC: [0xE1, 0x10, 0x12, 0x00], ndefData: [0x03, 0x00, 0xFE], shippedFormatted: false,
+        factoryConfig: [])
+
     /// Every simulated Type 2 chip, in CLI order.
     public static let all: [Type2ChipProfile] = [
-        .ntag213, .ntag215, .ntag216, .ultralight, .ultralightEV1_48, .ultralightEV1_128,
+        .ntag213, .ntag215, .ntag216, .ultralight, .ultralightEV1_48, .ultralightEV1_128, .ultralightC,
     ]
 
     /// The profile named `name` (`ntag215`), if any.

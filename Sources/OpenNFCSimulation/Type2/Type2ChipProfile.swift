@@ -10,6 +10,9 @@ public struct Type2ChipProfile: Sendable, Hashable {
         case ultralightEV1
         /// NTAG213/215/216: adds GET_VERSION, FAST_READ, the NFC counter (READ_CNT 02), READ_SIG, PWD_AUTH.
         case ntag21x
+        /// MIFARE Ultralight C MF0ICU2: Ultralight's commands plus the 3DES AUTHENTICATE (`1A 00`, `AF …`), AUTH0/AUTH1
+        /// in pages 2Ah/2Bh, the write-only key pages 2Ch–2Fh and the 16-bit counter page 29h.
+        case ultralightC
     }
 
     /// Dynamic lock bytes: 2 bytes of lock bits, then 1 byte of block-lock bits, then 1 RFUI byte.

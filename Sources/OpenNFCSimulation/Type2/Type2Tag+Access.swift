@@ -14,10 +14,17 @@ extension Type2Tag {
     /// CFG1 byte 0 (ACCESS), zero on chips without configuration pages.
     var accessByte: UInt8 { profile.configPage.map { memory[($0 + 1) * 4] } ?? 0 }
 
-    /// First password-protected page (AUTH0); beyond the last page nothing is protected.
-    public var auth0: Int { profile.configPage.map { Int(memory[$0 * 4 + 3]) } ?? Int.max }
-    /// PROT: reads need the password too.
-    public var readProtection: Bool { accessByte & 0x80 != 0 }
+    /// First password-protected page (AUTH0); beyond the last page nothing is protected. On Ultralight C it is
+    /// byte 0 of page 2Ah (MF0ICU2 §7.5.8: valid 03h–30h; a smaller value acts as 03h here, DIFFERENCES.md).
+    public var auth0: Int {
+        if profile.family == .ultralightC { return max(3, Int(memory[UltralightCLayout.auth0Page * 4])) }
+        return profile.configPage.map { Int(memory[$0 * 4 + 3]) } ?? Int.max
+    }
+    /// PROT: reads need the password too. On Ultralight C: AUTH1 (page 2Bh byte 0) bit 0 = 0 (MF0ICU2 Table 12).
+    public var readProtection: Bool {
+        if profile.family == .ultralightC { return memory[UltralightCLayout.auth1Page * 4] & 0x01 == 0 }
+        return accessByte & 0x80 != 0
+    }
     /// CFGLCK: CFG0/CFG1 are permanently write-locked.
     public var configurationLocked: Bool { accessByte & 0x40 != 0 }
 
@@ -33,7 +40,9 @@ extension Type2Tag {
 
     /// A page as READ returns it: PWD and PACK always read as zeros; mirrored bytes replace memory.
     func appendVisiblePage(_ page: Int, mirror: (start: Int, bytes: [UInt8])?, to out: inout [UInt8]) {
-        if page == profile.pwdPage || page == profile.packPage {
+        if page == profile.pwdPage || page == profile.packPage
+            || (profile.family == .ultralightC && page >= UltralightCLayout.keyPage)
+        {
             out.append(contentsOf: [0, 0, 0, 0])
             return
         }
@@ -90,6 +99,8 @@ extension Type2Tag {
         case 3: return lock0 & 0x08 != 0
         case 4...7: return lock0 & (1 << UInt8(page)) != 0
         case 8...15: return lock1 & (1 << UInt8(page - 8)) != 0
+        case 16...39 where profile.family == .ultralightC:
+            return memory[UltralightCLayout.lockPage * 4] & UltralightCLayout.lockBit(page) != 0
         default:
             guard let d = profile.dynamicLock, page >= d.firstPage, page <= d.lastPage else { return false }
             let bit = (page - d.firstPage) / d.pagesPerBit
@@ -112,6 +123,10 @@ extension Type2Tag {
             for i in 0..<4 { memory[base + i] |= data[i] }
         case profile.dynamicLock?.page:
             writeDynamicLocks(data)
+        case UltralightCLayout.lockPage where profile.family == .ultralightC:
+            writeUltralightCLocks(data)
+        case UltralightCLayout.counterPage where profile.family == .ultralightC:
+            return writeUltralightCCounter(data, tearAfter: tearAfter)
         default:
             for i in 0..<4 { memory[base + i] = data[i] }
         }

@@ -34,6 +34,11 @@ extension Type2Tag {
             for i in 0..<8 { m[c * 4 + i] = profile.factoryConfig[i] }
             for i in 0..<4 { m[(c + 2) * 4 + i] = 0xFF }
         }
+        if profile.family == .ultralightC {
+            // MF0ICU2 Table 13: AUTH0 30h (no protection), AUTH1 00h, the key pages hold "BREAKMEIFYOUCAN!".
+            m[UltralightCLayout.auth0Page * 4] = 0x30
+            for (i, b) in "BREAKMEIFYOUCAN!".utf8.enumerated() { m[UltralightCLayout.keyPage * 4 + i] = b }
+        }
         return m
     }
 

@@ -18,6 +18,16 @@ extension Type2Tag {
 
     /// What each special page holds.
     func pageRole(_ p: Int) -> String? {
+        if profile.family == .ultralightC {
+            switch p {
+            case UltralightCLayout.lockPage: return "LOCK2, LOCK3, RFU"
+            case UltralightCLayout.counterPage: return "16-bit counter (LSB first), RFU"
+            case UltralightCLayout.auth0Page: return "AUTH0, RFU"
+            case UltralightCLayout.auth1Page: return "AUTH1, RFU"
+            case UltralightCLayout.keyPage...UltralightCLayout.keyPage + 3: return "3DES key (write-only, reads as 00)"
+            default: break
+            }
+        }
         switch p {
         case 0: return "UID0-2, BCC0"
         case 1: return "UID3-6"
@@ -177,10 +187,30 @@ extension Type2Tag {
         case .ntag21x:
             lines.append("NFC counter: \(counters[2])")
             json.append(("nfcCounter", .int(Int(counters[2]))))
+        case .ultralightC:
+            let a0 = auth0
+            let protection =
+                a0 >= profile.pageCount
+                ? "no protection"
+                : "3DES authentication protects pages \(Self.pageName(a0))-\(Self.pageName(profile.pageCount - 1))"
+                    + (readProtection ? " (reads and writes)" : " (writes only)")
+            lines.append(
+                "Authentication: AUTH0 \(Self.pageName(a0)) (\(protection)), key \(Hex.encode(ultralightCKeyPages ?? []))"
+            )
+            lines.append("Counter: \(ultralightCCounter)")
+            json.append(
+                (
+                    "authentication",
+                    .object([
+                        ("auth0", .int(a0)), ("readProtected", .bool(readProtection)),
+                        ("key", .string(Hex.encode(ultralightCKeyPages ?? []))),
+                    ])
+                ))
+            json.append(("counter", .int(ultralightCCounter)))
         case .ultralight:
             break
         }
-        if profile.family != .ultralight {
+        if profile.family != .ultralight && profile.family != .ultralightC {
             lines.append("Signature: \(Hex.encode(signature))")
             json.append(("signature", .string(Hex.encode(signature))))
         }

@@ -10,11 +10,12 @@ internal import OpenNFCBytes
 ///   "tearingFlags": "BD BD BD",
 ///   "failedAuthentications": 0,
 ///   "password": "FF FF FF FF", "pack": "00 00"     // chips with PWD_AUTH; override the PWD/PACK pages
+///   "key": "49 45 … 46"                            // Ultralight C: the 3DES key k0…k15; overrides pages 2Ch–2Fh
 /// }
 /// ```
 extension Type2Tag {
     static let sectionKeys: Set<String> = [
-        "pages", "signature", "counters", "tearingFlags", "failedAuthentications", "password", "pack",
+        "pages", "signature", "counters", "tearingFlags", "failedAuthentications", "password", "pack", "key",
     ]
 
     /// Tag-file registry entries for every Type 2 profile.
@@ -84,6 +85,14 @@ extension Type2Tag {
             }
             for (i, b) in bytes.enumerated() { tag.memory[page * 4 + i] = b }
         }
+        if let key = try s.optionalHex("key", count: 16) {
+            do throws(FactoryError) {
+                try tag.setUltralightCKey(key)
+            } catch {
+                throw TagFileError(error.reason, field: s.field("key"))
+            }
+            tag.reset()
+        }
         return tag
     }
 
@@ -101,6 +110,9 @@ extension Type2Tag {
             ("tearingFlags", .string(Hex.encode(tearingFlags, separator: " "))),
             ("failedAuthentications", .int(failedAuthentications)),
         ]
+        if let key = ultralightCKeyPages {
+            members.append(("key", .string(Hex.encode(key, separator: " "))))
+        }
         if let pwd = profile.pwdPage, let pack = profile.packPage {
             members.append(("password", .string(Hex.encode(memory[pwd * 4..<pwd * 4 + 4], separator: " "))))
             members.append(("pack", .string(Hex.encode(memory[pack * 4..<pack * 4 + 2], separator: " "))))

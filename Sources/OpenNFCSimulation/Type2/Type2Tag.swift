@@ -1,3 +1,4 @@
+package import OpenNFCCrypto
 public import OpenNFCRF
 
 /// A byte-accurate NXP Type 2 chip (NTAG213/215/216, MIFARE Ultralight, Ultralight EV1), one engine driven by a
@@ -17,6 +18,7 @@ public import OpenNFCRF
 /// | VCSL | `4B` + 16 + 4 bytes | silent | ✓ | silent | VCTID (CFG1 byte 1) |
 /// | READ_SIG | `3C 00` | silent | ✓ | ✓ | the 32-byte signature (configurable) |
 /// | PWD_AUTH | `1B p0–p3` | silent | ✓ | ✓ | PACK (2 bytes) |
+/// | AUTHENTICATE (3DES) | `1A 00`, then `AF` + 16 bytes | silent | silent | silent | Ultralight C only: `AF` ek(RndB), then `00` ek(RndA') |
 /// | HLTA, REQA/WUPA, anticollision | | field | field | field | handled by ``VirtualField`` |
 ///
 /// Errors: NAK 0 for a bad address, a locked or protected page, a wrong password, PWD_AUTH once AUTHLIM is
@@ -26,7 +28,11 @@ public import OpenNFCRF
 ///
 /// NTAG21x UID and NFC counter ASCII mirror (CFG0 MIRROR, MIRROR_PAGE) appear in READ and FAST_READ answers.
 ///
-/// Not simulated: the STRG_MOD_EN analogue option, Ultralight C (3DES), and tearing of the AUTHLIM counter.
+/// Ultralight C (MF0ICU2) differences: see `Type2Tag+UltralightC.swift` (3DES authentication, AUTH0/AUTH1, key
+/// pages, the 16-bit counter, LOCK2).
+///
+/// Not simulated: the STRG_MOD_EN analogue option, tearing of the AUTHLIM counter, and the Ultralight C LOCK3 bits
+/// (stored and ORed, without effect).
 public final class Type2Tag: VirtualTag {
     public let profile: Type2ChipProfile
     /// The whole memory image, page × 4 bytes, including PWD and PACK as stored (they read back as zeros).
@@ -42,8 +48,16 @@ public final class Type2Tag: VirtualTag {
 
     /// Volatile state.
     public private(set) var isMuted = false
-    public private(set) var isAuthenticated = false
+    public internal(set) var isAuthenticated = false
     private var pendingCompatibilityWrite: Int?
+    /// Ultralight C: the 3DES key in force (a new key counts from the next activation, MF0ICU2 §7.5.7).
+    var ultralightCKey: [UInt8] = []
+    /// Ultralight C: RndB and the last ciphertext block sent, between `1A 00` and `AF`.
+    var ultralightCChallenge: (rndB: [UInt8], iv: [UInt8])?
+    /// Ultralight C: a counter increment that takes effect at the next RF reset (MF0ICU2 §7.5.11).
+    var ultralightCPendingIncrement: UInt32?
+    /// Where RndB comes from (Ultralight C); inject a ``SeededRandomSource`` for reproducible transcripts.
+    package var random: any RandomSource = SystemRandomSource()
     private var nfcCounterCounted = false
     /// EEPROM programming time of the last frame.
     var lastProgramming = NFCDuration.zero
@@ -65,6 +79,7 @@ public final class Type2Tag: VirtualTag {
         self.profile = profile
         self.memory = memory
         self.signature = signature
+        if profile.family == .ultralightC { ultralightCKey = UltralightCLayout.key(fromPages: memory) }
     }
 
     /// Configures the READ_SIG answer (an NXP originality signature is 32 bytes of ECC r ‖ s).
@@ -86,6 +101,7 @@ public final class Type2Tag: VirtualTag {
         isMuted = false
         isAuthenticated = false
         pendingCompatibilityWrite = nil
+        if profile.family == .ultralightC { ultralightCReset() }
     }
 
     public func powerOn() {
@@ -106,7 +122,14 @@ public final class Type2Tag: VirtualTag {
             return write(page: page, Array(frame[0..<4]), tearAfter: tearAfter)
         }
         guard let command = frame.first else { return mute() }
-        let hasEV1 = profile.family != .ultralight
+        if profile.family == .ultralightC {
+            if let challenge = ultralightCChallenge {
+                ultralightCChallenge = nil
+                if command == 0xAF { return finishAuthentication(frame, challenge: challenge) }
+            }
+            if command == 0x1A && frame.count == 2 { return beginAuthentication(frame[1]) }
+        }
+        let hasEV1 = profile.family == .ultralightEV1 || profile.family == .ntag21x
         switch (command, frame.count) {
         case (0x30, 2): return read(page: Int(frame[1]))
         case (0xA2, 6): return write(page: Int(frame[1]), Array(frame[2..<6]), tearAfter: tearAfter)
@@ -131,6 +154,7 @@ public final class Type2Tag: VirtualTag {
         isMuted = true
         isAuthenticated = false
         pendingCompatibilityWrite = nil
+        ultralightCChallenge = nil
         return .nak(code)
     }
 
@@ -139,6 +163,7 @@ public final class Type2Tag: VirtualTag {
         isMuted = true
         isAuthenticated = false
         pendingCompatibilityWrite = nil
+        ultralightCChallenge = nil
         return .silence
     }
 
@@ -181,7 +206,7 @@ public final class Type2Tag: VirtualTag {
             if access & 0x08 != 0 && !isAuthenticated { return nak(0) }
         case .ultralightEV1:
             guard index <= 2 else { return nak(0) }
-        case .ultralight:
+        case .ultralight, .ultralightC:
             return mute()
         }
         let v = counters[index]

@@ -13,6 +13,8 @@ public struct OpenedDevice {
     public var connect: ((NFCSystem) -> Void)?
     /// Poll this often while scanning (backends that cannot report arrivals).
     public var pollInterval: NFCDuration?
+    /// The tag files a `sim:` device writes back when their tags change.
+    public var tagFiles: TagFileWriter?
 
     public enum Clock {
         case virtual(VirtualClock)

@@ -12,6 +12,7 @@ internal import Synchronization
 /// | `OPENCORENFC_INFO_PLIST` | path of the app's Info.plist (XML or binary) |
 /// | `OPENCORENFC_ENTITLEMENTS` | path of the app's `.entitlements` (XML or binary) |
 /// | `OPENCORENFC_TRACE` | `1`: print the sheet, session and app lines on stderr as they happen; `frames`: RF frames too |
+/// | `OPENCORENFC_SIM_SAVE` | `0`: a `sim:` device leaves its tag files untouched (by default the app's writes and locks are saved back) |
 ///
 /// With no device configured the system has no reader: `readingAvailable` is false, and beginning a session prints
 /// what to set and ends it with `readerErrorUnsupportedFeature`.
@@ -73,6 +74,11 @@ extension NFCSystem {
                     + "OPENCORENFC_ENTITLEMENTS for the app's configuration, or OPENCORENFC_PROFILE=desktop.")
         }
         let opened = try DeviceRegistry.open(device)
+        switch env["OPENCORENFC_SIM_SAVE"] ?? "1" {
+        case "1": break
+        case "0": opened.tagFiles?.isEnabled = false
+        case let other: throw DeviceError("OPENCORENFC_SIM_SAVE must be 0 or 1, not \"\(other)\"")
+        }
         let system = make(opened, configuration: configuration, idleJumps: true)
         switch env["OPENCORENFC_TRACE"] ?? "" {
         case "", "0": break

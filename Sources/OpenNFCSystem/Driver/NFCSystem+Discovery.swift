@@ -6,7 +6,10 @@ extension NFCSystem {
     /// The field changed (a tag arrived, left or moved): the active session looks again.
     public func fieldDidChange() {
         event { [self] in
-            guard let id = arbiter.active, let s = sessions[id] else { return }
+            guard let id = arbiter.active, let s = sessions[id] else {
+                backgroundScan()
+                return
+            }
             scan(s)
         }
     }

@@ -7,7 +7,8 @@ public import OpenNFCRF
 ///
 /// | Activation | Extra frames | Result |
 /// |---|---|---|
-/// | NFC-A, SAK without bit 0x20, NXP UID (`04…`), raw frames | GET_VERSION `60` (1 frame; on NAK or silence, one re-activation) | NTAG21x / Ultralight EV1 from the version, else ``Type2Chip/ultralight`` |
+/// | NFC-A, SAK without bit 0x20, NXP UID (`04…`), raw frames | GET_VERSION `60` (1 frame; on NAK or silence, one re-activation) | NTAG21x / Ultralight EV1 from the version |
+/// | … GET_VERSION silent or NAK | AUTHENTICATE `1A 00` (1 frame, then one re-activation) | ``Type2Chip/ultralightC`` when it answers `AF` + 8 bytes, else ``Type2Chip/ultralight`` |
 /// | NFC-A, SAK without bit 0x20, other UID or no raw frames | none | ``Type2Chip/generic`` |
 /// | NFC-A, SAK `08` `09` `18` `88` `10` `11` | none | ``TagKind/mifareClassic`` |
 /// | NFC-A ISO-DEP, NXP UID | DESFire GetVersion `90 60 00 00 00` + 2 × `90 AF 00 00 00` (3 frames) | ``TagKind/desfire(_:)`` or ``TagKind/iso7816`` |
@@ -61,7 +62,7 @@ public enum TagIdentifier {
         } catch  where error.code == .timeout || error.code == .transmission {
             // Ultralight, Ultralight C and NTAG203 do not have GET_VERSION: they stay silent (and go IDLE).
             try reactivate(target, frontend: frontend, after: "GET_VERSION")
-            return IdentifiedTag(target: target, kind: .type2(.ultralight))
+            return try identifyWithoutVersion(target: target, frontend: frontend)
         } catch {
             throw .rf(error, during: "GET_VERSION")
         }
@@ -71,16 +72,36 @@ public enum TagIdentifier {
         case .frame(let b) where b.count == 1 && b[0] & 0xFA == 0:
             // A NAK handed over as one byte by frontends that do not classify it.
             try reactivate(target, frontend: frontend, after: "GET_VERSION")
-            return IdentifiedTag(target: target, kind: .type2(.ultralight))
+            return try identifyWithoutVersion(target: target, frontend: frontend)
         case .nak:
             // NTAG203 NAKs GET_VERSION; a NAK mutes the chip until it is re-activated.
             try reactivate(target, frontend: frontend, after: "GET_VERSION")
-            return IdentifiedTag(target: target, kind: .type2(.ultralight))
+            return try identifyWithoutVersion(target: target, frontend: frontend)
         case .frame(let v):
             throw TagError(.invalidResponse, "GET_VERSION answered \(v.count) bytes (\(v.hexString)), expected 8")
         case .ack:
             throw TagError(.invalidResponse, "GET_VERSION answered ACK, expected 8 bytes")
         }
+    }
+
+    /// An NXP Type 2 chip without GET_VERSION: MIFARE Ultralight C answers AUTHENTICATE part 1 (`1A 00`) with `AF`
+    /// and an 8-byte challenge (MF0ICU2 §9.5); Ultralight and NTAG203 stay silent or NAK. Either way the chip is
+    /// re-activated afterwards, which drops the half-begun authentication.
+    private static func identifyWithoutVersion(target: RFTarget, frontend: any RFFrontend) throws(TagError)
+        -> IdentifiedTag
+    {
+        var isUltralightC = false
+        do {
+            if case .frame(let b) = try frontend.exchange([0x1A, 0x00]), b.count == 9, b[0] == 0xAF {
+                isUltralightC = true
+            }
+        } catch  where error.code == .timeout || error.code == .transmission {
+            // No AUTHENTICATE: a plain Ultralight or NTAG203.
+        } catch {
+            throw .rf(error, during: "AUTHENTICATE 1A 00")
+        }
+        try reactivate(target, frontend: frontend, after: "AUTHENTICATE 1A 00")
+        return IdentifiedTag(target: target, kind: .type2(isUltralightC ? .ultralightC : .ultralight))
     }
 
     /// DESFire GetVersion, ISO-wrapped (`90 60 00 00 00`, then `90 AF 00 00 00` while the card answers `91 AF`).

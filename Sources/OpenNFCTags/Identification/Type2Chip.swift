@@ -13,7 +13,8 @@
 /// | NTAG216 | 231 | 872 (`6D`) | 0xE2 | yes |
 /// | Ultralight EV1 MF0UL11 | 20 | 48 (`06`) | — | yes |
 /// | Ultralight EV1 MF0UL21 | 41 | 128 (`10`) | 0x24 | yes |
-/// | Ultralight / Ultralight C / NTAG203 (no GET_VERSION) | from CC | from CC | default rule | no |
+/// | Ultralight C (no GET_VERSION, answers `1A 00`) | 48 | 144 (`12`) | 0x28 (LOCK2: 4 pages a bit) | no |
+/// | Ultralight / NTAG203 (no GET_VERSION) | from CC | from CC | default rule | no |
 /// | generic (not NXP) | from CC | from CC | default rule | no |
 public struct Type2Chip: Sendable, Hashable, CustomStringConvertible {
     /// The product line, which decides the commands a reader may use.
@@ -22,8 +23,10 @@ public struct Type2Chip: Sendable, Hashable, CustomStringConvertible {
         case ntag21x
         /// MIFARE Ultralight EV1: GET_VERSION, FAST_READ.
         case ultralightEV1
-        /// An NXP chip that does not answer GET_VERSION: MIFARE Ultralight, Ultralight C or NTAG203.
+        /// An NXP chip that does not answer GET_VERSION: MIFARE Ultralight or NTAG203.
         case ultralight
+        /// MIFARE Ultralight C (MF0ICU2): no GET_VERSION, 3DES AUTHENTICATE `1A 00`.
+        case ultralightC
         /// Any other Type 2 tag (or one that answered GET_VERSION with an unknown product).
         case generic
     }
@@ -86,7 +89,12 @@ public struct Type2Chip: Sendable, Hashable, CustomStringConvertible {
     public static let ultralightEV1MF0UL21 = Type2Chip(
         name: "mifare-ultralight-ev1-mf0ul21", family: .ultralightEV1, totalPages: 41, dataAreaSize: 128,
         dynamicLockPage: 0x24, dynamicLockBytes: allDynamicLockBits, hasFastRead: true)
-    /// An NXP Type 2 chip without GET_VERSION (MIFARE Ultralight, Ultralight C, NTAG203): sizes come from the CC.
+    /// MIFARE Ultralight C MF0ICU2 (datasheet rev. 3.3 §7.5): 48 pages, LOCK2 in page 28h byte 0 (bits 1–3 and 5–7
+    /// lock four pages each, bits 0 and 4 freeze them); LOCK3 (configuration pages) is left alone by make-read-only.
+    public static let ultralightC = Type2Chip(
+        name: "mifare-ultralight-c", family: .ultralightC, totalPages: 48, dataAreaSize: 144, dynamicLockPage: 0x28,
+        dynamicLockBytes: [0xFF, 0x00, 0x00, 0x00], hasFastRead: false)
+    /// An NXP Type 2 chip without GET_VERSION (MIFARE Ultralight, NTAG203): sizes come from the CC.
     public static let ultralight = Type2Chip(name: "mifare-ultralight", family: .ultralight, hasFastRead: false)
     /// Any Type 2 tag: READ and WRITE only, sizes and locks from the CC and TLVs.
     public static let generic = Type2Chip(name: "type2", family: .generic, hasFastRead: false)

@@ -10,7 +10,8 @@ extension Commands {
         discussion: """
             Without --uid the UID is random (7 bytes, first byte 04 for the NXP chips). --text and --uri write one \
             Text or URI record; --ndef-hex takes a whole NDEF message in hex. The output format follows the \
-            extension of -o (.json, .nfc, .ndef).
+            extension of -o (.json, .nfc, .ndef). --key sets the 3DES key of an ultralight-c (16 bytes; default the \
+            factory key 49454D4B41455242214E4143554F5946, "BREAKMEIFYOUCAN!" in its key pages).
             """,
         options: [
             .init(name: "chip", value: "<chip>", help: "Chip: \(TagCLI.chipList)."),
@@ -18,6 +19,7 @@ extension Commands {
             .init(name: "text", value: "<text>", help: "Store a Text record (language en, UTF-8)."),
             .init(name: "uri", value: "<uri>", help: "Store a URI record."),
             .init(name: "ndef-hex", value: "<hex>", help: "Store this NDEF message (hex)."),
+            .init(name: "key", value: "<hex>", help: "ultralight-c: the 3DES key, 16 bytes (32 hex digits)."),
             .init(name: "output", short: "o", value: "<file>", help: "Where to write the tag file."),
         ],
         run: { inv in
@@ -49,6 +51,23 @@ extension Commands {
                 tag = try chip.factory(uid, message)
             } catch {
                 throw CLIError.failure("\(error)")
+            }
+            if let text = inv.value("key") {
+                guard let type2 = tag as? Type2Tag, type2.ultralightCKeyPages != nil else {
+                    throw CLIError.usage("--key: only ultralight-c has a 3DES key, not \(chip.name)")
+                }
+                let key: [UInt8]
+                do {
+                    key = try Hex.decode(text)
+                } catch {
+                    throw CLIError.usage("--key: \(error)")
+                }
+                do {
+                    try type2.setUltralightCKey(key)
+                } catch {
+                    throw CLIError.usage("--key: \(error)")
+                }
+                type2.reset()
             }
             try TagCLI.save(tag, to: output)
             Console.err("Wrote \(chip.name) UID \(Hex.encode(uid)) to \(output)\n")

@@ -1,0 +1,52 @@
+internal import OpenNFCRF
+
+/// NFC-A (ISO/IEC 14443-3 type A, 106 kbit/s): REQA/WUPA, anticollision and SELECT in poll order, HLTA, and RATS
+/// for ISO-DEP (ISO/IEC 14443-4 §5.6).
+///
+/// | Feature | Supported | Notes |
+/// |---|---|---|
+/// | REQA / WUPA | yes | `RFPollRequest.NFCA.wakeUp`; halted tags answer WUPA only |
+/// | Anticollision | abstracted | targets are reported in poll order with their UID, SENS_RES, SEL_RES |
+/// | HLTA | yes | `50 00` gets no answer and halts the tag (§6.4.3) |
+/// | RATS | yes | on an ISO-DEP activation, or a raw `E0 xx` to a level-3-activated ISO-DEP tag (§5.6.1) |
+struct NFCAAirInterface: VirtualAirInterface {
+    var technology: RFTechnology { .nfcA }
+
+    func poll(_ entries: inout [FieldEntry], request: RFPollRequest) -> [(handle: Int, activation: RFActivation)] {
+        let wakeUp = request.nfcA?.wakeUp ?? true
+        return entries.filter { wakeUp || $0.state != .halted }.map { ($0.handle, Self.level3($0.tag.activation.air)) }
+    }
+
+    func activate(_ entry: inout FieldEntry, isoDEP: Bool) -> (activation: RFActivation, isoDEP: Bool) {
+        let air = entry.tag.activation.air
+        let useISODEP = isoDEP && entry.tag.activation.ats != nil
+        entry.state = .active(isoDEP: useISODEP)
+        return (useISODEP ? air : Self.level3(air), useISODEP)
+    }
+
+    func intercept(_ frame: [UInt8], entry: inout FieldEntry) -> VirtualAnswer? {
+        guard entry.state != .active(isoDEP: true) else { return nil }
+        // ISO/IEC 14443-3 §6.4.3: HLTA gets no answer and halts the tag.
+        if frame == [0x50, 0x00] {
+            entry.state = .halted
+            return .silence
+        }
+        // ISO/IEC 14443-4 §5.6.1: RATS to a tag that offers ISO-DEP; its answer is the ATS. Level-3 frames to such a
+        // tag get no answer.
+        if let ats = entry.tag.activation.ats {
+            if frame.count == 2 && frame[0] == 0xE0 {
+                entry.state = .active(isoDEP: true)
+                return .data(ats)
+            }
+            return .silence
+        }
+        return nil
+    }
+
+    /// The activation as a level-3 SELECT reports it (no ATS yet).
+    static func level3(_ air: RFActivation) -> RFActivation {
+        guard case .nfcA(var a) = air else { return air }
+        a.ats = nil
+        return .nfcA(a)
+    }
+}
