@@ -13,8 +13,8 @@ public let NFCTagResponseUnexpectedLengthErrorKey: String = "TagResponseInvalidL
 /// with a nested `Code` enum, a static member per code for pattern matching (`catch NFCReaderError.readerError…`),
 /// and a userInfo that always carries the localized description (Apple's Core NFC documentation; docs/PARITY.md §11.1–§11.3).
 ///
-/// Like Apple's, it is a bridged stored `NSError` (docs/DIFFERENCES.md, "Errors"):
-/// - ``init(_nsError:)`` wraps an `NSError` and ``_nsError`` gives it back (the same object);
+/// Like Apple's, it is a bridged stored `NSError` (docs/DIFFERENCES.md, "NFCReaderError and NSError"):
+/// - `init(_nsError:)` wraps an `NSError` and `_nsError` gives it back (the same object);
 /// - `error as? NFCReaderError`, `catch let e as NFCReaderError` and `nsError as? NFCReaderError` succeed for an
 ///   `NSError` in the `NFCError` domain whose code is one of ``Code``'s (nil for any other domain or code);
 /// - `nfcError as NSError` and `nfcError as AnyObject` give an `NSError` in the `NFCError` domain;

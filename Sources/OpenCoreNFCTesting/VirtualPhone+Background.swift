@@ -129,7 +129,7 @@ extension VirtualPhone {
     public var openedURLs: [OpenedURL] { background.opened }
 
     /// The app's `application(_:continue:restorationHandler:)` (or scene `continue`): called on the test's thread,
-    /// inside ``run(_:)``, with the activity of each tapped notification that belongs to the app.
+    /// inside `run(_:)`, with the activity of each tapped notification that belongs to the app.
     public func onContinueUserActivity(_ handler: @escaping (NSUserActivity) -> Void) {
         background.setHandler(handler)
     }

@@ -7,7 +7,7 @@ public import OpenNFCSystem
 
 /// A simulated iPhone for app tests: its NFC configuration, its virtual clock, and the RF field in front of it.
 ///
-/// Sessions created inside ``run(_:)`` belong to this phone; put tags into the field, tap Cancel, background the
+/// Sessions created inside `run(_:)` belong to this phone; put tags into the field, tap Cancel, background the
 /// app, move time, and read the sheet and the transcript — all deterministic, without sleeping:
 ///
 /// ```swift

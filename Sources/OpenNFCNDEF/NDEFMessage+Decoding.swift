@@ -43,6 +43,11 @@ extension NDEFMessage {
             throw NDEFError(.messageTooLarge, at: baseOffset + options.maxMessageSize)
         }
 
+        if !lenient, let fast = Self.strictFastPath(bytes, baseOffset: baseOffset) {
+            self.records = fast
+            return
+        }
+
         var records: [NDEFRecord] = []
         records.reserveCapacity(2)
         var chunk: PendingChunk? = nil
@@ -239,6 +244,78 @@ extension NDEFMessage {
 }
 
 extension NDEFMessage {
+    /// Strict decoding of the common case in one tight pass over the bytes: whole records (no CF), MB on the first
+    /// record only, ME on the last with nothing after it, every length inside the data, and the TNF rules of
+    /// NDEF 1.0 §3.2.6 (TNF 0 empty; 1–4 with a type; 5 without; 6 and 7 never). It accepts exactly the messages the
+    /// general decoder accepts without chunks and builds the same records; at the first irregularity it returns nil
+    /// and the general decoder runs from the start, so errors and their offsets come from one place.
+    @inline(__always)
+    static func strictFastPath(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> [NDEFRecord]? {
+        let base = bytes.startIndex
+        return bytes.withUnsafeBufferPointer { buffer -> [NDEFRecord]? in
+            // Pass 1: check every rule and count the records.
+            let n = buffer.count
+            var count = 0
+            var i = 0
+            var ended = false
+            while i < n {
+                let flags = buffer[i]
+                guard flags & Flag.cf == 0, (flags & Flag.mb != 0) == (i == 0) else { return nil }
+                let headerLength = (flags & Flag.sr != 0 ? 3 : 6) + (flags & Flag.il != 0 ? 1 : 0)
+                guard n - i >= headerLength else { return nil }
+                let typeLength = Int(buffer[i + 1])
+                let payloadLength = Self.payloadLength(buffer, at: i, flags: flags)
+                let idLength = flags & Flag.il != 0 ? Int(buffer[i + headerLength - 1]) : 0
+                let recordEnd = i + headerLength + typeLength + idLength + payloadLength
+                guard recordEnd <= n else { return nil }
+                switch flags & Flag.tnfMask {
+                case 0: guard typeLength == 0, idLength == 0, payloadLength == 0 else { return nil }
+                case 1, 2, 3, 4: guard typeLength > 0 else { return nil }
+                case 5: guard typeLength == 0 else { return nil }
+                default: return nil
+                }
+                count += 1
+                i = recordEnd
+                if flags & Flag.me != 0 {
+                    ended = true
+                    break
+                }
+            }
+            guard ended, i == n else { return nil }
+            // Pass 2: the records, into an array of the right size (one allocation).
+            var records: [NDEFRecord] = []
+            records.reserveCapacity(count)
+            i = 0
+            for _ in 0..<count {
+                let flags = buffer[i]
+                let headerLength = (flags & Flag.sr != 0 ? 3 : 6) + (flags & Flag.il != 0 ? 1 : 0)
+                let typeStart = i + headerLength
+                let idStart = typeStart + Int(buffer[i + 1])
+                let payloadStart = idStart + (flags & Flag.il != 0 ? Int(buffer[i + headerLength - 1]) : 0)
+                let recordEnd = payloadStart + Self.payloadLength(buffer, at: i, flags: flags)
+                let raw = flags & Flag.tnfMask
+                records.append(
+                    raw == 0
+                        ? .empty
+                        : NDEFRecord(
+                            tnf: NDEFRecord.TypeNameFormat(rawValue: raw)!, storage: bytes,
+                            typeRange: base + typeStart..<base + idStart, idRange: base + idStart..<base + payloadStart,
+                            payloadRange: base + payloadStart..<base + recordEnd,
+                            payloadOffset: baseOffset + payloadStart))
+                i = recordEnd
+            }
+            return records
+        }
+    }
+
+    /// PAYLOAD_LENGTH of the record header at `i`: one byte (SR) or four, big-endian (NDEF 1.0 §3.2.4).
+    @inline(__always)
+    static func payloadLength(_ buffer: UnsafeBufferPointer<UInt8>, at i: Int, flags: UInt8) -> Int {
+        flags & Flag.sr != 0
+            ? Int(buffer[i + 2])
+            : Int(buffer[i + 2]) << 24 | Int(buffer[i + 3]) << 16 | Int(buffer[i + 4]) << 8 | Int(buffer[i + 5])
+    }
+
     /// Decodes a message nested in a record payload (Smart Poster, Handover) one level deeper, with offsets counted
     /// from the outermost message.
     init(

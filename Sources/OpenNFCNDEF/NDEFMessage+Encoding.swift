@@ -100,22 +100,8 @@ extension NDEFRecord {
         into out: inout [UInt8], flags: UInt8, tnf: UInt8, type: UnsafeBufferPointer<UInt8>,
         id: UnsafeBufferPointer<UInt8>, payload: UnsafeBufferPointer<UInt8>
     ) {
-        let short = payload.count < 256
-        var f = flags | tnf
-        if short { f |= 0x10 }
-        if !id.isEmpty { f |= 0x08 }
-        out.append(f)
-        out.append(UInt8(truncatingIfNeeded: type.count))
-        if short {
-            out.append(UInt8(truncatingIfNeeded: payload.count))
-        } else {
-            let n = UInt32(truncatingIfNeeded: payload.count)
-            out.append(UInt8(truncatingIfNeeded: n >> 24))
-            out.append(UInt8(truncatingIfNeeded: n >> 16))
-            out.append(UInt8(truncatingIfNeeded: n >> 8))
-            out.append(UInt8(truncatingIfNeeded: n))
-        }
-        if !id.isEmpty { out.append(UInt8(truncatingIfNeeded: id.count)) }
+        writeHeader(
+            into: &out, flags: flags, tnf: tnf, typeCount: type.count, idCount: id.count, payloadCount: payload.count)
         out.append(contentsOf: type)
         out.append(contentsOf: id)
         out.append(contentsOf: payload)

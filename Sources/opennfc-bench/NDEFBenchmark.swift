@@ -13,8 +13,13 @@ import OpenNFCNDEF
 /// - `decode_*`: `NDEFMessage(decoding:)` on each message's bytes (records as slices of the input, no copies).
 /// - `encode_*`: `NDEFMessage.encoded()` of each decoded message.
 /// - `typed.decode_*`: decoding plus the URI and Text records to strings (what ndeflib's `message_decoder` does).
-/// - `typed.encode_*`: building both records from strings plus encoding (what ndeflib's `message_encoder` does).
+/// - `typed.encode_*`: from the two strings to the message's bytes through the typed records,
+///   `NDEFMessage.encoded(NDEFURIRecord(uri:), NDEFTextRecord(text:language:))` (what ndeflib's `message_encoder`
+///   does with its typed records); `typed.encode_via_records_*` builds the two `NDEFRecord`s and an `NDEFMessage`
+///   first.
 /// - `ndeflib`: `list(ndef.message_decoder(octets))` and `b"".join(ndef.message_encoder(records))` per message.
+///   When it cannot be measured the `ndeflib` field says why (no python3, no ndeflib, python3 failed or exited
+///   early, unreadable output); SIGPIPE is ignored, so python3 exiting early never kills the benchmark.
 ///
 /// Options: `--rounds <n>` timed rounds per figure (default 15), `--no-ndeflib` to skip Python.
 let ndefBenchmark = BenchMode(
@@ -119,6 +124,13 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
     let typedEncode = try bestTime(rounds: rounds) {
         var c = 0
         for (uri, text) in strings {
+            c &+= try NDEFMessage.encoded(NDEFURIRecord(uri: uri), NDEFTextRecord(text: text, language: "en")).count
+        }
+        return c
+    }
+    let typedEncodeViaRecords = try bestTime(rounds: rounds) {
+        var c = 0
+        for (uri, text) in strings {
             let message = NDEFMessage(records: [
                 try NDEFURIRecord(uri: uri).record(), try NDEFTextRecord(text: text, language: "en").record(),
             ])
@@ -126,7 +138,9 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
         }
         return c
     }
-    guard typedEncode.check == bytes else { throw BenchError(description: "typed encoding mismatch") }
+    guard typedEncode.check == bytes, typedEncodeViaRecords.check == bytes else {
+        throw BenchError(description: "typed encoding mismatch")
+    }
 
     var out: [(String, JSONValue)] = [
         (
@@ -138,6 +152,7 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
         ),
         ("rounds", .int(rounds)),
         ("clock", .string("thread CPU time, best round")),
+        ("load_average", .string(loadAverage())),
     ]
     out += rates(decode.seconds, messages: n, bytes: bytes, prefix: "decode")
     out += rates(encode.seconds, messages: n, bytes: bytes, prefix: "encode")
@@ -146,10 +161,11 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
             "typed",
             .object(
                 rates(typedDecode.seconds, messages: n, bytes: bytes, prefix: "decode")
-                    + rates(typedEncode.seconds, messages: n, bytes: bytes, prefix: "encode"))
+                    + rates(typedEncode.seconds, messages: n, bytes: bytes, prefix: "encode")
+                    + rates(typedEncodeViaRecords.seconds, messages: n, bytes: bytes, prefix: "encode_via_records"))
         ))
 
-    if withNDEFLib, let lib = try runNDEFLib(corpus: corpus, rounds: rounds) {
+    if withNDEFLib, case .measured(let lib) = runNDEFLib(corpus: corpus, rounds: rounds) {
         out.append(("ndeflib", lib))
         if let d = lib["decode_msgs_per_s"]?.intValue, let e = lib["encode_msgs_per_s"]?.intValue, d > 0, e > 0 {
             func ratio(_ ours: Double, _ theirs: Int) -> JSONValue {
@@ -163,17 +179,33 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
                         ("encode", ratio(Double(n) / encode.seconds, e)),
                         ("typed_decode", ratio(Double(n) / typedDecode.seconds, d)),
                         ("typed_encode", ratio(Double(n) / typedEncode.seconds, e)),
+                        ("typed_encode_via_records", ratio(Double(n) / typedEncodeViaRecords.seconds, e)),
                     ])
                 ))
         }
-    } else if withNDEFLib {
-        out.append(("ndeflib", .string("not measured: python3 with ndeflib ('pip install ndeflib') not found")))
+    } else if withNDEFLib, case .notMeasured(let why) = runNDEFLib(corpus: corpus, rounds: rounds) {
+        FileHandle.standardError.write(Data("ndeflib not measured: \(why)\n".utf8))
+        out.append(("ndeflib", .string("not measured: \(why)")))
     }
     return .object(out)
 }
 
-/// Runs ndeflib on the same corpus in a python3 subprocess; nil when python3 or ndeflib is missing.
-func runNDEFLib(corpus: [[UInt8]], rounds: Int) throws -> JSONValue? {
+/// The 1, 5 and 15 minute load averages (`/proc/loadavg`), for reading the figures of a shared machine.
+func loadAverage() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "unknown" }
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+/// What running ndeflib gave: its figures, or why there are none.
+enum NDEFLibOutcome {
+    case measured(JSONValue)
+    case notMeasured(String)
+}
+
+/// Runs ndeflib on the same corpus in a python3 subprocess. Never fails the benchmark: a missing python3 or
+/// ndeflib, a python3 that fails or exits before reading its input (SIGPIPE is ignored; the write error is caught)
+/// or prints something else than its JSON line gives the reason instead.
+func runNDEFLib(corpus: [[UInt8]], rounds: Int) -> NDEFLibOutcome {
     let script = """
         import sys, time, json
         try:
@@ -206,16 +238,39 @@ func runNDEFLib(corpus: [[UInt8]], rounds: Int) throws -> JSONValue? {
     p.standardInput = input
     p.standardOutput = output
     p.standardError = FileHandle.nullDevice
-    do { try p.run() } catch { return nil }
+    // A python3 that exits before reading all of stdin must not kill us with SIGPIPE: writes then fail with EPIPE.
+    signal(SIGPIPE, SIG_IGN)
+    do { try p.run() } catch { return .notMeasured("python3 could not be started (\(error))") }
     let text = corpus.map { $0.hexString }.joined(separator: "\n") + "\n"
     // Feed stdin from another thread so a full pipe cannot deadlock against reading stdout.
+    let writeFailure = WriteFailure()
     let writer = Thread {
-        input.fileHandleForWriting.write(Data(text.utf8))
+        do { try input.fileHandleForWriting.write(contentsOf: Data(text.utf8)) } catch { writeFailure.set("\(error)") }
         try? input.fileHandleForWriting.close()
     }
     writer.start()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
-    guard p.terminationStatus == 0 else { return nil }
-    return try? JSONValue(parsing: String(decoding: data, as: UTF8.self))
+    switch (p.terminationReason, p.terminationStatus) {
+    case (.exit, 0): break
+    case (.exit, 3): return .notMeasured("python3 has no ndeflib (pip install ndeflib)")
+    case (.exit, 127): return .notMeasured("python3 not found")
+    case (.exit, let status): return .notMeasured("python3 exited with status \(status)")
+    case (_, let signal): return .notMeasured("python3 was killed by signal \(signal)")
+    }
+    if let failure = writeFailure.get() {
+        return .notMeasured("python3 stopped reading the corpus early (\(failure))")
+    }
+    guard let figures = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)) else {
+        return .notMeasured("python3 printed no figures")
+    }
+    return .measured(figures)
+}
+
+/// The feeding thread's write error, read after python3 has exited.
+final class WriteFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var message: String?
+    func set(_ m: String) { lock.withLock { message = m } }
+    func get() -> String? { lock.withLock { message } }
 }

@@ -31,6 +31,24 @@ public struct NDEFTextRecord: NDEFTypedRecord {
     public init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
+        // Fast path: UTF-8 text, no reserved bit, a 1–63 character printable ASCII language code, valid UTF-8.
+        if let fast = record.withWellKnownPayload(
+            0x54,
+            { payload -> (String, String)? in
+                guard let status = payload.first, status & 0xC0 == 0 else { return nil }
+                let languageLength = Int(status & 0x3F)
+                guard languageLength >= 1, payload.count >= 1 + languageLength else { return nil }
+                let languageBytes = UnsafeBufferPointer(rebasing: payload[1..<1 + languageLength])
+                guard languageBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
+                    let text = fastUTF8String(UnsafeBufferPointer(rebasing: payload[(1 + languageLength)...]))
+                else { return nil }
+                return (Self.languageCode(languageBytes), text)
+            })
+        {
+            (language, text) = fast
+            encoding = .utf8
+            return
+        }
         try record.expectWellKnown("T")
         var c = PayloadCursor(record, code: .invalidText)
         let statusOffset = c.offset
@@ -64,6 +82,26 @@ public struct NDEFTextRecord: NDEFTypedRecord {
             encoding = .utf16
             text = try Self.decodeUTF16(body, at: textOffset, options: options, repairs: &repairs)
         }
+    }
+
+    /// The language code as a String; the most common codes come from literals (no allocation, no copy).
+    @inline(__always)
+    static func languageCode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if bytes.count == 2 {
+            switch (bytes[0], bytes[1]) {
+            case (0x65, 0x6E): return "en"
+            case (0x64, 0x65): return "de"
+            case (0x66, 0x72): return "fr"
+            case (0x65, 0x73): return "es"
+            case (0x69, 0x74): return "it"
+            case (0x6A, 0x61): return "ja"
+            case (0x7A, 0x68): return "zh"
+            case (0x6E, 0x6C): return "nl"
+            case (0x70, 0x74): return "pt"
+            default: break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// UTF-16 with an optional BOM; big-endian without one (RTD-Text §3.4).
@@ -104,6 +142,42 @@ public struct NDEFTextRecord: NDEFTypedRecord {
         return String(decoding: units, as: UTF16.self)
     }
 
+    public func encodedLength() throws(NDEFError) -> Int {
+        let lang = try checkedLanguageCount()
+        let body = encoding == .utf8 ? text.utf8.count : 2 + 2 * text.utf16.count
+        return NDEFRecord.encodedLength(typeCount: 1, idCount: 0, payloadCount: 1 + lang + body)
+    }
+
+    public func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError) {
+        guard encoding == .utf8 else { return try record().encode(into: &out, begin: begin, end: end) }
+        _ = try checkedLanguageCount()
+        var languageCopy = language
+        var textCopy = text
+        languageCopy.withUTF8 { languageBytes in
+            textCopy.withUTF8 { body in
+                NDEFRecord.writeHeader(
+                    into: &out, flags: (begin ? 0x80 : 0) | (end ? 0x40 : 0), tnf: 1, typeCount: 1, idCount: 0,
+                    payloadCount: 1 + languageBytes.count + body.count)
+                out.append(0x54)  // "T"
+                out.append(UInt8(languageBytes.count))
+                out.append(contentsOf: languageBytes)
+                out.append(contentsOf: body)
+            }
+        }
+    }
+
+    /// The language code's length, checked as ``record()`` checks it (1–63 printable ASCII characters).
+    private func checkedLanguageCount() throws(NDEFError) -> Int {
+        var copy = language
+        let count = copy.withUTF8 { bytes in
+            (1...63).contains(bytes.count) && bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? bytes.count : 0
+        }
+        guard count > 0 else {
+            throw NDEFError(.invalidText, at: 0, detail: "language code must be 1–63 ASCII characters")
+        }
+        return count
+    }
+
     public func record() throws(NDEFError) -> NDEFRecord {
         let lang = language.utf8
         guard (1...63).contains(lang.count), lang.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
@@ -111,11 +185,17 @@ public struct NDEFTextRecord: NDEFTypedRecord {
         }
         switch encoding {
         case .utf8:
-            let body = text.utf8
-            return .wellKnown("T", payloadCapacity: 1 + lang.count + body.count) { payload in
-                payload.append(UInt8(lang.count))
-                payload.append(contentsOf: lang)
-                payload.append(contentsOf: body)
+            // Contiguous UTF-8 of both strings (no copy for native strings), appended as buffers.
+            var languageCopy = language
+            var textCopy = text
+            return languageCopy.withUTF8 { languageBytes in
+                textCopy.withUTF8 { body in
+                    .wellKnown("T", payloadCapacity: 1 + languageBytes.count + body.count) { payload in
+                        payload.append(UInt8(languageBytes.count))
+                        payload.append(contentsOf: languageBytes)
+                        payload.append(contentsOf: body)
+                    }
+                }
             }
         case .utf16:
             let body = text.utf16

@@ -9,6 +9,72 @@ public protocol NDEFTypedRecord: Hashable, Sendable {
         throws(NDEFError)
     /// The record this value encodes to. Throws when a field cannot be encoded (e.g. a language code over 63 bytes).
     func record() throws(NDEFError) -> NDEFRecord
+    /// Bytes of this record on the wire, unchunked, with no ID. Default: through ``record()``.
+    func encodedLength() throws(NDEFError) -> Int
+    /// Appends this record, unchunked, with the given MB/ME flags: the bytes ``record()`` would encode to, without
+    /// building it. Default: through ``record()``.
+    func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError)
+}
+
+extension NDEFTypedRecord {
+    public func encodedLength() throws(NDEFError) -> Int {
+        let r = try record()
+        return NDEFRecord.encodedLength(typeCount: r.type.count, idCount: r.id.count, payloadCount: r.payload.count)
+    }
+
+    public func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError) {
+        try record().encode(into: &out, begin: begin, end: end)
+    }
+}
+
+extension NDEFMessage {
+    /// The message of these typed records, in order, encoded without building intermediate ``NDEFRecord``s or a
+    /// message (one allocation: the result); the same bytes as `NDEFMessage(records: [r.record(), …]).encoded()`.
+    /// No records give the empty message `D0 00 00`.
+    @inlinable
+    public static func encoded<each R: NDEFTypedRecord>(_ records: repeat each R) throws(NDEFError) -> [UInt8] {
+        var count = 0
+        var length = 0
+        for r in repeat each records {
+            count += 1
+            length += try r.encodedLength()
+        }
+        guard count > 0 else { return [0xD0, 0x00, 0x00] }
+        var out: [UInt8] = []
+        out.reserveCapacity(length)
+        var index = 0
+        for r in repeat each records {
+            try r.encode(into: &out, begin: index == 0, end: index == count - 1)
+            index += 1
+        }
+        return out
+    }
+}
+
+extension NDEFRecord {
+    /// Appends a record header (NDEF 1.0 §3.2): flags with SR when the payload fits one byte and IL with an ID,
+    /// TYPE_LENGTH, PAYLOAD_LENGTH, ID_LENGTH.
+    @inline(__always)
+    static func writeHeader(
+        into out: inout [UInt8], flags: UInt8, tnf: UInt8, typeCount: Int, idCount: Int, payloadCount: Int
+    ) {
+        let short = payloadCount < 256
+        var f = flags | tnf
+        if short { f |= 0x10 }
+        if idCount > 0 { f |= 0x08 }
+        out.append(f)
+        out.append(UInt8(truncatingIfNeeded: typeCount))
+        if short {
+            out.append(UInt8(truncatingIfNeeded: payloadCount))
+        } else {
+            let n = UInt32(truncatingIfNeeded: payloadCount)
+            out.append(UInt8(truncatingIfNeeded: n >> 24))
+            out.append(UInt8(truncatingIfNeeded: n >> 16))
+            out.append(UInt8(truncatingIfNeeded: n >> 8))
+            out.append(UInt8(truncatingIfNeeded: n))
+        }
+        if idCount > 0 { out.append(UInt8(truncatingIfNeeded: idCount)) }
+    }
 }
 
 extension NDEFTypedRecord {
@@ -137,4 +203,61 @@ extension NDEFRecord {
 extension NDEFRecord {
     /// Offset of the type field in the outermost message (approximate for records built in code).
     var typeOffset: Int { max(0, payloadOffset - id.count - type.count) }
+}
+
+// MARK: - Fast paths of the typed decoders (the common, valid case; anything else takes the general path)
+
+extension NDEFRecord {
+    /// Calls `body` with the payload's bytes when this is a well-known record whose type is the one letter
+    /// `letter`; nil otherwise. One borrow of the storage, no slices.
+    @inline(__always)
+    func withWellKnownPayload<R>(
+        _ letter: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> R?
+    ) -> R? {
+        guard tnf == .wellKnown, typeRange.count == 1 else { return nil }
+        let base = storage.startIndex
+        return storage.withUnsafeBufferPointer { buffer -> R? in
+            guard buffer[typeRange.lowerBound - base] == letter else { return nil }
+            return body(
+                UnsafeBufferPointer(
+                    rebasing: buffer[(payloadRange.lowerBound - base)..<(payloadRange.upperBound - base)]))
+        }
+    }
+}
+
+/// True when every byte is ASCII (below 0x80), eight bytes at a time.
+@inline(__always)
+func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let start = bytes.baseAddress else { return true }
+    var i = 0
+    let n = bytes.count
+    while n - i >= 8 {
+        if UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+        i += 8
+    }
+    while i < n {
+        if start[i] >= 0x80 { return false }
+        i += 1
+    }
+    return true
+}
+
+/// `prefix` followed by `rest` as a String when `rest` is valid UTF-8 (ASCII checked word-wise, anything else
+/// validated); nil for invalid UTF-8, which the general path then reports or repairs.
+@inline(__always)
+func fastUTF8String(prefix: StaticString = "", _ rest: UnsafeBufferPointer<UInt8>) -> String? {
+    let p = prefix.utf8CodeUnitCount
+    if p == 0 {
+        if isASCII(rest) { return String(decoding: rest, as: UTF8.self) }
+        return String(validating: rest, as: UTF8.self)
+    }
+    guard isASCII(rest) else {
+        guard let tail = String(validating: rest, as: UTF8.self) else { return nil }
+        return prefix.description + tail
+    }
+    return String(unsafeUninitializedCapacity: p + rest.count) { buffer in
+        buffer.baseAddress!.initialize(from: prefix.utf8Start, count: p)
+        if let from = rest.baseAddress { (buffer.baseAddress! + p).initialize(from: from, count: rest.count) }
+        return p + rest.count
+    }
 }

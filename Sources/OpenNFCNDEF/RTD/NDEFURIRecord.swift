@@ -32,22 +32,76 @@ public struct NDEFURIRecord: NDEFTypedRecord {
         .map { (UInt8($0.offset), Array($0.element.utf8)) }
         .sorted { $0.bytes.count > $1.bytes.count || ($0.bytes.count == $1.bytes.count && $0.code < $1.code) }
 
+    /// The codes of the prefixes, grouped by first byte and longest first within a group; ``candidateStart``
+    /// gives each first byte's range in it. Flat arrays of bytes, so the search retains nothing.
+    private static let candidates: [UInt8] = prefixesByLength.sorted {
+        ($0.bytes[0], -$0.bytes.count, $0.code) < ($1.bytes[0], -$1.bytes.count, $1.code)
+    }.map(\.code)
+
+    /// `candidateStart[b]..<candidateStart[b + 1]` are the candidates whose prefix starts with byte `b`.
+    private static let candidateStart: [Int] = {
+        var start = [Int](repeating: 0, count: 257)
+        for code in candidates { start[Int(staticPrefixes[Int(code)].utf8Start.pointee) + 1] += 1 }
+        for b in 0..<256 { start[b + 1] += start[b] }
+        return start
+    }()
+
     /// The identifier code and the length of the prefix it abbreviates for `uri` (longest match; 0 and 0 if none).
     public static func abbreviation(for uri: some Collection<UInt8>) -> (code: UInt8, prefixLength: Int) {
-        // Every prefix starts with one of a few letters; cheap reject first.
-        guard let f = uri.first,
-            f == 0x68 || f == 0x74 || f == 0x6D || f == 0x66 || f == 0x73 || f == 0x6E
-                || f == 0x64 || f == 0x69 || f == 0x72 || f == 0x75 || f == 0x70 || f == 0x62
-        else { return (0, 0) }
-        for (code, p) in prefixesByLength where uri.count >= p.count && uri.starts(with: p) {
-            return (code, p.count)
+        if let fast = uri.withContiguousStorageIfAvailable({ abbreviation(forBytes: $0) }) { return fast }
+        return abbreviation(forBytes: Array(uri))
+    }
+
+    static func abbreviation(forBytes uri: UnsafeBufferPointer<UInt8>) -> (code: UInt8, prefixLength: Int) {
+        guard let base = uri.baseAddress, let first = uri.first else { return (0, 0) }
+        // The common case first: "http://", "https://", each with or without "www." (codes 0x01–0x04).
+        if first == 0x68, uri.count >= 7, base[1] == 0x74, base[2] == 0x74, base[3] == 0x70 {
+            func www(at i: Int) -> Bool {
+                uri.count >= i + 4 && base[i] == 0x77 && base[i + 1] == 0x77 && base[i + 2] == 0x77
+                    && base[i + 3] == 0x2E
+            }
+            if base[4] == 0x73, uri.count >= 8, base[5] == 0x3A, base[6] == 0x2F, base[7] == 0x2F {
+                return www(at: 8) ? (0x02, 12) : (0x04, 8)
+            }
+            if base[4] == 0x3A, base[5] == 0x2F, base[6] == 0x2F { return www(at: 7) ? (0x01, 11) : (0x03, 7) }
+        }
+        var k = candidateStart[Int(first)]
+        let stop = candidateStart[Int(first) + 1]
+        while k < stop {
+            let code = candidates[k]
+            let prefix = staticPrefixes[Int(code)]
+            let n = prefix.utf8CodeUnitCount
+            if uri.count >= n {
+                let p = prefix.utf8Start
+                var i = 1
+                while i < n && base[i] == p[i] { i += 1 }
+                if i == n { return (code, n) }
+            }
+            k += 1
         }
         return (0, 0)
+    }
+
+    /// The same search over an array.
+    static func abbreviation(forBytes uri: [UInt8]) -> (code: UInt8, prefixLength: Int) {
+        uri.withUnsafeBufferPointer { abbreviation(forBytes: $0) }
     }
 
     public init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
+        // Fast path: a known prefix code and valid UTF-8, decoded straight from the record's buffer.
+        if let fast = record.withWellKnownPayload(
+            0x55,
+            { payload -> String? in
+                guard let code = payload.first, Int(code) < Self.staticPrefixes.count else { return nil }
+                return fastUTF8String(
+                    prefix: Self.staticPrefixes[Int(code)], UnsafeBufferPointer(rebasing: payload.dropFirst()))
+            })
+        {
+            uri = fast
+            return
+        }
         try record.expectWellKnown("U")
         var c = PayloadCursor(record, code: .invalidURI)
         let codeOffset = c.offset
@@ -66,10 +120,32 @@ public struct NDEFURIRecord: NDEFTypedRecord {
             c.rest(), at: restOffset, code: .invalidURI, options: options, repairs: &repairs, prefix: prefix)
     }
 
+    public func encodedLength() -> Int {
+        var u = uri
+        return u.withUTF8 { bytes in
+            NDEFRecord.encodedLength(
+                typeCount: 1, idCount: 0,
+                payloadCount: 1 + bytes.count - Self.abbreviation(forBytes: bytes).prefixLength)
+        }
+    }
+
+    public func encode(into out: inout [UInt8], begin: Bool, end: Bool) {
+        var u = uri
+        u.withUTF8 { bytes in
+            let (code, length) = Self.abbreviation(forBytes: bytes)
+            NDEFRecord.writeHeader(
+                into: &out, flags: (begin ? 0x80 : 0) | (end ? 0x40 : 0), tnf: 1, typeCount: 1, idCount: 0,
+                payloadCount: 1 + bytes.count - length)
+            out.append(0x55)  // "U"
+            out.append(code)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[length...]))
+        }
+    }
+
     public func record() throws(NDEFError) -> NDEFRecord {
         var u = uri
         return u.withUTF8 { bytes in
-            let (code, length) = Self.abbreviation(for: bytes)
+            let (code, length) = Self.abbreviation(forBytes: bytes)
             return .wellKnown("U", payloadCapacity: 1 + bytes.count - length) { payload in
                 payload.append(code)
                 payload.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[length...]))
