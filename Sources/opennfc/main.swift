@@ -19,6 +19,7 @@ let root = Command(
         Commands.restore,
         Commands.send,
         Commands.password,
+        Commands.desfire,
         Commands.batch,
         Commands.doctor,
     ]
