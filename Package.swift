@@ -38,7 +38,9 @@ let package = Package(
         ),
         .target(
             name: "OpenNFCSystem",
-            dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC"],
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
+            ],
             swiftSettings: strict),
         .target(
             name: "OpenCoreNFC",

@@ -50,6 +50,11 @@ public struct NFCReaderError: _BridgedStoredNSError, CustomNSError, Hashable, Er
         case ndefReaderSessionErrorTagUpdateFailure = 401
         case ndefReaderSessionErrorTagSizeTooSmall = 402
         case ndefReaderSessionErrorZeroLengthMessage = 403
+        // iOS 26.6. Apple publishes no raw values for these three: 500–502 are this project's choice (a new block,
+        // as each error family has its own hundred; docs/DIFFERENCES.md).
+        case paymentTagReaderSessionErrorLocationAuthorizationDenied = 500
+        case paymentTagReaderSessionErrorLocationServiceRestricted = 501
+        case paymentTagReaderSessionErrorOnDeviceLocationUnavailable = 502
 
         /// The runtime's localized description for this code (iOS 26.1 strings, Core NFC §11.2; not contractual).
         var localizedDescription: String {
@@ -79,6 +84,10 @@ public struct NFCReaderError: _BridgedStoredNSError, CustomNSError, Hashable, Er
             case .ndefReaderSessionErrorTagUpdateFailure: return "NDEF tag write failed"
             case .ndefReaderSessionErrorTagSizeTooSmall: return "Insufficient space on NDEF tag"
             case .ndefReaderSessionErrorZeroLengthMessage: return "NDEF tag does not contain any NDEF message"
+            // Our wording: Apple's strings for the 26.6 payment codes are not known.
+            case .paymentTagReaderSessionErrorLocationAuthorizationDenied: return "Location authorization denied"
+            case .paymentTagReaderSessionErrorLocationServiceRestricted: return "Location service restricted"
+            case .paymentTagReaderSessionErrorOnDeviceLocationUnavailable: return "On-device location unavailable"
             }
         }
     }
@@ -206,6 +215,15 @@ public struct NFCReaderError: _BridgedStoredNSError, CustomNSError, Hashable, Er
     public static var ndefReaderSessionErrorTagUpdateFailure: Code { .ndefReaderSessionErrorTagUpdateFailure }
     public static var ndefReaderSessionErrorTagSizeTooSmall: Code { .ndefReaderSessionErrorTagSizeTooSmall }
     public static var ndefReaderSessionErrorZeroLengthMessage: Code { .ndefReaderSessionErrorZeroLengthMessage }
+    public static var paymentTagReaderSessionErrorLocationAuthorizationDenied: Code {
+        .paymentTagReaderSessionErrorLocationAuthorizationDenied
+    }
+    public static var paymentTagReaderSessionErrorLocationServiceRestricted: Code {
+        .paymentTagReaderSessionErrorLocationServiceRestricted
+    }
+    public static var paymentTagReaderSessionErrorOnDeviceLocationUnavailable: Code {
+        .paymentTagReaderSessionErrorOnDeviceLocationUnavailable
+    }
 }
 
 extension NFCReaderError.Code {

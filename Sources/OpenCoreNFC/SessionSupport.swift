@@ -20,6 +20,15 @@ extension NFCReaderError {
         case .securityViolation: self.init(.readerErrorSecurityViolation)
         case .unsupportedFeature: self.init(.readerErrorUnsupportedFeature)
         case .invalidConfiguration: self.init(.tagCommandConfigurationErrorInvalidParameters)
+        case .radioDisabled: self.init(.readerErrorRadioDisabled)
+        case .paymentIneligible(let why):
+            switch why {
+            case .eligible, .ineligible: self.init(.readerErrorIneligible)
+            case .accessNotAccepted: self.init(.readerErrorAccessNotAccepted)
+            case .locationAuthorizationDenied: self.init(.paymentTagReaderSessionErrorLocationAuthorizationDenied)
+            case .locationServiceRestricted: self.init(.paymentTagReaderSessionErrorLocationServiceRestricted)
+            case .onDeviceLocationUnavailable: self.init(.paymentTagReaderSessionErrorOnDeviceLocationUnavailable)
+            }
         }
     }
 

@@ -21,6 +21,7 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
         switch delivered.kind {
         case .iso7816: return ISO7816TagObject(delivered, session: session)
         case .miFare: return MiFareTagObject(delivered, session: session)
+        case .ndefOnly: return TagObject(delivered, session: session)
         }
     }
 
@@ -145,7 +146,7 @@ final class MiFareTagObject: TagObject, NFCMiFareTag, @unchecked Sendable {
         case .miFare(.ultralight): return .ultralight
         case .miFare(.plus): return .plus
         case .miFare(.desfire): return .desfire
-        case .miFare(.unknown), .iso7816: return .unknown
+        case .miFare(.unknown), .iso7816, .ndefOnly: return .unknown
         }
     }
     var identifier: Data { Data(delivered.identifier) }

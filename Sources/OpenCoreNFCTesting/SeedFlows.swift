@@ -2,11 +2,13 @@ internal import Foundation
 internal import OpenCoreNFC
 internal import OpenNFCRF
 internal import OpenNFCSimulation
+internal import OpenNFCSystem
 
 /// The seed flows of the project, played on a simulated iPhone by small apps written against the public Core NFC
 /// API exactly as for iOS, with a scripted user (tags in and out, Cancel, waiting). Each returns the transcript: what
 /// the user saw on the sheet, what the user did, and what the app received. `opennfc demo` prints these; the tests
-/// in `SeedFlowTests` check them.
+/// in `SeedFlowTests` check them. The four app flows run on phones without background tag reading, so their
+/// transcripts are the app's alone; ``backgroundReading()`` shows what the phone does on its own.
 public enum SeedFlows {
     /// A flow: its title and the lines it produced.
     public struct Outcome: Sendable {
@@ -16,7 +18,10 @@ public enum SeedFlows {
 
     /// Every flow, in order.
     public static func all() throws -> [Outcome] {
-        [try inventoryScanner(), try writeAndLock(), try selectApplication(), try errorPaths()]
+        [
+            try inventoryScanner(), try writeAndLock(), try selectApplication(), try errorPaths(),
+            try backgroundReading(),
+        ]
     }
 
     static func lines(_ phone: VirtualPhone) -> [String] {
@@ -37,7 +42,7 @@ public enum SeedFlows {
 
     /// A scan button starts a single-tag NDEF session; each scan adds a row.
     public static func inventoryScanner() throws -> Outcome {
-        let phone = VirtualPhone()
+        let phone = VirtualPhone(backgroundTagReading: false)
         let app = InventoryScannerApp(phone: phone)
         for item in ["https://example.com/item/1", "https://example.com/item/2"] {
             phone.noteUser("taps Scan")
@@ -54,7 +59,7 @@ public enum SeedFlows {
 
     /// Extra tags removed, status and capacity queried, message written, success shown; then a separate lock.
     public static func writeAndLock() throws -> Outcome {
-        let phone = VirtualPhone()
+        let phone = VirtualPhone(backgroundTagReading: false)
         let target = try Type2Tag.factory(.ntag215, uid: [0x04, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26])
         let extra = try Type2Tag.factory(.ntag213, uid: [0x04, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36])
         let writer = TagWriterApp(phone: phone, message: uriMessage("https://opencorenfc.example/hello"))
@@ -81,7 +86,8 @@ public enum SeedFlows {
     public static func selectApplication() throws -> Outcome {
         let aid: [UInt8] = [0xF0, 0x01, 0x02, 0x03, 0x04, 0x05]
         let phone = VirtualPhone(
-            configuration: .init(readerSessionFormats: ["TAG"], iso7816SelectIdentifiers: ["F00102030405"]))
+            configuration: .init(readerSessionFormats: ["TAG"], iso7816SelectIdentifiers: ["F00102030405"]),
+            backgroundTagReading: false)
         let applet = ISO7816ClosureApplet(aid: aid) { command in
             command.ins == 0xCA ? ISO7816Response(data: [0x12, 0x34], status: .success) : .status(.insNotSupported)
         }
@@ -102,7 +108,7 @@ public enum SeedFlows {
 
     /// Cancel, timeout, tag too small (402), read-only tag (400), tag pulled away mid-write (100) then re-read.
     public static func errorPaths() throws -> Outcome {
-        let phone = VirtualPhone()
+        let phone = VirtualPhone(backgroundTagReading: false)
         let big = uriMessage("https://example.com/" + String(repeating: "x", count: 200))
         // Cancel.
         let writer = TagWriterApp(phone: phone, message: big)
@@ -151,9 +157,63 @@ public enum SeedFlows {
         }
         return Outcome(title: "Error paths", lines: lines(phone))
     }
+
+    // MARK: (v) background tag reading
+
+    /// No app is scanning: the phone reads tags itself, shows a notification per new tag, and a tap hands the app
+    /// the whole message as an `NSUserActivity` (a locked phone asks to unlock first; a URI no app claims opens in
+    /// Safari; a malformed URI gives "No usable data found"; nothing while the camera is in use).
+    public static func backgroundReading() throws -> Outcome {
+        var configuration = AppConfiguration()
+        configuration.associatedDomains = ["applinks:museum.example.com"]
+        let phone = VirtualPhone(configuration: configuration)
+        let app = MuseumApp(phone: phone)
+        phone.onContinueUserActivity { activity in app.continueActivity(activity) }
+        phone.noteUser("holds the phone near a museum label (no app is scanning)")
+        let label = try phone.put(
+            NFCNDEFMessage(records: [
+                NFCNDEFPayload.wellKnownTypeTextPayload(string: "Room 3", locale: Locale(identifier: "en"))!,
+                NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://museum.example.com/room/3")!,
+            ]))
+        phone.tapNotification()
+        phone.remove(label)
+        phone.lock()
+        let poster = try phone.put(uriMessage("https://tickets.example.org/today"))
+        phone.tapNotification()
+        phone.unlock()
+        phone.remove(poster)
+        let raw = Array("https://museum.example.com/broken".utf8)
+        let broken = try phone.put(message: [0xD1, 0x01, UInt8(raw.count), 0x55] + raw)
+        phone.remove(broken)
+        phone.cameraInUse = true
+        let ignored = try phone.put(uriMessage("https://museum.example.com/room/4"))
+        phone.remove(ignored)
+        phone.cameraInUse = false
+        phone.note(
+            "notifications shown: \(phone.notifications.count); opened in Safari: \(phone.openedURLs.map(\.uri))")
+        let lines = phone.transcript.filter { [.sheet, .app, .user, .notification].contains($0.kind) }.map(
+            \.description)
+        return Outcome(title: "Background tag reading", lines: lines)
+    }
 }
 
 // MARK: - The apps (written as for iOS)
+
+/// Flow (v): the app's `application(_:continue:restorationHandler:)`, as Apple's sample writes it.
+final class MuseumApp: @unchecked Sendable {
+    let phone: VirtualPhone
+    init(phone: VirtualPhone) { self.phone = phone }
+
+    func continueActivity(_ userActivity: NSUserActivity) {
+        guard userActivity.activityType == NSUserActivityTypeBrowsingWeb else { return }
+        let message = userActivity.ndefMessagePayload
+        guard message.records.count > 0, message.records[0].typeNameFormat != .empty else { return }
+        let title = message.records[0].wellKnownTypeTextPayload().0 ?? "?"
+        phone.note(
+            "opens \(userActivity.webpageURL?.path ?? "?") from a tag: \(message.records.count) records, title \(title)"
+        )
+    }
+}
 
 /// Flow (i): one NDEF session per scan, read-only mode, ends after the first read.
 final class InventoryScannerApp: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendable {

@@ -29,11 +29,14 @@ public final class VirtualPhone: @unchecked Sendable {
     /// The NFC system (arbiter, sheet, configuration) the phone runs.
     public let system: NFCSystem
     private let termination = TerminationBox()
+    /// Background tag reading's app-side state (VirtualPhone+Background.swift).
+    let background = BackgroundState()
 
-    /// A phone with this app configuration. `hasReader: false` models a device without NFC.
+    /// A phone with this app configuration. `hasReader: false` models a device without NFC;
+    /// `backgroundTagReading: false` a phone without background tag reading (iPhone X and earlier).
     public init(
         configuration: AppConfiguration = AppConfiguration(), hasReader: Bool = true, recordsFrames: Bool = false,
-        platform: (any TagPlatform)? = nil
+        platform: (any TagPlatform)? = nil, backgroundTagReading: Bool = true
     ) {
         let clock = VirtualClock()
         let field = VirtualField(clock: clock)
@@ -53,6 +56,7 @@ public final class VirtualPhone: @unchecked Sendable {
             opened.connect = nil
         }
         system.recordsFrames = recordsFrames
+        system.supportsBackgroundReading = backgroundTagReading
         let box = termination
         system.terminate = { reason in box.set(reason) }
     }

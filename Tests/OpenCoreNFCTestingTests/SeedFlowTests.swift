@@ -43,3 +43,16 @@ import Testing
         #expect(t.contains("re-read after the interrupted write"))
     }
 }
+
+extension SeedFlowTests {
+    @Test func backgroundReading() throws {
+        let t = text(try SeedFlows.backgroundReading())
+        #expect(t.contains("notification: NFC Tag: Open “museum.example.com” in the app"))
+        #expect(t.contains("app: opens /room/3 from a tag: 2 records, title Room 3"))
+        #expect(t.contains("notification: Unlock to open"))
+        #expect(t.contains("user: Safari opens https://tickets.example.org/today"))
+        #expect(t.contains("notification: NFC tag detected: No usable data found"))
+        #expect(t.contains("notifications shown: 3"), "none while the camera is in use")
+        #expect(try SeedFlows.all().map(\.title).last == "Background tag reading")
+    }
+}

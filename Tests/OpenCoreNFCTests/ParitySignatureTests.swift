@@ -203,3 +203,20 @@ func bindDeprecatedVAS() {
         .VASErrorCodeUnsupportedApplicationVersion,
     ]
 }
+
+func bindPaymentAndBackground(_ activity: NSUserActivity) {
+    let _: (any NFCTagReaderSessionDelegate, DispatchQueue?) -> NFCPaymentTagReaderSession =
+        NFCPaymentTagReaderSession.init(delegate:queue:)
+    let _ = NFCPaymentTagReaderSession(delegate: Never.delegate())
+    let _: Bool = NFCPaymentTagReaderSession.readingAvailable
+    let _: NFCTagReaderSession = NFCPaymentTagReaderSession(delegate: Never.delegate(), queue: nil)
+    let _: [NFCReaderError.Code] = [
+        NFCReaderError.paymentTagReaderSessionErrorLocationAuthorizationDenied,
+        NFCReaderError.paymentTagReaderSessionErrorLocationServiceRestricted,
+        NFCReaderError.paymentTagReaderSessionErrorOnDeviceLocationUnavailable,
+    ]
+    let _: NFCNDEFMessage = activity.ndefMessagePayload
+    let _: String = NSUserActivityTypeBrowsingWeb
+    let _: String = activity.activityType
+    let _: URL? = activity.webpageURL
+}

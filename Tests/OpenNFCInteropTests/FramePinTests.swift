@@ -129,3 +129,51 @@ import Testing
         #expect(bench.frames == 2)
     }
 }
+
+/// Type 1 (Topaz) frames for full-capacity reads and writes, pinned; docs/PROCEDURES.md derives each minimum.
+/// Identification sends nothing (SENS_RES and HR0/HR1 come with the activation), so every count starts at RALL.
+@Suite struct Type1FramePinTests {
+    struct Pin: Sendable, CustomStringConvertible {
+        var profile: Type1ChipProfile
+        var capacity: Int
+        var readFrames: Int
+        var readBytes: Int
+        var writeFrames: Int
+        var overwriteFrames: Int
+        var description: String { profile.name }
+    }
+
+    static let pins: [Pin] = [
+        // Topaz 512: `03 FF 01 CE` at 22–25; message bytes 26–103 (blocks 3–C) and 128–511 (blocks 10h–3Fh).
+        // Read: RALL (HR, blocks 0–E) + RSEG 1, 2, 3 = 4 frames; 122 + 3 × 129 = 509 bytes received.
+        // Write onto the factory tag: RALL + WRITE-E8 of blocks 3–C and 10h–3Fh (58) + WRITE-E of byte 23, the
+        //   length's first byte, last (its block holds the control TLVs, so it is never written whole) = 60.
+        // Overwrite: + 1 WRITE-E (length 0 first), − 1 for block 3 (length tail and record header, the same in
+        //   both messages and known from RALL) = 60.
+        Pin(profile: .topaz512, capacity: 462, readFrames: 4, readBytes: 509, writeFrames: 60, overwriteFrames: 60),
+        // Topaz 96: `03 5A` at 12–13; message bytes 14–103. Read: RALL = 1 frame, 122 bytes.
+        // Write: RALL + WRITE-E per message byte that differs from the factory 00 (89 of 90: the record's type
+        //   length is 00) + WRITE-E of the length = 91. Overwrite: RALL + length 0 + 87 payload bytes (the 3-byte
+        //   record header is the same) + length = 90.
+        Pin(profile: .topaz96, capacity: 90, readFrames: 1, readBytes: 122, writeFrames: 91, overwriteFrames: 90),
+    ]
+
+    @Test(arguments: pins)
+    func fullCapacity(pin: Pin) throws {
+        let bench = InteropBench()
+        let chip = try Type1Tag.factory(pin.profile, uid: h("11 22 33 44 55 66 77"))
+        var (_, p) = try bench.connect(chip)
+        let message = ndefMessage(length: pin.capacity, seed: 1)
+        try p.writeMessage(message)
+        #expect(bench.frames == pin.writeFrames)
+
+        (_, p) = try bench.connect(chip)
+        #expect(try p.readMessage() == message)
+        #expect(bench.frames == pin.readFrames)
+        #expect(bench.frontend.counts.bytesReceived == pin.readBytes)
+
+        (_, p) = try bench.connect(chip)
+        try p.writeMessage(ndefMessage(length: pin.capacity, seed: 2))
+        #expect(bench.frames == pin.overwriteFrames)
+    }
+}

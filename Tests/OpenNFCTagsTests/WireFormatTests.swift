@@ -44,21 +44,21 @@ import Testing
 
     @Test func lockControlTLVDecoding() {
         // NTAG213 factory `A0 0C 34`: page 10 × 16 + 0 = byte 160, 12 bits, 8 bytes per bit.
-        let ntag213 = Type2LockArea(lockControl: h("A0 0C 34"))
-        #expect(ntag213 == Type2LockArea(address: 160, bits: 12, bytesPerBit: 8))
+        let ntag213 = TLVLockArea(lockControl: h("A0 0C 34"))
+        #expect(ntag213 == TLVLockArea(address: 160, bits: 12, bytesPerBit: 8))
         #expect(ntag213.lockedBytes == [0xFF, 0x0F])
         // nfcpy vector `A0 10 23`: 10 × 8 = byte 80, 16 bits.
-        #expect(Type2LockArea(lockControl: h("A0 10 23")).range == 80..<82)
+        #expect(TLVLockArea(lockControl: h("A0 10 23")).range == 80..<82)
         // 0 bits means 256.
-        #expect(Type2LockArea(lockControl: h("00 00 44")).bits == 256)
+        #expect(TLVLockArea(lockControl: h("00 00 44")).bits == 256)
         // Default area for a 64-byte data area: byte 80, 2 bits; none for 48 bytes.
-        #expect(Type2LockArea.defaultArea(dataAreaSize: 64) == Type2LockArea(address: 80, bits: 2, bytesPerBit: 8))
-        #expect(Type2LockArea.defaultArea(dataAreaSize: 48) == nil)
-        #expect(type2ReservedRange(memoryControl: h("62 02 02")) == 26..<28)
+        #expect(TLVLockArea.type2DefaultArea(dataAreaSize: 64) == TLVLockArea(address: 80, bits: 2, bytesPerBit: 8))
+        #expect(TLVLockArea.type2DefaultArea(dataAreaSize: 48) == nil)
+        #expect(tlvReservedRange(memoryControl: h("62 02 02")) == 26..<28)
     }
 
     @Test func addressSpaceFlowsAroundReservedBytes() {
-        var space = Type2AddressSpace(dataEnd: 32)
+        var space = TLVAddressSpace(dataEnd: 32)
         space.reserved = [20..<24, 26..<27]
         #expect(space.next(19) == 24)
         #expect(space.advance(18, by: 3) == 25)

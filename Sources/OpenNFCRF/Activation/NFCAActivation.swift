@@ -14,7 +14,7 @@ public struct NFCAActivation: Sendable, Hashable {
 
     /// UID as printed (4, 7 or 10 bytes; a Type 1 tag's 4-byte UID echo, UID0…UID3, for Type 1).
     public var uid: [UInt8]
-    /// SENS_RES (ATQA) as a value, e.g. `0x0044` for NTAG21x (on-air bytes `44 00`), `0x000C` for Type 1; nil when
+    /// SENS_RES (ATQA) as a value, e.g. `0x0044` for NTAG21x (on-air bytes `44 00`), `0x0C00` for Type 1 (on-air `00 0C`); nil when
     /// the frontend does not report it (a PC/SC reader shows only the ATR of an ISO-DEP card).
     public var sensRes: UInt16?
     /// SEL_RES (SAK) of the final cascade level, e.g. `0x00` for Type 2, `0x20` for ISO-DEP; nil for Type 1, which

@@ -11,7 +11,7 @@ public import OpenNFCRF
 /// | Input | Answer |
 /// |---|---|
 /// | frame | the answer in hex, `ACK`, `NAK <n>`, or `TIMEOUT` (no answer, or no tag to answer) |
-/// | `ACTIVATE` | `UID <hex> ATQA <hex> SAK <hex>` (plus ` ATS <hex>` for ISO-DEP), or `TIMEOUT` |
+/// | `ACTIVATE` | `UID <hex> ATQA <hex> SAK <hex>` (plus ` ATS <hex>` for ISO-DEP; `HR <HR0 HR1>` instead of SAK for Type 1), or `TIMEOUT` |
 /// | `REMOVE` | `REMOVED` |
 /// | anything else | `ERROR <reason>` |
 public final class TagLineSession {
@@ -39,6 +39,9 @@ public final class TagLineSession {
         else { return "TIMEOUT" }
         let sensRes = [UInt8(active.sensRes.map { $0 >> 8 } ?? 0), UInt8((active.sensRes ?? 0) & 0xFF)]
         var line = "UID \(active.identifier.hexString) ATQA \(sensRes.hexString) SAK \([active.selRes ?? 0].hexString)"
+        if let t1 = active.nfcA?.type1, active.selRes == nil {  // Type 1: no SEL_RES; HR0/HR1 instead
+            line = "UID \(active.identifier.hexString) ATQA \(sensRes.hexString) HR \([t1.hr0, t1.hr1].hexString)"
+        }
         if let ats = active.ats { line += " ATS \(ats.hexString)" }
         return line
     }

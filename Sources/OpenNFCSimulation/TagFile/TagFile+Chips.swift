@@ -4,7 +4,7 @@
 /// and list them here.
 extension TagFile {
     /// Every registered chip, in CLI order.
-    public static let chips: [TagFileChip] = Type2Tag.tagFileChips + isoDEPChips
+    public static let chips: [TagFileChip] = Type2Tag.tagFileChips + isoDEPChips + Type1Tag.tagFileChips
 
     /// ISO-DEP chips (Type 4, DESFire EV1, VAS pass holder): `Type4Tag+TagFile.swift`, `DESFireEV1Tag+TagFile.swift`,
     /// `VASPassTag+TagFile.swift`.

@@ -26,6 +26,10 @@ public enum InvalidationReason: Hashable, Sendable {
     case unsupportedFeature(String)
     /// The session's configuration cannot run, e.g. a polling option with no known bit (300); the text says why.
     case invalidConfiguration(String)
+    /// The NFC radio is off (airplane mode): 6.
+    case radioDisabled
+    /// The payment session is not available to this user (7, 8, or a payment location code).
+    case paymentIneligible(PaymentEligibility)
 }
 
 /// The iPhone's session rules as a value-type state machine (house example 2): one reader session active

@@ -9,6 +9,7 @@ public struct AppConfiguration: Sendable, Hashable {
     public static let usageDescriptionKey = "NFCReaderUsageDescription"
     public static let selectIdentifiersKey = "com.apple.developer.nfc.readersession.iso7816.select-identifiers"
     public static let systemCodesKey = "com.apple.developer.nfc.readersession.felica.systemcodes"
+    public static let associatedDomainsKey = "com.apple.developer.associated-domains"
 
     public var profile: DeviceProfile
     /// `com.apple.developer.nfc.readersession.formats`: `NDEF`, `TAG`, `PACE`.
@@ -19,6 +20,13 @@ public struct AppConfiguration: Sendable, Hashable {
     public var iso7816SelectIdentifiers: [String]
     /// `com.apple.developer.nfc.readersession.felica.systemcodes`, as written in the plist.
     public var felicaSystemCodes: [String]
+    /// `com.apple.developer.associated-domains` from the entitlements (`applinks:example.com`, `webcredentials:…`).
+    public var associatedDomains: [String] = []
+
+    /// The domains of the `applinks:` entries: what background tag reading's universal links match.
+    public var appLinkDomains: [String] {
+        associatedDomains.compactMap { $0.hasPrefix("applinks:") ? String($0.dropFirst("applinks:".count)) : nil }
+    }
 
     public init(
         profile: DeviceProfile = .iphone, readerSessionFormats: [String] = ["NDEF", "TAG"],
@@ -48,6 +56,9 @@ public struct AppConfiguration: Sendable, Hashable {
             }
             if let f = e[Self.formatsKey] {
                 readerSessionFormats = try Self.strings(f, key: Self.formatsKey, file: "entitlements")
+            }
+            if let d = e[Self.associatedDomainsKey] {
+                associatedDomains = try Self.strings(d, key: Self.associatedDomainsKey, file: "entitlements")
             }
         }
         if let p = infoPlist {

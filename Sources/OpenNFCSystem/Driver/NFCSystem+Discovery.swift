@@ -6,7 +6,10 @@ extension NFCSystem {
     /// The field changed (a tag arrived, left or moved): the active session looks again.
     public func fieldDidChange() {
         event { [self] in
-            guard let id = arbiter.active, let s = sessions[id] else { return }
+            guard let id = arbiter.active, let s = sessions[id] else {
+                backgroundScan()
+                return
+            }
             scan(s)
         }
     }
@@ -157,13 +160,20 @@ extension NFCSystem {
                 tag.supportsPACE = true
                 log(.system, "tag \(t.handle) advertises PACE")
                 return (tag, identity)
-            case .type2, .mifareClassic, .unsupported:
+            case .type2, .type1, .mifareClassic, .unsupported:
                 log(.system, "tag \(t.handle) not delivered: PACE polling delivers ISO 7816 cards that advertise PACE")
                 return nil
             }
         }
         switch identity.family {
         case .type2: return (make(.miFare(.ultralight)), identity)
+        case .type1:
+            // Core NFC reads Type 1 NDEF in NDEF sessions; a tag reader session has no NFCTag case for it.
+            guard s.isNDEF else {
+                log(.system, "tag \(t.handle) not delivered: a tag reader session has no NFCTag for Type 1")
+                return nil
+            }
+            return (make(.ndefOnly), identity)
         case .mifareClassic: return s.isNDEF ? nil : (make(.miFare(.unknown)), identity)
         case .unsupported(let why):
             log(.system, "tag \(t.handle) not deliverable: \(why)")

@@ -29,6 +29,8 @@ extension NFCSystem {
             var refusal: InvalidationReason?
             if frontend == nil {
                 refusal = .unsupportedFeature("this device has no NFC reader")
+            } else if phone.airplaneMode {
+                refusal = .radioDisabled
             } else {
                 switch s.kind {
                 case .ndef: refusal = configuration.ndefSessionRefusal
@@ -38,6 +40,9 @@ extension NFCSystem {
                         configuration.vasSessionRefusal ?? Self.vasProblem(commands).map { .invalidConfiguration($0) }
                 }
                 if refusal == nil, let problem = s.discovery?.problem { refusal = .invalidConfiguration(problem) }
+                if refusal == nil, s.discovery?.payment == true, phone.payment != .eligible {
+                    refusal = .paymentIneligible(phone.payment)
+                }
             }
             log(.system, "\(id) begin")
             run(arbiter.begin(id, refusal: refusal))
@@ -160,6 +165,7 @@ extension NFCSystem {
             s.ndef = nil
             sheetState.isPresented = false
             log(.sheet, "closed")
+            forgetBackgroundTags()
         }
         s.isReady = false
         s.ended = true

@@ -14,6 +14,8 @@ package struct TagDiscovery: Sendable, Hashable {
     package var felicaSystemCodes: [String]
     /// Why the configuration cannot run (an empty polling option or unknown bits): the session ends with 300.
     package var problem: String?
+    /// An `NFCPaymentTagReaderSession`: payment AIDs are allowed, and the user's eligibility is checked.
+    package var payment = false
 
     package init(
         technologies: Set<RFTechnology>, pace: Bool, iso7816SelectIdentifiers: [String] = [],
@@ -58,7 +60,8 @@ extension NFCSystem {
     /// The AIDs tried on an ISO 7816 card, in order, each spelt as in the Info.plist: every valid plist entry, or the
     /// configuration's subset of them (unknown entries dropped, later duplicates dropped, configuration order).
     func selectIdentifiers(for s: SessionState) -> [(text: String, aid: [UInt8])] {
-        let declared = configuration.validSelectIdentifiers
+        var declared = configuration.validSelectIdentifiers
+        if s.discovery?.payment != true { declared.removeAll { Self.isPaymentAID($0.aid) } }
         guard let requested = currentDiscovery(s)?.iso7816SelectIdentifiers, !requested.isEmpty else {
             return declared
         }
@@ -86,6 +89,21 @@ extension NFCSystem {
             if !out.contains(where: { $0.aid == bytes }) { out.append(match) }
         }
         return out
+    }
+
+    /// Payment applications, which only `NFCPaymentTagReaderSession` selects (Core NFC: "doesn't support
+    /// payment-related AIDs"): the EMV directory names `1PAY.SYS.DDF01` / `2PAY.SYS.DDF01` (EMV Book 1 §12.2,
+    /// §12.3.2) and AIDs under the card schemes' registered application provider identifiers (ISO/IEC 7816-5 RIDs:
+    /// Visa, Mastercard, American Express, JCB, Discover, UnionPay, Interac, CB).
+    static let paymentRIDs: [[UInt8]] = [
+        [0xA0, 0x00, 0x00, 0x00, 0x03], [0xA0, 0x00, 0x00, 0x00, 0x04], [0xA0, 0x00, 0x00, 0x00, 0x25],
+        [0xA0, 0x00, 0x00, 0x00, 0x65], [0xA0, 0x00, 0x00, 0x01, 0x52], [0xA0, 0x00, 0x00, 0x03, 0x33],
+        [0xA0, 0x00, 0x00, 0x02, 0x77], [0xA0, 0x00, 0x00, 0x00, 0x42],
+    ]
+
+    static func isPaymentAID(_ aid: [UInt8]) -> Bool {
+        if aid == Array("1PAY.SYS.DDF01".utf8) || aid == Array("2PAY.SYS.DDF01".utf8) { return true }
+        return paymentRIDs.contains { aid.starts(with: $0) }
     }
 
     /// Whether the session polls PACE-only this round.

@@ -39,6 +39,13 @@ public final class NFCSystem: @unchecked Sendable {
     var arbiter = SessionArbiter()
     var sessions: [SessionID: SessionState] = [:]
     var sheetState = SystemSheet()
+    /// The phone's own state (screen, lock, Wallet, camera, airplane mode, payment eligibility): PhoneState.swift.
+    var phone = PhoneState()
+    /// Background tag reading (NFCSystem+BackgroundReading.swift): whether this phone does it (iPhone XS and
+    /// later; off for process defaults), the tags it already read while they stay in the field, what it showed.
+    package var supportsBackgroundReading = false
+    var backgroundSeen: Set<Int> = []
+    var shownNotifications: [BackgroundNotification] = []
     var entries: [TranscriptEntry] = []
     public internal(set) var appTerminated: String?
     /// Whether transcript lines are kept (RF frames additionally need ``recordsFrames``).

@@ -22,6 +22,8 @@ public struct DeliveredTag: Sendable, Hashable {
         case miFare(MiFareFamilyKind)
         /// `NFCISO7816Tag`, with the declared AID that selected (as spelt in the plist; "" when none was needed).
         case iso7816(initialSelectedAID: String)
+        /// An `NFCNDEFTag` with no tag protocol (Type 1 in an NDEF reader session).
+        case ndefOnly
     }
 
     public var reference: TagReference

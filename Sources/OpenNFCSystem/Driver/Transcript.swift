@@ -14,6 +14,8 @@ public struct TranscriptEntry: Sendable, Hashable, CustomStringConvertible {
         case rf
         /// A tag entering or leaving the field, the user's actions.
         case user
+        /// A notification the system showed (background tag reading).
+        case notification
     }
 
     public var time: NFCInstant

@@ -17,6 +17,7 @@ public struct StandardTagPlatform: TagPlatform {
         let family: TagIdentity.Family
         switch tag.kind {
         case .type2(let chip): family = .type2(chip: chip.name)
+        case .type1: family = .type1
         case .desfire: family = .desfire
         case .iso7816: family = .iso7816
         case .mifareClassic: family = .mifareClassic
@@ -29,6 +30,7 @@ public struct StandardTagPlatform: TagPlatform {
         let kind: TagKind
         switch tag.family {
         case .type2(let name): kind = .type2(Type2Chip.known.first { $0.name == name } ?? .generic)
+        case .type1: kind = .type1
         case .desfire, .iso7816: kind = .iso7816
         case .mifareClassic, .unsupported: return nil
         }

@@ -10,6 +10,8 @@ public struct TagIdentity: Sendable, Hashable {
         case desfire
         /// Another ISO-DEP card: `NFCISO7816Tag`, delivered only after a declared AID selects.
         case iso7816
+        /// An NFC Forum Type 1 tag (Topaz): NDEF reader sessions only; Core NFC has no `NFCTag` case for it.
+        case type1
         /// MIFARE Classic / Plus in SL1: `NFCMiFareTag` with family `.unknown` (no NDEF: Crypto1 is not supported).
         case mifareClassic
         /// Something no session can deliver yet (Type 1, FeliCa, ISO 15693 without procedures).

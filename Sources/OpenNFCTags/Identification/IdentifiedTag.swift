@@ -4,6 +4,8 @@ public import OpenNFCRF
 public enum TagKind: Sendable, Hashable, CustomStringConvertible {
     /// An NFC Forum Type 2 tag (NFC-A, SAK without ISO-DEP): NTAG, Ultralight, or generic.
     case type2(Type2Chip)
+    /// An NFC Forum Type 1 tag (Topaz: NFC-A without anticollision or SEL_RES, HR0/HR1 from RID or RALL).
+    case type1
     /// A MIFARE DESFire (identified by its GetVersion answer); NDEF through the Type 4 mapping.
     case desfire(DESFireVersion)
     /// Any other ISO-DEP target (NFC-A or NFC-B): a Type 4 tag candidate.
@@ -16,6 +18,7 @@ public enum TagKind: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .type2(let chip): return chip.name
+        case .type1: return "type1"
         case .desfire(let v): return "desfire-\(v.generation.rawValue)"
         case .iso7816: return "iso7816"
         case .mifareClassic: return "mifare-classic"
@@ -55,6 +58,7 @@ public struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
     public func ndefProcedure(frontend: any RFFrontend) -> (any NDEFTagProcedure)? {
         switch kind {
         case .type2(let chip): return Type2NDEF(target: target, chip: chip, frontend: frontend)
+        case .type1: return Type1NDEF(target: target, frontend: frontend)
         case .desfire(let version): return Type4NDEF(target: target, frontend: frontend, desfire: version)
         case .iso7816: return Type4NDEF(target: target, frontend: frontend)
         case .mifareClassic, .unsupported: return nil

@@ -13,7 +13,8 @@ public import OpenNFCRF
 /// | NFC-A, SAK `08` `09` `18` `88` `10` `11` | none | ``TagKind/mifareClassic`` |
 /// | NFC-A ISO-DEP, NXP UID | DESFire GetVersion `90 60 00 00 00` + 2 × `90 AF 00 00 00` (3 frames) | ``TagKind/desfire(_:)`` or ``TagKind/iso7816`` |
 /// | NFC-A ISO-DEP, other UID; NFC-B | none | ``TagKind/iso7816`` |
-/// | NFC-F, NFC-V, Type 1 | none | ``TagKind/unsupported(_:)`` |
+/// | NFC-A without SEL_RES: SENS_RES byte 1 without anticollision bits, or HR0/HR1 reported | none | ``TagKind/type1`` |
+/// | NFC-F, NFC-V | none | ``TagKind/unsupported(_:)`` |
 ///
 /// GetVersion is sent ISO-wrapped, which every DESFire generation accepts and which a non-DESFire ISO-DEP card
 /// refuses with a status word (so the card is left as it was). After a NAK (which mutes NXP Type 2 chips) or a
@@ -35,8 +36,8 @@ public enum TagIdentifier {
             return try identifyNXPISODEP(target: target, frontend: frontend)
         }
         guard let sak = target.selRes else {
-            if target.sensRes.map({ $0 & 0x1F == 0 }) ?? false {
-                return IdentifiedTag(target: target, kind: .unsupported("Type 1 (no SEL_RES) has no procedure yet"))
+            if target.nfcA?.type1 != nil || target.sensRes.map({ $0 & 0x1F == 0 }) ?? false {
+                return IdentifiedTag(target: target, kind: .type1)
             }
             return IdentifiedTag(target: target, kind: .type2(.generic))
         }

@@ -22,7 +22,7 @@ extension Type2NDEF {
         } else {
             let areas =
                 layout.lockAreas.isEmpty
-                ? Type2LockArea.defaultArea(dataAreaSize: layout.cc.dataAreaSize).map { [$0] } ?? []
+                ? TLVLockArea.type2DefaultArea(dataAreaSize: layout.cc.dataAreaSize).map { [$0] } ?? []
                 : layout.lockAreas
             for area in areas {
                 for (i, b) in area.lockedBytes.enumerated() { lockBits[area.address + i, default: 0] |= b }

@@ -26,19 +26,9 @@ extension Type2NDEF {
                 .capacityExceeded, "the message is \(message.count) bytes; the tag holds at most \(layout.capacity)")
         }
         let long = message.count >= 0xFF
-        let lengthAddresses = layout.lengthAddresses(long: long)
-        var final: [Int: UInt8] = [:]
-        for (a, b) in zip(lengthAddresses, Type2Layout.lengthField(message.count)) { final[a] = b }
-        let messageAddresses = layout.space.addresses(from: layout.valueStart(long: long), count: message.count)
-        for (a, b) in zip(messageAddresses, message) { final[a] = b }
-        var pages = Set(final.keys.map { $0 / 4 })
-        let terminator = layout.space.next(messageAddresses.last!)
-        if terminator < layout.space.dataEnd, pages.contains(terminator / 4) {
-            final[terminator] = 0xFE
-        }
-        let commitAddress = lengthAddresses[0]
+        let (final, commitAddress) = layout.tlv.plan(message, unit: 4)
         let commitPage = commitAddress / 4
-        pages.insert(commitPage)
+        let pages = Set(final.keys.map { $0 / 4 }).union([commitPage])
 
         // Bytes of these pages that are not ours to change (earlier TLVs, reserved and lock areas) must be known.
         let mustKeep = { (a: Int) -> Bool in a <= layout.tlvAddress || layout.space.isReserved(a) }

@@ -78,75 +78,15 @@ public final class Type2NDEF: NDEFTagProcedure {
     private func walk() throws(TagError) -> State {
         let cc = Type2CapabilityContainer(page: try pageBytes(3))
         if let reason = cc.unsupportedReason { return .notNDEF(reason) }
-        var space = Type2AddressSpace(dataEnd: Type2AddressSpace.dataStart + cc.dataAreaSize)
+        let space = TLVAddressSpace(dataEnd: TLVAddressSpace.type2DataStart + cc.dataAreaSize)
         guard space.dataEnd <= Type2Memory.pageCount * 4 else {
             throw TagError(
                 .unsupported, "data area of \(cc.dataAreaSize) bytes goes past page 255 (SECTOR_SELECT not supported)")
         }
-        var locks: [Type2LockArea] = []
-        var a = space.usable(from: Type2AddressSpace.dataStart)
-        while a < space.dataEnd {
-            let t = try byte(a)
-            switch t {
-            case 0x00:  // NULL TLV
-                a = space.next(a)
-                continue
-            case 0xFE:  // Terminator TLV
-                return .notNDEF("Terminator TLV at byte \(a) before any NDEF TLV")
-            default:
-                break
-            }
-            // Length: 1 byte 00–FE, or FF + 2 bytes big-endian (T2T §4.3).
-            var l = space.next(a)
-            guard l < space.dataEnd else { return .notNDEF("TLV \(Hex.encode([t])) at byte \(a) has no length") }
-            var length = Int(try byte(l))
-            var long = false
-            if length == 0xFF {
-                let hi = space.next(l)
-                let lo = space.next(hi)
-                guard lo < space.dataEnd else {
-                    return .notNDEF("TLV \(Hex.encode([t])) at byte \(a) has a truncated 3-byte length")
-                }
-                length = Int(try byte(hi)) << 8 | Int(try byte(lo))
-                l = lo
-                long = true
-            }
-            let value = space.next(l)
-            let available = space.usableCount(from: value)
-            if t == 0x03 {
-                guard length <= available else {
-                    throw TagError(
-                        .tornStateDetected,
-                        "NDEF TLV at byte \(a) declares \(length) bytes but only \(available) remain in the data area")
-                }
-                return .ndef(
-                    Type2Layout(
-                        cc: cc, space: space, lockAreas: locks, tlvAddress: a, messageLength: length, longLength: long))
-            }
-            guard length <= available else {
-                return .notNDEF("TLV \(Hex.encode([t])) at byte \(a) runs past the end of the data area")
-            }
-            if t == 0x01 || t == 0x02 {
-                // Lock Control / Memory Control: 3 value bytes, then the declared area is skipped from here on.
-                guard length == 3 else {
-                    return .notNDEF("control TLV \(Hex.encode([t])) at byte \(a) has length \(length), not 3")
-                }
-                let v = [try byte(value), try byte(space.next(value)), try byte(space.advance(value, by: 2))]
-                a = space.advance(value, by: 3)
-                if t == 0x01 {
-                    let lock = Type2LockArea(lockControl: v)
-                    locks.append(lock)
-                    space.reserved.append(lock.range)
-                } else {
-                    space.reserved.append(type2ReservedRange(memoryControl: v))
-                }
-                a = space.usable(from: a)
-            } else {
-                // Proprietary (FD) or unknown TLV: skipped by its length.
-                a = space.advance(value, by: length)
-            }
+        switch try TLVWalk.findNDEF(in: space, from: TLVAddressSpace.type2DataStart, byte: byte) {
+        case .ndef(let tlv): return .ndef(Type2Layout(cc: cc, tlv: tlv))
+        case .notNDEF(let reason): return .notNDEF(reason)
         }
-        return .notNDEF("no NDEF TLV in the data area")
     }
 
     // MARK: read
@@ -196,7 +136,7 @@ public final class Type2NDEF: NDEFTagProcedure {
         } else if let cc = memory.page(3).map(Type2CapabilityContainer.init(page:)),
             cc.magic == Type2CapabilityContainer.magicNDEF
         {
-            limit = max(p + 1, (Type2AddressSpace.dataStart + cc.dataAreaSize) / 4)
+            limit = max(p + 1, (TLVAddressSpace.type2DataStart + cc.dataAreaSize) / 4)
         } else {
             limit = max(p + 1, 7)  // the first READ (page 3): pages 3–6 exist on every Type 2 tag (16 pages at least)
         }

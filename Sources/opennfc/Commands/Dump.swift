@@ -59,6 +59,10 @@ extension Commands {
                     }
                     return 0
                 }
+                if case .type1 = tag.identified.kind {
+                    if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
+                    return try Type1Dump.dump(tag, session, output: output, json: inv.flag("json"))
+                }
                 if case .iso7816 = tag.identified.kind {
                     if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
                     let image = try Type4Dump.read(tag)

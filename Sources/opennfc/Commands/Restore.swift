@@ -38,6 +38,10 @@ extension Commands {
                 if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
                 return try restoreType4(type4, path: path, inv)
             }
+            if let type1 = loaded as? Type1Tag {
+                if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
+                return try Type1Dump.restore(type1, path: path, inv)
+            }
             if let desfire = loaded as? DESFireEV1Tag {
                 if password != nil { throw CLIError.usage("--password is for Type 2 tags") }
                 return try restoreDESFire(desfire, path: path, inv)

@@ -15,6 +15,7 @@ enum FrameDecoder {
             if c.count >= 4, let apdu = describeAPDU(c) { return apdu }
             return describeDESFire(c)
         }
+        if let type1 = describeType1(command: c) { return type1 }
         switch first {
         case 0x30 where c.count == 2: return "READ page \(c[1]) (pages \(c[1])–\(Int(c[1]) + 3))"
         case 0x3A where c.count == 3: return "FAST_READ pages \(c[1])–\(c[2])"
@@ -114,6 +115,7 @@ enum FrameDecoder {
                 if let s = b.first { return desfireStatus(s) }
                 return nil
             }
+            if let type1 = describeType1(response: b, to: c) { return type1 }
             if c == [0x60], b.count == 8 { return versionName(b) }
             if c.first == 0x1B, b.count == 2 { return "PACK \(b.hexString)" }
             if c.first == 0x39, b.count == 3 {
