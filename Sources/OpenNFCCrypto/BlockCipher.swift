@@ -98,6 +98,8 @@ package struct BlockCipher: Sendable {
 package struct CMAC: Sendable {
     package let algorithm: CipherAlgorithm
     private let key: [UInt8]
+    /// The key as given (before DES-family expansion), for the chained form.
+    let rawKey: [UInt8]
     private let lib: LibCrypto
 
     /// A CMAC under `key`; throws when libcrypto is missing or the key length is wrong.
@@ -109,6 +111,7 @@ package struct CMAC: Sendable {
         }
         self.algorithm = algorithm
         self.key = algorithm.expand(key)
+        self.rawKey = key
         self.lib = try LibCrypto.load()
     }
 

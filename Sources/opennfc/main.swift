@@ -20,6 +20,7 @@ let root = Command(
         Commands.restore,
         Commands.send,
         Commands.password,
+        Commands.desfire,
         Commands.batch,
         Commands.doctor,
     ]

@@ -274,4 +274,21 @@ extension FramePinTests {
         try p.writeMessage(ndefMessage(length: pin.capacity, seed: 2))
         #expect(bench.frames == pin.overwriteFrames)
     }
+
+    /// DESFire EV1 AES authentication (2 frames: `AA` keyNo, then `AF` token — the card's RndB must come first) and
+    /// an enciphered ReadData of 48 bytes: 48 + CRC32 = 52, padded to 64 enciphered bytes, which take two frames of
+    /// at most 59 data bytes (MF3ICD81 framing; docs/PROCEDURES.md).
+    @Test func desfireAuthenticationAndEncipheredRead() throws {
+        let bench = InteropBench()
+        let (id, _) = try bench.connect(try DESFireSecurityInteropTests.card())
+        let s = DESFireSecureSession(target: id.target, frontend: bench.frontend)
+        try s.select(0x42)
+        bench.frontend.resetCounts()
+        try s.authenticate(keyNumber: 1, key: try DESFireCardKey(.aes, value: DESFireSecurityInteropTests.aesKey1))
+        #expect(bench.frames == 2)
+        bench.frontend.resetCounts()
+        #expect(
+            try s.readData(file: 1, offset: 0, length: 48, communication: 0x03) == DESFireSecurityInteropTests.secret)
+        #expect(bench.frames == 2)
+    }
 }

@@ -171,14 +171,13 @@ import Testing
         playISODEP(
             tag,
             """
-            0A00           -> 1C                   # Authenticate (legacy): not emulated
-            AA00           -> 1C                   # AuthenticateAES: not emulated
+            AA00           -> AE                   # AuthenticateAES: the PICC master key is DES
+            0A05           -> 40                   # no key 5 at PICC level
             51             -> AE                   # GetCardUID needs authentication
             C4 00          -> AE                   # ChangeKey needs authentication
             FC             -> AE                   # FormatPICC needs authentication
             6C 01          -> 1C                   # GetValue (value files): not emulated
-            6E             -> 1C                   # GetFreeMemory: not emulated
-            900A0000010000 -> 911C                 # wrapped Authenticate
+            90AA0000010000 -> 91AE                 # wrapped AuthenticateAES
             """)
         #expect(tag.receive([], tearAfter: nil) == .data([0x7E]))  // an empty INF: length error
     }

@@ -313,6 +313,8 @@ extension FlipperNFCFile {
                 app.files[i].isoFileID = app.files[i].number == 1 ? Type4Configuration.ccFileID : 0xE104
             }
         }
+        // The file stores key versions, not keys: as many zero keys as the key count byte says.
+        app.keys = DESFireApplication(aid: app.aid, keyCount: app.keyCount).keys
         return app
     }
 }

@@ -13,10 +13,13 @@ public struct DESFireApplication: Sendable, Hashable {
     /// ISO DF name, up to 16 bytes (the NDEF mapping uses `D2760000850101`).
     public var dfName: [UInt8]?
     public var files: [DESFireFile]
+    /// The application's keys, key 0 the application master key: `keyCount & 0x0F` of them, of the type its bits
+    /// 7–6 select (all zeros, version 0, after CreateApplication).
+    public var keys: [DESFireKey]
 
     public init(
         aid: UInt32, keySettings: UInt8 = 0x0F, keyCount: UInt8 = 0x01, isoFileID: UInt16? = nil,
-        dfName: [UInt8]? = nil, files: [DESFireFile] = []
+        dfName: [UInt8]? = nil, files: [DESFireFile] = [], keys: [DESFireKey]? = nil
     ) {
         self.aid = aid
         self.keySettings = keySettings
@@ -24,5 +27,9 @@ public struct DESFireApplication: Sendable, Hashable {
         self.isoFileID = isoFileID
         self.dfName = dfName
         self.files = files
+        self.keys =
+            keys
+            ?? Array(
+                repeating: DESFireKey.zero(DESFireKey.KeyType.forKeyCountByte(keyCount)), count: Int(keyCount & 0x0F))
     }
 }

@@ -18,7 +18,30 @@ internal import OpenNFCBytes
 /// AIDs are written as values, most significant byte first (`00 00 01` travels `01 00 00`); access rights as the
 /// 16-bit value Read|Write|Read&Write|Change (`EE EE`: all free).
 extension DESFireEV1Tag {
-    static let sectionKeys: Set<String> = ["activation", "version", "applications"]
+    static let sectionKeys: Set<String> = ["activation", "version", "masterKey", "applications"]
+
+    static func keyJSON(_ k: DESFireKey) -> JSONValue {
+        .object([
+            ("type", .string(k.type.rawValue)), ("value", .string(Hex.encode(k.bytes, separator: " "))),
+            ("version", ISODEPTagFileCoding.byte(k.version)),
+        ])
+    }
+
+    static func decodeKey(_ value: JSONValue, path: String) throws(TagFileError) -> DESFireKey {
+        let k = try TagFileFields(value, path: path)
+        try ISODEPTagFileCoding.checkKeys(k, ["type", "value", "version"])
+        let name = try k.string("type")
+        guard let type = DESFireKey.KeyType(rawValue: name) else {
+            throw TagFileError("key type must be des, 2k3des, 3k3des or aes, not '\(name)'", field: k.field("type"))
+        }
+        let bytes = try k.hex("value", count: type.length)
+        let version = try ISODEPTagFileCoding.optionalByte(k, "version") ?? 0
+        do throws(ISODEPCardError) {
+            return try DESFireKey(type, bytes: bytes, version: version)
+        } catch {
+            throw TagFileError(error.reason, field: k.field("value"))
+        }
+    }
 
     /// The tag-file registry entry of chip `desfire-ev1`.
     static var tagFileChips: [TagFileChip] {
@@ -49,6 +72,7 @@ extension DESFireEV1Tag {
         let hex = { (b: [UInt8]) -> JSONValue in .string(Hex.encode(b, separator: " ")) }
         return .object([
             ("activation", C.activation(activation)),
+            ("masterKey", Self.keyJSON(masterKey)),
             (
                 "version",
                 .object([
@@ -70,6 +94,7 @@ extension DESFireEV1Tag {
                         ]
                         if let fid = app.isoFileID { m.append(("isoFileID", C.uint16(fid))) }
                         if let name = app.dfName { m.append(("dfName", hex(name))) }
+                        m.append(("keys", .array(app.keys.map(Self.keyJSON))))
                         m.append(
                             (
                                 "files",
@@ -108,11 +133,19 @@ extension DESFireEV1Tag {
         if s.contains("applications") {
             for (i, value) in try s.array("applications").enumerated() {
                 let a = try TagFileFields(value, path: "\(s.field("applications"))[\(i)]")
-                try C.checkKeys(a, ["aid", "keySettings", "keyCount", "isoFileID", "dfName", "files"])
+                try C.checkKeys(a, ["aid", "keySettings", "keyCount", "isoFileID", "dfName", "files", "keys"])
                 let aid = try a.hex("aid", count: 3)
                 var app = DESFireApplication(aid: UInt32(aid[0]) << 16 | UInt32(aid[1]) << 8 | UInt32(aid[2]))
                 if let b = try C.optionalByte(a, "keySettings") { app.keySettings = b }
                 if let b = try C.optionalByte(a, "keyCount") { app.keyCount = b }
+                if a.contains("keys") {
+                    app.keys = []
+                    for (j, k) in try a.array("keys").enumerated() {
+                        app.keys.append(try Self.decodeKey(k, path: "\(a.field("keys"))[\(j)]"))
+                    }
+                } else {
+                    app.keys = DESFireApplication(aid: app.aid, keyCount: app.keyCount).keys
+                }
                 app.isoFileID = try C.optionalUInt16(a, "isoFileID")
                 app.dfName = try a.optionalHex("dfName")
                 if a.contains("files") {
@@ -131,9 +164,11 @@ extension DESFireEV1Tag {
                 applications.append(app)
             }
         }
+        var master = DESFireKey.zero(.des)
+        if let v = s.value("masterKey") { master = try Self.decodeKey(v, path: s.field("masterKey")) }
         let tag: DESFireEV1Tag
         do throws(ISODEPCardError) {
-            tag = try DESFireEV1Tag(uid: uid, applications: applications, version: version)
+            tag = try DESFireEV1Tag(uid: uid, applications: applications, version: version, masterKey: master)
         } catch {
             throw TagFileError(error.reason, field: s.field("applications"))
         }

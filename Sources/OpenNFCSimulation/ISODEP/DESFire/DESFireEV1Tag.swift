@@ -18,7 +18,10 @@
 /// | Access rights | free (`E`) granted; key-protected `AE`; never (`F`) `9D`; over ISO both `69 82` | |
 /// | Tearing | WriteData commits when complete: torn then, only the first `tearAfter` bytes; UPDATE BINARY likewise | a chain torn before its last frame commits nothing [?] |
 /// | ISO 7816-4 | the shared ``ISO7816Engine``: DF by name or ISO id, EF by ISO id, READ/UPDATE BINARY | MLe 256, MLc 255, short APDUs |
-/// | **Not emulated** | authentication (`0A`/`1A`/`AA`: `1C`), commands requiring it (GetCardUID, ChangeKey, ChangeKeySettings, SetConfiguration, FormatPICC, ChangeFileSettings: `AE`), value/record/backup files, transactions, MACed or enciphered communication, GetFreeMemory, random ID (all `1C`) | out of scope: the emulation targets reading, NDEF and formatting, not the DESFire security model |
+/// | Keys and authentication | PICC master key and per-application keys (DES, 2K3DES, 3K3DES, AES); `0A`, `1A`, `AA`; session keys; EV1 CMAC and enciphered communication; GetKeyVersion, ChangeKey, ChangeKeySettings, GetCardUID, FormatPICC, GetFreeMemory | `DESFireMachine+Security.swift` (capability table there) |
+/// | **Not emulated** | value/record/backup files and transactions, SetConfiguration, ChangeFileSettings, random ID (`1C`), legacy (`0A`) MAC/enciphered communication (`9D`), ISO 7816 access to key-protected files (`69 82`) | not done yet |
+package import OpenNFCCrypto
+
 public final class DESFireEV1Tag: VirtualTag {
     public let chip = "desfire-ev1"
     public var activation: VirtualActivation
@@ -36,7 +39,8 @@ public final class DESFireEV1Tag: VirtualTag {
     /// - Throws: ``ISODEPCardError`` when the UID is not 7 bytes, an AID is `000000` or above 24 bits or repeated,
     ///   a file number is above 31 or repeated within its application, or a DF name is longer than 16 bytes.
     public init(
-        uid: [UInt8], applications: [DESFireApplication] = [], version: DESFireVersion = DESFireVersion()
+        uid: [UInt8], applications: [DESFireApplication] = [], version: DESFireVersion = DESFireVersion(),
+        masterKey: DESFireKey = .zero(.des)
     ) throws(ISODEPCardError) {
         guard uid.count == 7 else {
             throw ISODEPCardError(.invalidConfiguration, "DESFire EV1 UID of \(uid.count) bytes: must be 7")
@@ -53,6 +57,17 @@ public final class DESFireEV1Tag: VirtualTag {
             guard (app.dfName?.count ?? 1) <= 16, app.dfName?.isEmpty != true else {
                 throw ISODEPCardError(.invalidConfiguration, "\(name): DF name must have 1…16 bytes")
             }
+            guard app.keys.count == Int(app.keyCount & 0x0F), (1...14).contains(app.keys.count) else {
+                throw ISODEPCardError(
+                    .invalidConfiguration,
+                    "\(name): \(app.keys.count) keys, the key count byte says \(app.keyCount & 0x0F)")
+            }
+            let family = DESFireKey.KeyType.forKeyCountByte(app.keyCount)
+            for key in app.keys where key.type != family && !(family == .des && key.type == .tdes2) {
+                throw ISODEPCardError(
+                    .invalidConfiguration,
+                    "\(name): a \(key.type.rawValue) key where the key count byte says \(family.rawValue)")
+            }
             var numbers: Set<UInt8> = []
             for file in app.files {
                 guard file.number <= 31, numbers.insert(file.number).inserted else {
@@ -67,8 +82,17 @@ public final class DESFireEV1Tag: VirtualTag {
         self.activation = Self.defaultActivation(uid: uid)
         let limits = ISO7816Engine.Limits(mle: 256, mlc: 255, extendedLength: false)
         self.machine = DESFireMachine(
-            picc: DESFirePICC(applications: applications), engine: ISO7816Engine(limits: limits), version: version,
-            uid: uid)
+            picc: DESFirePICC(applications: applications, masterKey: masterKey), engine: ISO7816Engine(limits: limits),
+            version: version, uid: uid)
+    }
+
+    /// The PICC master key.
+    public var masterKey: DESFireKey { machine.picc.masterKey }
+
+    /// Where the card's RndB comes from; inject a ``SeededRandomSource`` for reproducible transcripts.
+    package var random: any RandomSource {
+        get { machine.random }
+        set { machine.random = newValue }
     }
 
     /// The applications as stored now (files included).

@@ -1,3 +1,5 @@
+internal import OpenNFCCrypto
+
 /// One native DESFire answer: status byte and data (natively sent status first; ISO-wrapped, data then `91 status`).
 struct DESFireReply: Sendable, Hashable {
     var status: DESFireStatus
@@ -19,8 +21,11 @@ struct DESFireMachine: Sendable {
         case none
         /// Response frames of which `next` is the one the next `AF` fetches.
         case frames([[UInt8]], next: Int)
-        /// A WriteData waiting for more data frames.
-        case write(ISO7816FileReference, offset: Int, length: Int, received: [UInt8])
+        /// A WriteData waiting for more data frames: its header (code, file, offset, length) and how it travels.
+        case write(
+            ISO7816FileReference, offset: Int, length: Int, received: [UInt8], header: [UInt8], mode: UInt8)
+        /// An authentication waiting for the reader's token (`AF` ‖ ek(RndA ‖ RndB')).
+        case authentication(code: UInt8, keyNumber: UInt8, key: DESFireKey, rndB: [UInt8], iv: [UInt8])
     }
 
     var picc: DESFirePICC
@@ -29,24 +34,70 @@ struct DESFireMachine: Sendable {
     var uid: [UInt8]
     var piccKeySettings: UInt8 = 0x0F
     var pending: Pending = .none
+    /// The authenticated session, if any (DESFireMachine+Security.swift).
+    var session: DESFireSession?
+    /// Where RndB comes from.
+    var random: any RandomSource = SystemRandomSource()
+    /// Set by a command whose answer is already protected (enciphered) or must not carry a CMAC.
+    var responseSecured = false
 
     /// The selected application, or nil at PICC level.
     var selectedApplication: Int? { engine.currentDF }
 
     mutating func reset() {
         pending = .none
+        session = nil
         engine.reset(in: picc)
     }
 
     /// ISO/IEC 7816-4 commands (CLA `00`) through the shared engine; they abandon a pending native exchange.
     mutating func iso(_ frame: [UInt8], tearAfter: Int?) -> ISO7816Engine.Outcome {
         pending = .none
+        session = nil
         return engine.process(frame, in: &picc, tearAfter: tearAfter)
     }
 
     mutating func native(_ code: UInt8, _ params: ArraySlice<UInt8>, tearAfter: Int?) -> DESFireReply {
-        if code == 0xAF { return continuation(params, tearAfter: tearAfter) }
-        pending = .none
+        responseSecured = false
+        if code == 0xAF, case .authentication(let c, let n, let key, let rndB, let iv) = pending {
+            return finishAuthentication(params, code: c, keyNumber: n, key: key, rndB: rndB, iv: iv)
+        }
+        let wasSecured = session != nil && session?.legacy == false
+        var reply: DESFireReply
+        if code == 0xAF {
+            // The next frame of an answer: its CMAC was placed when the answer was built.
+            if case .frames = pending { return continuation(params, tearAfter: tearAfter) }
+            reply = continuation(params, tearAfter: tearAfter)
+        } else {
+            pending = .none
+            if [0x0A, 0x1A, 0xAA].contains(code) { return beginAuthentication(code, params) }
+            // EV1: a plain command moves the IV by its CMAC; commands with protected input do it themselves.
+            if wasSecured && ![0xC4, 0x54, 0x3D].contains(code) { macCommand([code] + params) }
+            reply = dispatch(code, params, tearAfter: tearAfter)
+        }
+        if reply.status != .ok && reply.status != .additionalFrame {
+            session = nil
+            return reply
+        }
+        guard wasSecured, session != nil, !responseSecured else { return reply }
+        // EV1: the answer's CMAC covers all of its frames' data and the final status; it rides in the last frame.
+        if reply.status == .ok {
+            reply.data += macResponse(reply.data)
+        } else if case .frames(let frames, _) = pending {
+            // `frames` holds every frame of the answer, the first (just built) included.
+            let mac = macResponse(frames.flatMap { $0 })
+            var out = frames
+            out[out.count - 1] += mac
+            if out[out.count - 1].count > Self.maxFrameData {
+                let last = out.removeLast()
+                out += Self.chunked(last)
+            }
+            return send(out)
+        }
+        return reply
+    }
+
+    private mutating func dispatch(_ code: UInt8, _ params: ArraySlice<UInt8>, tearAfter: Int?) -> DESFireReply {
         switch code {
         case 0x60: return getVersion(params)
         case 0x6A: return getApplicationIDs(params)
@@ -62,8 +113,14 @@ struct DESFireMachine: Sendable {
         case 0xDA: return deleteApplication(params)
         case 0xCD: return createStdDataFile(params)
         case 0xDF: return deleteFile(params)
-        // Commands that need a prior authentication, which this emulation never has.
-        case 0x51, 0x54, 0x5C, 0x5F, 0xC4, 0xFC: return .status(.authenticationError)
+        case 0x64: return getKeyVersion(params)
+        case 0xC4: return changeKey(params, tearAfter: tearAfter)
+        case 0x54: return changeKeySettings(params)
+        case 0x51: return getCardUID(params)
+        case 0xFC: return formatPICC(params)
+        case 0x6E: return getFreeMemory(params)
+        // SetConfiguration, ChangeFileSettings: not emulated; they need authentication first.
+        case 0x5C, 0x5F: return .status(session == nil ? .authenticationError : .illegalCommand)
         default: return .status(.illegalCommand)  // Authenticate, value/record files, creation: not emulated
         }
     }
@@ -78,9 +135,14 @@ struct DESFireMachine: Sendable {
                 return .status(.lengthError)
             }
             return send(frames, from: next)
-        case .write(let ref, let offset, let length, var received):
+        case .write(let ref, let offset, let length, var received, let header, let mode):
             received += params
-            return collect(ref, offset: offset, length: length, received: received, tearAfter: tearAfter)
+            return collect(
+                ref, offset: offset, length: length, received: received, header: header, mode: mode,
+                tearAfter: tearAfter)
+        case .authentication:
+            pending = .none
+            return .status(.illegalCommand)
         }
     }
 
@@ -88,7 +150,7 @@ struct DESFireMachine: Sendable {
     mutating func sendFrames(_ frames: [[UInt8]]) -> DESFireReply { send(frames) }
 
     /// Frame `index` of `frames` now (status `AF` while more follow, `00` for the last); the rest on `AF`.
-    private mutating func send(_ frames: [[UInt8]], from index: Int = 0) -> DESFireReply {
+    mutating func send(_ frames: [[UInt8]], from index: Int = 0) -> DESFireReply {
         guard index < frames.count else {
             pending = .none
             return .status(.ok)
@@ -101,7 +163,7 @@ struct DESFireMachine: Sendable {
         return DESFireReply(status: .additionalFrame, data: frames[index])
     }
 
-    private static func chunked(_ data: [UInt8], by size: Int = maxFrameData) -> [[UInt8]] {
+    static func chunked(_ data: [UInt8], by size: Int = maxFrameData) -> [[UInt8]] {
         guard !data.isEmpty else { return [[]] }
         return stride(from: 0, to: data.count, by: size).map { Array(data[$0..<min($0 + size, data.count)]) }
     }
@@ -135,10 +197,12 @@ struct DESFireMachine: Sendable {
         let aid = UInt32(Self.le24(p, 0))
         if aid == 0 {
             engine.select(df: nil, ef: nil, in: picc)
+            session = nil
             return .status(.ok)
         }
         guard let df = picc.application(aid: aid) else { return .status(.applicationNotFound) }
         engine.select(df: df, ef: nil, in: picc)
+        session = nil
         return .status(.ok)
     }
 
@@ -165,11 +229,27 @@ struct DESFireMachine: Sendable {
         return .success(ref)
     }
 
+    /// Whether `operation` on the file is allowed now: free access, or a session with one of the keys its access
+    /// rights name (its own nibble or Read&Write). Returns the refusal, or nil and whether the data travels
+    /// protected (a key-granted access uses the file's communication settings; free access is always plain).
     private func checkAccess(_ ref: ISO7816FileReference, _ operation: ISO7816FileOperation) -> DESFireStatus? {
-        switch picc.file(ref).access(operation) {
-        case .free: return nil
-        case .needsKey: return .authenticationError
-        case .never: return .permissionDenied
+        accessMode(ref, operation).refusal
+    }
+
+    func accessMode(_ ref: ISO7816FileReference, _ operation: ISO7816FileOperation) -> (
+        refusal: DESFireStatus?, communication: UInt8
+    ) {
+        let f = picc.file(ref)
+        switch f.access(operation) {
+        case .free: return (nil, 0x00)
+        case .never: return (.permissionDenied, 0)
+        case .needsKey:
+            let own = UInt8(operation == .read ? f.accessRights >> 12 & 0xF : f.accessRights >> 8 & 0xF)
+            let rw = UInt8(f.accessRights >> 4 & 0xF)
+            guard let s = session, s.keyNumber == own || s.keyNumber == rw else { return (.authenticationError, 0) }
+            let mode = f.communicationSettings & 0x03
+            if s.legacy && mode != 0 { return (.permissionDenied, 0) }
+            return (nil, mode)
         }
     }
 
@@ -192,14 +272,22 @@ struct DESFireMachine: Sendable {
         guard p.count == 7 else { return .status(.lengthError) }
         let resolved = file(p[p.startIndex])
         guard case .success(let ref) = resolved else { return .status(resolved.desfireStatus) }
-        if let refusal = checkAccess(ref, .read) { return .status(refusal) }
+        let (refusal, mode) = accessMode(ref, .read)
+        if let refusal { return .status(refusal) }
         let size = picc.efSize(ref)
         let offset = Self.le24(p, 1)
         var length = Self.le24(p, 4)
         guard offset < size || (offset == 0 && size == 0) else { return .status(.boundaryError) }
         if length == 0 { length = size - offset }
         guard offset + length <= size else { return .status(.boundaryError) }
-        return send(Self.chunked(picc.efRead(ref, offset..<offset + length)))
+        let data = picc.efRead(ref, offset..<offset + length)
+        if mode == 0x03 {
+            // Enciphered (MF3ICD81): data ‖ CRC32(data ‖ 00), padded, CBC with the session IV; no CMAC then.
+            guard let c = encipherResponse(data) else { return .status(.authenticationError) }
+            responseSecured = true
+            return send(Self.chunked(c))
+        }
+        return send(Self.chunked(data))
     }
 
     /// WriteData `3D` fileNo offset(3 LE) length(3 LE) data…; more data follows in `AF` frames. The data is
@@ -211,25 +299,63 @@ struct DESFireMachine: Sendable {
         let offset = Self.le24(p, 1)
         let length = Self.le24(p, 4)
         guard length > 0 else { return .status(.lengthError) }
-        if let refusal = checkAccess(ref, .write) { return .status(refusal) }
+        let (refusal, mode) = accessMode(ref, .write)
+        if let refusal { return .status(refusal) }
         guard offset + length <= picc.efSize(ref) else { return .status(.boundaryError) }
-        return collect(ref, offset: offset, length: length, received: Array(p.dropFirst(7)), tearAfter: tearAfter)
+        return collect(
+            ref, offset: offset, length: length, received: Array(p.dropFirst(7)), header: [0x3D] + Array(p.prefix(7)),
+            mode: session?.legacy == false ? mode : 0xFF, tearAfter: tearAfter)
     }
 
+    /// The bytes a WriteData carries on the wire for `length` data bytes: plain, + 8-byte CMAC (MACed), or
+    /// data ‖ CRC32 padded to whole blocks (enciphered).
+    private func wireLength(_ length: Int, mode: UInt8) -> Int {
+        let n = session?.algorithm.blockLength ?? 8
+        switch mode {
+        case 0x01: return length + 8
+        case 0x03: return (length + 4 + n - 1) / n * n
+        default: return length
+        }
+    }
+
+    /// Gathers a WriteData's frames; once complete, checks its protection (EV1: plain moves the IV by the command's
+    /// CMAC, MACed checks the CMAC, enciphered deciphers and checks CRC32(command ‖ data)) and commits. `mode` FF:
+    /// no EV1 session.
     private mutating func collect(
-        _ ref: ISO7816FileReference, offset: Int, length: Int, received: [UInt8], tearAfter: Int?
+        _ ref: ISO7816FileReference, offset: Int, length: Int, received: [UInt8], header: [UInt8], mode: UInt8,
+        tearAfter: Int?
     ) -> DESFireReply {
-        if received.count > length {
+        let expected = wireLength(length, mode: mode)
+        if received.count > expected {
             pending = .none
             return .status(.lengthError)
         }
-        if received.count < length {
-            pending = .write(ref, offset: offset, length: length, received: received)
+        if received.count < expected {
+            pending = .write(ref, offset: offset, length: length, received: received, header: header, mode: mode)
             return .status(.additionalFrame)
         }
         pending = .none
+        var data = received
+        switch mode {
+        case 0x01:
+            data = Array(received.prefix(length))
+            guard let s = session, let t = try? s.mac.tag(header + data, iv: s.iv),
+                Array(t.prefix(8)) == Array(received.suffix(8))
+            else { return .status(.integrityError) }
+            session?.iv = t
+        case 0x03:
+            guard let plain = decipherCommand(received) else { return .status(.integrityError) }
+            data = Array(plain.prefix(length))
+            guard Array(plain[length..<length + 4]) == DESFireCRC32.bytes(header + data),
+                plain[(length + 4)...].allSatisfy({ $0 == 0 })
+            else { return .status(.integrityError) }
+        case 0x00:
+            macCommand(header + data)
+        default:
+            break
+        }
         let committed = min(tearAfter ?? length, length)
-        if committed > 0 { picc.efWrite(ref, at: offset, received[0..<committed]) }
+        if committed > 0 { picc.efWrite(ref, at: offset, data[0..<committed]) }
         return .status(.ok)
     }
 }

@@ -3,6 +3,8 @@
 /// without authentication follows the file's access rights: free (`E`) is granted, anything else is `69 82`.
 struct DESFirePICC: ISO7816FileTree {
     var applications: [DESFireApplication]
+    /// The PICC master key (factory: DES, all zeros).
+    var masterKey = DESFireKey.zero(.des)
 
     var dfCount: Int { applications.count }
     func dfName(_ df: Int) -> [UInt8]? { applications[df].dfName }

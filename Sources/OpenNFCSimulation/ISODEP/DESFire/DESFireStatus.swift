@@ -8,6 +8,10 @@ public struct DESFireStatus: RawRepresentable, Sendable, Hashable, CustomStringC
     public static let ok = DESFireStatus(rawValue: 0x00)
     /// `0E` insufficient non-volatile memory.
     public static let outOfEEPROM = DESFireStatus(rawValue: 0x0E)
+    /// `1E` CRC or MAC does not match the data (secure messaging).
+    public static let integrityError = DESFireStatus(rawValue: 0x1E)
+    /// `40` invalid key number.
+    public static let noSuchKey = DESFireStatus(rawValue: 0x40)
     /// `1C` command code not supported (also: not emulated here).
     public static let illegalCommand = DESFireStatus(rawValue: 0x1C)
     /// `7E` length of the command string invalid.

@@ -1,0 +1,68 @@
+import Foundation
+import OpenCoreNFC
+import OpenCoreNFCTesting
+import OpenNFCCrypto
+import OpenNFCSimulation
+import OpenNFCSystem
+import Testing
+
+/// An iOS app that does its own DESFire EV1 AES authentication and secure messaging (MF3ICD81) through
+/// `sendMiFareCommand` (native frames: status byte first), as against a real card: Core NFC only carries frames.
+@Suite struct DESFirePhoneTests {
+    static let key: [UInt8] = Array(0x60...0x6F)
+    static let secret = Array("an enciphered secret".utf8)
+
+    @Test func appAuthenticatesWithAESAndReadsAnEncipheredFile() throws {
+        let phone = VirtualPhone(configuration: AppConfiguration(readerSessionFormats: ["TAG"]))
+        let app = DESFireApplication(
+            aid: 0x01_02_03, keyCount: 0x81,
+            files: [DESFireFile(number: 5, communicationSettings: 0x03, accessRights: 0x0FFF, contents: Self.secret)],
+            keys: [try DESFireKey(.aes, bytes: Self.key)])
+        phone.put(try DESFireEV1Tag(uid: [0x04, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36], applications: [app]))
+
+        let recorder = TagSessionRecorder()
+        let log = LogBox()
+        let aes = try BlockCipher(.aes128, key: Self.key)
+        let rndA = (0..<16).map { UInt8(0xC0 + $0) }
+        let zero = [UInt8](repeating: 0, count: 16)
+        recorder.onDetect = { session, tags in
+            guard case .miFare(let tag) = tags[0] else { return }
+            log.append("family \(tag.mifareFamily == .desfire)")
+            session.connect(to: tags[0]) { _ in
+                tag.sendMiFareCommand(commandPacket: Data([0x5A, 0x03, 0x02, 0x01])) { r, _ in
+                    log.append("select \([UInt8](r))")
+                    tag.sendMiFareCommand(commandPacket: Data([0xAA, 0x00])) { r1, _ in
+                        let ekRndB = [UInt8](r1.dropFirst())
+                        let rndB = try! aes.decryptCBC(ekRndB, iv: zero)
+                        let token = try! aes.encryptCBC(rndA + rndB.dropFirst() + [rndB[0]], iv: ekRndB)
+                        tag.sendMiFareCommand(commandPacket: Data([0xAF] + token)) { r2, _ in
+                            let a = try! aes.decryptCBC([UInt8](r2.dropFirst()), iv: Array(token.suffix(16)))
+                            log.append("mutual \(r2.first == 0x00 && a == Array(rndA.dropFirst()) + [rndA[0]])")
+                            // Session key A0–3 B0–3 A12–15 B12–15; the IV starts at zero and takes the command's CMAC.
+                            let sk = Array(rndA[0..<4] + rndB[0..<4] + rndA[12..<16] + rndB[12..<16])
+                            let command: [UInt8] = [0xBD, 0x05, 0, 0, 0, UInt8(Self.secret.count), 0, 0]
+                            let iv = try! CMAC(.aes128, key: sk).tag(command, iv: zero)
+                            tag.sendMiFareCommand(commandPacket: Data(command)) { r3, _ in
+                                let c = [UInt8](r3.dropFirst())
+                                let plain = try! BlockCipher(.aes128, key: sk).decryptCBC(c, iv: iv)
+                                let data = Array(plain.prefix(Self.secret.count))
+                                let crc = Array(plain[Self.secret.count..<Self.secret.count + 4])
+                                log.append(
+                                    "read \(r3.first == 0x00) \(data == Self.secret) \(crc == DESFireCRC32.bytes(data + [0]))"
+                                )
+                                session.invalidate()
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        _ = phone.run {
+            let s = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: recorder, queue: nil)
+            s.begin()
+            return s
+        }
+        phone.settle()
+        #expect(log.lines == ["family true", "select [0]", "mutual true", "read true true true"])
+    }
+}
