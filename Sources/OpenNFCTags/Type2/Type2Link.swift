@@ -36,13 +36,7 @@ struct Type2Link {
     func write(page: Int, _ bytes: [UInt8]) throws(TagError) {
         precondition(bytes.count == 4)
         let name = "WRITE page \(page)"
-        let answer: RFResponse
-        do {
-            answer = try frontend.exchange([0xA2, UInt8(page)] + bytes)
-        } catch {
-            throw .rf(error, during: name)
-        }
-        switch answer {
+        switch try frontend.exchange([0xA2, UInt8(page)] + bytes, naming: name) {
         case .ack: return
         case .nak(let n): throw TagError(.commandRejected, "\(name) refused", nak: n)
         case .frame(let b) where b.count == 1 && b[0] == 0x0A: return
@@ -56,7 +50,7 @@ struct Type2Link {
     private func readCommand(_ command: [UInt8], name: String) throws(TagError) -> [UInt8] {
         do {
             return try readOnce(command, name: name)
-        } catch let error where error.code == .rf && target != nil && Self.isRetryable(error.rfError) {
+        } catch let error where error.code == .rf && target != nil && error.rfError?.allowsRepeatingARead == true {
             do {
                 _ = try frontend.activate(target!)
             } catch {
@@ -79,19 +73,8 @@ struct Type2Link {
         }
     }
 
-    private static func isRetryable(_ e: RFError?) -> Bool {
-        guard let e else { return false }
-        return e.code == .timeout || e.code == .transmission
-    }
-
     private func readOnce(_ command: [UInt8], name: String) throws(TagError) -> [UInt8] {
-        let answer: RFResponse
-        do {
-            answer = try frontend.exchange(command)
-        } catch {
-            throw .rf(error, during: name)
-        }
-        switch answer {
+        switch try frontend.exchange(command, naming: name) {
         case .frame(let b) where b.count == 1 && b[0] & 0xFA == 0:
             throw TagError(.commandRejected, "\(name) refused", nak: b[0])
         case .frame(let b): return b
