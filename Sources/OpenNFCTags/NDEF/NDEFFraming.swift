@@ -4,6 +4,14 @@
 /// The reader procedures use it to tell a complete message from one cut short or mixed by an interrupted write; the
 /// record contents are the NDEF codec's business.
 enum NDEFFraming {
+    /// `message` when its framing is sound, else `tornStateDetected` naming what is wrong.
+    static func checked(_ message: [UInt8]) throws(TagError) -> [UInt8] {
+        if let problem = problem(in: message) {
+            throw TagError(.tornStateDetected, "the \(message.count)-byte NDEF message is malformed: \(problem)")
+        }
+        return message
+    }
+
     /// Nil when the framing is sound, else what is wrong and where.
     static func problem(in m: [UInt8]) -> String? {
         var i = 0

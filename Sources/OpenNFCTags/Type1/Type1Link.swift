@@ -81,7 +81,7 @@ struct Type1Link {
     private func readCommand(_ command: [UInt8], name: String) throws(TagError) -> [UInt8] {
         do {
             return try send(command, name: name)
-        } catch let error where error.code == .rf && Self.isRetryable(error.rfError) {
+        } catch let error where error.code == .rf && error.rfError?.allowsRepeatingARead == true {
             return try send(command, name: name)
         }
     }
@@ -90,19 +90,8 @@ struct Type1Link {
         try send(command, name: name)
     }
 
-    private static func isRetryable(_ e: RFError?) -> Bool {
-        guard let e else { return false }
-        return e.code == .timeout || e.code == .transmission
-    }
-
     private func send(_ command: [UInt8], name: String) throws(TagError) -> [UInt8] {
-        let answer: RFResponse
-        do {
-            answer = try frontend.exchange(command)
-        } catch {
-            throw .rf(error, during: name)
-        }
-        switch answer {
+        switch try frontend.exchange(command, naming: name) {
         case .frame(let b): return b
         case .ack: throw TagError(.invalidResponse, "\(name) answered ACK; Type 1 tags answer with data")
         case .nak(let n): throw TagError(.invalidResponse, "\(name) answered NAK \(n); Type 1 tags answer with data")

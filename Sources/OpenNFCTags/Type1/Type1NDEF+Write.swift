@@ -170,7 +170,7 @@ extension Type1NDEF {
 
     /// Formats a blank tag, or empties an NDEF one:
     ///
-    /// - Blank tag (CC0 not E1h, CC all zero): the size comes from HR0 (`11` static 120 bytes, `12` dynamic 512
+    /// - Blank tag (NMN, byte 8, 00): the size comes from HR0 (`11` static 120 bytes, `12` dynamic 512
     ///   bytes; others are refused). Writes the TLVs from byte 12 (dynamic: Lock Control `01 03 F2 30 33` for the
     ///   lock bytes at 122–127 and Memory Control `02 03 F0 02 03` for the reserved bytes 120–121, the Topaz 512
     ///   layout), an empty NDEF TLV and a Terminator, then the CC `00 10 TMS 00` and last the magic number E1h at
@@ -201,7 +201,8 @@ extension Type1NDEF {
             state = .ndef(layout)
             return
         }
-        guard cc.bytes == [0, 0, 0, 0] else {
+        // Blank: NMN 00 (CC1–CC3 may hold what a format interrupted before its last write left).
+        guard cc.magic == 0x00 else {
             throw TagError(.unsupported, "the CC holds \(cc.bytes.hexString): not a blank Type 1 tag")
         }
         let tms: UInt8

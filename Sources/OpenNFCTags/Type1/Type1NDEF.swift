@@ -18,20 +18,14 @@ package import OpenNFCRF
 /// 104–127: reserved, static lock and OTP bytes, and on dynamic tags the bytes the control TLVs declare) are never
 /// part of the TLV area. A Type 1 tag answers every write with what it stored; a difference from what was sent is
 /// reported as a refused write (a locked block).
-package final class Type1NDEF: NDEFTagProcedure {
+package final class Type1NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
     var link: Type1Link?
     let frontend: any RFFrontend
     /// HR0/HR1 from the activation (or RALL/RID once sent).
     var header: NFCAActivation.Type1Header?
     /// Bytes read or written during this activation.
     var memory = [UInt8?](repeating: nil, count: 2048)
-    var state: State = .unknown
-
-    enum State {
-        case unknown
-        case notNDEF(String)
-        case ndef(Type1Layout)
-    }
+    var state: NDEFLayoutState<Type1Layout> = .unknown
 
     /// - Parameter target: the activated target: its identifier is UID0–UID3 and its NFC-A activation carries
     ///   HR0/HR1 when the frontend read them (a frontend that cannot send RID, like a PN532, still reports both).
@@ -56,30 +50,11 @@ package final class Type1NDEF: NDEFTagProcedure {
 
     // MARK: detect
 
-    package func detect() throws(TagError) -> NDEFDetection {
-        switch try detectLayout() {
-        case .ndef(let layout): return layout.detection
-        case .notNDEF(let reason): return .notSupported(reason)
-        case .unknown: preconditionFailure("detection left no state")
-        }
-    }
-
-    func requireLayout() throws(TagError) -> Type1Layout {
-        switch try detectLayout() {
-        case .ndef(let layout): return layout
-        case .notNDEF(let reason): throw TagError(.notFormatted, reason)
-        case .unknown: preconditionFailure("detection left no state")
-        }
-    }
-
-    func detectLayout() throws(TagError) -> State {
-        if case .unknown = state { state = try walk() }
-        return state
-    }
+    package func detect() throws(TagError) -> NDEFDetection { try detectedStatus() }
 
     /// NDEF detection: HR0 names an NDEF-capable Type 1 tag, CC0 is the magic number E1h, the mapping version's
     /// major is 1, read access is granted; then the TLV walk from byte 12 to the NDEF TLV.
-    private func walk() throws(TagError) -> State {
+    func detectionProcedure() throws(TagError) -> NDEFLayoutState<Type1Layout> {
         try loadStaticArea()
         guard let header else { preconditionFailure("RALL sets the header") }
         guard header.hr0 >> 4 == 0x1 else {
@@ -122,11 +97,7 @@ package final class Type1NDEF: NDEFTagProcedure {
         guard layout.tlv.messageLength > 0 else { return [] }
         let addresses = layout.tlv.messageAddresses
         try load(addresses)
-        let message = addresses.map { memory[$0]! }
-        if let problem = NDEFFraming.problem(in: message) {
-            throw TagError(.tornStateDetected, "the \(message.count)-byte NDEF message is malformed: \(problem)")
-        }
-        return message
+        return try NDEFFraming.checked(addresses.map { memory[$0]! })
     }
 
     // MARK: memory access
@@ -196,7 +167,7 @@ struct Type1CapabilityContainer: Hashable {
 }
 
 /// What NDEF detection learnt about a Type 1 tag: the CC and the shared TLV layout.
-struct Type1Layout: Hashable {
+struct Type1Layout: Hashable, NDEFLayoutDescribing {
     var cc: Type1CapabilityContainer
     var tlv: NDEFTLVLayout
 

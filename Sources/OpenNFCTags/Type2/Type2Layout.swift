@@ -1,7 +1,7 @@
 /// What NDEF detection learnt about a Type 2 tag: the CC and where the NDEF TLV sits in the usable data area
 /// (T2T §7.4 "NDEF detection procedure"). The TLV facts are the shared ``NDEFTLVLayout``'s, reached as members.
 @dynamicMemberLookup
-struct Type2Layout: Hashable {
+struct Type2Layout: Hashable, NDEFLayoutDescribing {
     var cc: Type2CapabilityContainer
     var tlv: NDEFTLVLayout
 

@@ -85,13 +85,7 @@ final class Type2Link {
         precondition(bytes.count == 4)
         let name = "WRITE page \(page)"
         try select(sector: page >> 8)
-        let answer: RFResponse
-        do {
-            answer = try frontend.exchange([0xA2, UInt8(page & 0xFF)] + bytes)
-        } catch {
-            throw .rf(error, during: name)
-        }
-        switch answer {
+        switch try frontend.exchange([0xA2, UInt8(page & 0xFF)] + bytes, naming: name) {
         case .ack: return
         case .nak(let n): throw TagError(.commandRejected, "\(name) refused", nak: n)
         case .frame(let b) where b.count == 1 && b[0] == 0x0A: return
@@ -106,7 +100,7 @@ final class Type2Link {
         do {
             try select(sector: s)
             return try readOnce(command, name: name)
-        } catch let error where error.code == .rf && target != nil && Self.isRetryable(error.rfError) {
+        } catch let error where error.code == .rf && target != nil && error.rfError?.allowsRepeatingARead == true {
             do {
                 _ = try frontend.activate(target!)
             } catch {
@@ -132,19 +126,8 @@ final class Type2Link {
         sector = 0
     }
 
-    private static func isRetryable(_ e: RFError?) -> Bool {
-        guard let e else { return false }
-        return e.code == .timeout || e.code == .transmission
-    }
-
     private func readOnce(_ command: [UInt8], name: String) throws(TagError) -> [UInt8] {
-        let answer: RFResponse
-        do {
-            answer = try frontend.exchange(command)
-        } catch {
-            throw .rf(error, during: name)
-        }
-        switch answer {
+        switch try frontend.exchange(command, naming: name) {
         case .frame(let b) where b.count == 1 && b[0] & 0xFA == 0:
             throw TagError(.commandRejected, "\(name) refused", nak: b[0])
         case .frame(let b): return b

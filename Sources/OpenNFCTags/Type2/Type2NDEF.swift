@@ -18,19 +18,13 @@ public import OpenNFCRF
 ///
 /// With a frontend that cannot send raw frames (``RFCapabilities/rawFrames`` false, e.g. a PC/SC reader offering
 /// only storage-card APDUs), only READ `30` and WRITE `A2` are sent: the frontend maps those to its pseudo-APDUs.
-public final class Type2NDEF: NDEFTagProcedure {
+public final class Type2NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
     /// The chip, from identification; decides FAST_READ and the dynamic lock bytes.
     public let chip: Type2Chip
     let link: Type2Link
     let capabilities: RFCapabilities
     var memory = Type2Memory()
-    var state: State = .unknown
-
-    enum State {
-        case unknown
-        case notNDEF(String)
-        case ndef(Type2Layout)
-    }
+    var state: NDEFLayoutState<Type2Layout> = .unknown
 
     /// - Parameters:
     ///   - target: the activated target, used to re-activate before repeating a read that met a timeout or a
@@ -51,32 +45,10 @@ public final class Type2NDEF: NDEFTagProcedure {
 
     // MARK: detect
 
-    public func detect() throws(TagError) -> NDEFDetection {
-        switch try detectLayout() {
-        case .ndef(let layout): return layout.detection
-        case .notNDEF(let reason): return .notSupported(reason)
-        case .unknown: preconditionFailure("detection left no state")
-        }
-    }
-
-    /// The NDEF layout, or `notFormatted` (with the detection's reason).
-    func requireLayout() throws(TagError) -> Type2Layout {
-        switch try detectLayout() {
-        case .ndef(let layout): return layout
-        case .notNDEF(let reason): throw TagError(.notFormatted, reason)
-        case .unknown: preconditionFailure("detection left no state")
-        }
-    }
+    public func detect() throws(TagError) -> NDEFDetection { try detectedStatus() }
 
     /// NDEF detection procedure (T2T §7.4.1): CC check, then the TLV walk up to the NDEF TLV.
-    func detectLayout() throws(TagError) -> State {
-        if case .unknown = state {
-            state = try walk()
-        }
-        return state
-    }
-
-    private func walk() throws(TagError) -> State {
+    func detectionProcedure() throws(TagError) -> NDEFLayoutState<Type2Layout> {
         let cc = Type2CapabilityContainer(page: try pageBytes(3))
         if let reason = cc.unsupportedReason { return .notNDEF(reason) }
         let space = TLVAddressSpace(dataEnd: TLVAddressSpace.type2DataStart + cc.dataAreaSize)
@@ -104,11 +76,7 @@ public final class Type2NDEF: NDEFTagProcedure {
         guard layout.messageLength > 0 else { return [] }
         let addresses = layout.messageAddresses
         try load(pages: Set(addresses.map { $0 / 4 }))
-        let message = addresses.map { memory[$0]! }
-        if let problem = NDEFFraming.problem(in: message) {
-            throw TagError(.tornStateDetected, "the \(message.count)-byte NDEF message is malformed: \(problem)")
-        }
-        return message
+        return try NDEFFraming.checked(addresses.map { memory[$0]! })
     }
 
     // MARK: memory access
