@@ -18,6 +18,7 @@ extension VPCDCard {
         case .nfcB: return (0x07, 0x0000)
         case .nfcA: break
         }
+        if a.nfcA?.type1 != nil { return (0x03, 0x0030) }  // Topaz (PC/SC Part 3 card name 00 30)
         let chip = tag.chip.lowercased()
         if chip.hasPrefix("ultralight-c") || chip == "ulc" { return (0x03, 0x003A) }
         switch a.selRes {

@@ -138,6 +138,8 @@ public final class VPCDCard {
         switch pn532[0] {
         case 0x42:  // InCommunicateThru
             return thru(Array(pn532.dropFirst()), reply: 0x43, tearAfter: tearAfter)
+        case 0x40 where pn532.count >= 2 && pn532[1] == 0x01 && tag.activation.nfcA?.type1 != nil:
+            return type1Exchange(Array(pn532.dropFirst(2)), tearAfter: tearAfter)
         case 0x40 where pn532.count >= 2 && pn532[1] == 0x01:  // InDataExchange, target 1
             return thru(Array(pn532.dropFirst(2)), reply: 0x41, tearAfter: tearAfter)
         case 0x4A:  // InListPassiveTarget
@@ -145,12 +147,35 @@ public final class VPCDCard {
             tag.reset()
             let a = tag.activation
             let atqa = a.sensRes ?? 0
+            // Jewel/Topaz target data: SENS_RES and the 4-byte UID only (ACS ACR122 manuals, `D4 4A 01 04`).
+            if a.nfcA?.type1 != nil {
+                return [0xD5, 0x4B, 0x01, 0x01, UInt8(atqa >> 8), UInt8(atqa & 0xFF)] + a.uid + [0x90, 0x00]
+            }
             var t: [UInt8] = [0xD5, 0x4B, 0x01, 0x01, UInt8(atqa >> 8), UInt8(atqa & 0xFF), a.selRes ?? 0]
             t += [UInt8(a.uid.count)] + a.uid + (a.ats ?? [])
             return t + [0x90, 0x00]
         default:
             return [0xD5, pn532[0] &+ 1, 0x27, 0x90, 0x00]  // command not acceptable in this context
         }
+    }
+
+    /// InDataExchange to a Type 1 tag as the PN532 does it: the host sends `CMD ADD [DATA]`, the PN532 adds the padding
+    /// and the UID echo, and drops the address echo from the answer (RALL's answer has none). It cannot send RID.
+    private func type1Exchange(_ body: [UInt8], tearAfter: Int?) -> [UInt8]? {
+        let uid = tag.activation.uid
+        let frame: [UInt8]
+        switch (body.first, body.count) {
+        case (0x00?, 1): frame = [0x00, 0x00, 0x00] + uid
+        case (0x01?, 2): frame = body + [0x00] + uid
+        case (0x53?, 3), (0x1A?, 3): frame = body + uid
+        case (0x10?, 2), (0x02?, 2): frame = body + [UInt8](repeating: 0, count: 8) + uid
+        case (0x54?, 10), (0x1B?, 10): frame = body + uid
+        default: return [0xD5, 0x41, 0x27, 0x90, 0x00]  // not a command the PN532 sends to a Type 1 tag
+        }
+        let answer = tag.receive(frame, tearAfter: tearAfter)
+        if tearAfter != nil { return nil }
+        guard case .data(let d) = answer, !d.isEmpty else { return [0xD5, 0x41, 0x01, 0x90, 0x00] }
+        return [0xD5, 0x41, 0x00] + (body[0] == 0x00 ? d : Array(d.dropFirst())) + [0x90, 0x00]
     }
 
     private func thru(_ frame: [UInt8], reply: UInt8, tearAfter: Int?) -> [UInt8]? {

@@ -130,6 +130,41 @@ import Testing
     }
 }
 
+extension FramePinTests {
+    /// PACE advertisement: SELECT MF + READ BINARY of EF.CardAccess by SFI = 2 frames; a card without the file
+    /// costs the same 2 (the READ's error status answers the question). docs/PROCEDURES.md.
+    @Test func paceCardAccess() throws {
+        var c = Type4Configuration()
+        c.supportsPACE = true
+        let bench = InteropBench()
+        _ = try bench.connect(try Type4Tag(uid: [0x08, 1, 2, 3], configuration: c))
+        #expect(try PACECardAccess.advertisesPACE(frontend: bench.frontend))
+        #expect(bench.frames == 2)
+        _ = try bench.connect(try Type4Tag(uid: [0x08, 1, 2, 3]))
+        #expect(try !PACECardAccess.advertisesPACE(frontend: bench.frontend))
+        #expect(bench.frames == 2)
+    }
+
+    /// A VAS transaction with n configurations: SELECT `OSE.VAS.01` + n GET VAS DATA = 1 + n frames.
+    @Test func vasTransaction() throws {
+        let bench = InteropBench()
+        let pass = VASPassTag.Pass(
+            passTypeIdentifier: "pass.com.example.loyalty", vasData: Array(repeating: 0x42, count: 200))
+        _ = try bench.connect(try VASPassTag(passes: [pass]))
+        #expect(try VASReader.select(frontend: bench.frontend))
+        let commands = [
+            VASCommand(fullMode: true, passTypeIdentifier: "pass.com.example.loyalty", url: nil),
+            VASCommand(fullMode: true, passTypeIdentifier: "pass.com.example.other", url: "https://example.com/join"),
+        ]
+        let results = try commands.enumerated().map { n, c in
+            try VASReader.getData(c, more: n == 0, frontend: bench.frontend)
+        }
+        #expect(results.map(\.status) == [0x9000, 0x6A83])
+        #expect(results[0].vasData.count == 200)
+        #expect(bench.frames == 3)
+    }
+}
+
 /// Type 1 (Topaz) frames for full-capacity reads and writes, pinned; docs/PROCEDURES.md derives each minimum.
 /// Identification sends nothing (SENS_RES and HR0/HR1 come with the activation), so every count starts at RALL.
 @Suite struct Type1FramePinTests {

@@ -124,6 +124,19 @@ func z(_ n: Int) -> String { String(repeating: "00", count: n) }
         #expect(target.ats == nil && !target.isISODEP)
     }
 
+    @Test func type1HasNoHaltState() throws {
+        let field = VirtualField(clock: VirtualClock(), timing: .instant)
+        let handle = field.place(type1Tag(.topaz96))
+        let frontend = VirtualFieldFrontend(field: field)
+        frontend.pollsWithWakeUp = false
+        _ = try frontend.activate(try #require(frontend.poll([.nfcA]).first))
+        #expect(throws: RFError.self) { try frontend.exchange([0x50, 0x00]) }  // no HLTA: the tag ignores it
+        #expect(try frontend.exchange(h1("01 08 00 01 02 03 04")) == .frame(h1("08 E1")))
+        frontend.deactivate()
+        // Released, not halted: a REQA (no wake-up) finds it again.
+        #expect(try frontend.poll([.nfcA]).map(\.handle) == [handle])
+    }
+
     @Test func tearingIsPerByte() {
         let tag = type1Tag(.topaz512)
         _ = tag.receive(h1("54 10 11 22 33 44 55 66 77 88 01 02 03 04"), tearAfter: nil)

@@ -158,6 +158,9 @@ public final class PCSCFrontend: RFFrontend {
             let ats = [UInt8(hist.count + 2), 0x08] + hist
             if technology == .nfcA { return .nfcA(uid: uid, sensRes: nil, selRes: 0x20, ats: ats, handle: handle) }
             return RFTarget(.identifierOnly(technology, uid), handle: handle)
+        case .storage(_, let name) where technology == .nfcA && PCSCProfileSelection.type1CardNames.contains(name):
+            // Type 1: no anticollision, no SEL_RES; HR0/HR1 are not in the ATR (RALL returns them).
+            return RFTarget(.nfcA(NFCAActivation(uid: uid, sensRes: 0x0C00, selRes: nil)), handle: handle)
         case .storage(_, let name) where technology == .nfcA:
             let (atqa, sak): (UInt16?, UInt8?) =
                 switch name {

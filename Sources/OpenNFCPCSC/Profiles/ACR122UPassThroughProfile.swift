@@ -23,7 +23,8 @@ public struct ACR122UPassThroughProfile: PCSCProfile {
     public init() {}
 
     public var capabilities: RFCapabilities {
-        RFCapabilities(maxCommandSize: 252, maxResponseSize: 252, rawFrames: true, technologies: [.nfcA])
+        RFCapabilities(
+            maxCommandSize: 252, maxResponseSize: 252, rawFrames: true, technologies: [.nfcA], frameModes: [.nfcA])
     }
 
     /// The wrapped form of `frame`.

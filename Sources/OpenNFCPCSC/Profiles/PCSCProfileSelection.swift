@@ -18,6 +18,9 @@ public enum PCSCProfileSelection {
         public var tagWentMute: Bool
     }
 
+    /// PC/SC Part 3 card names of Type 1 tags: Jewel `00 2F`, Topaz `00 30`, and the ACS vendor code `F0 04`.
+    public static let type1CardNames: Set<UInt16> = [0x002F, 0x0030, 0xF004]
+
     /// The profile a reader name implies for level-3 tags, if the name is known.
     public static func passThroughProfile(forReaderNamed name: String) -> (any PCSCProfile)? {
         let n = name.uppercased()
@@ -31,6 +34,14 @@ public enum PCSCProfileSelection {
     /// Chooses the profile for the card behind `card`, sending at most one probe command.
     public static func choose(for kind: ContactlessCard, card: PCSCCard) -> Choice {
         if case .isoDEP = kind { return Choice(profile: ISODEPProfile(), version: nil, tagWentMute: false) }
+        if case .storage(0x03, let nn) = kind, type1CardNames.contains(nn) {
+            // Type 1 travels only through PN532 InDataExchange (ACR122U, `opennfc emulate`); the ACR1252U family's
+            // pass-through has no Type 1 framing, so there the tag gets Part 3 APDUs, which no Type 1 command fits.
+            let n = card.reader.uppercased()
+            let noType1 = n.contains("ACR1252") || n.contains("ACR1255") || n.contains("ACR1251")
+            return Choice(
+                profile: noType1 ? StorageCardProfile() : ACR122UType1Profile(), version: nil, tagWentMute: false)
+        }
         guard case .storage(0x03, _) = kind else {
             return Choice(profile: StorageCardProfile(), version: nil, tagWentMute: false)
         }

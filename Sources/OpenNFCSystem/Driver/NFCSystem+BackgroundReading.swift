@@ -86,15 +86,11 @@ extension NFCSystem {
                 log(.system, "background reading: tag \(target.handle) is MIFARE Classic, never read")
                 return
             }
-            guard let access = platform.ndefAccess(for: identity, frontend: frontend) else {
-                log(.system, "background reading: tag \(target.handle) has no NDEF mapping")
+            guard let stored = try storedNDEF(identity, frontend: frontend) else {
+                log(.system, "background reading: tag \(target.handle) holds no NDEF")
                 return
             }
-            guard try access.detect().status != .notSupported else {
-                log(.system, "background reading: tag \(target.handle) is not NDEF formatted")
-                return
-            }
-            bytes = try access.read()
+            bytes = stored
         } catch {
             log(.system, "background reading: tag \(target.handle) not read: \(error)")
             return
@@ -106,6 +102,15 @@ extension NFCSystem {
         shownNotifications.append(notification)
         log(.system, "background reading: tag \(target.handle) read (\(bytes.count) bytes)")
         log(.notification, "\(notification.title): \(notification.body)")
+    }
+
+    /// The message an activated tag stores, read without writing (NDEF detection, then the read); nil when the tag
+    /// has no NDEF mapping or is not NDEF formatted. Read-only NDEF sessions and background reading share it.
+    func storedNDEF(_ identity: TagIdentity, frontend: any RFFrontend) throws(SystemError) -> [UInt8]? {
+        guard let access = platform.ndefAccess(for: identity, frontend: frontend),
+            try access.detect().status != .notSupported
+        else { return nil }
+        return try access.read()
     }
 
     /// The notification for a message read in the background, or nil when it shows none (no URI record, a URL

@@ -225,13 +225,11 @@ extension NFCSystem {
         do {
             _ = try frontend.activate(identity.target)
             defer { frontend.deactivate() }
-            guard let access = platform.ndefAccess(for: identity, frontend: frontend) else { return }
-            let state = try access.detect()
-            guard state.status != .notSupported else {
+            guard let stored = try storedNDEF(identity, frontend: frontend) else {
                 log(.system, "tag \(tag.reference.handle) holds no NDEF: skipped")
                 return
             }
-            bytes = try access.read()
+            bytes = stored
         } catch {
             log(.system, "tag \(tag.reference.handle) not read: \(error)")
             return

@@ -27,10 +27,10 @@ package enum PACECardAccess {
 
     /// Whether DER `SecurityInfos` (a SET OF SEQUENCE, each starting with an OID) name a protocol under id-PACE.
     package static func listsPACE(_ der: [UInt8]) -> Bool {
-        guard let set = element(der, at: 0), set.tag == 0x31 else { return false }
+        guard let set = BERTLV.element(der, at: 0), set.tag == 0x31 else { return false }
         var at = set.value.lowerBound
-        while at < set.value.upperBound, let info = element(der, at: at) {
-            if info.tag == 0x30, let oid = element(der, at: info.value.lowerBound), oid.tag == 0x06,
+        while at < set.value.upperBound, let info = BERTLV.element(der, at: at) {
+            if info.tag == 0x30, let oid = BERTLV.element(der, at: info.value.lowerBound), oid.tag == 0x06,
                 oid.value.count > idPACE.count, der[oid.value].starts(with: idPACE)
             {
                 return true
@@ -38,21 +38,5 @@ package enum PACECardAccess {
             at = info.value.upperBound
         }
         return false
-    }
-
-    /// One DER TLV with a one-byte tag and a definite length of up to two bytes (X.690 §8.1.3), inside `der`.
-    static func element(_ der: [UInt8], at start: Int) -> (tag: UInt8, value: Range<Int>)? {
-        guard start + 2 <= der.count else { return nil }
-        let tag = der[start]
-        var length = Int(der[start + 1])
-        var at = start + 2
-        if length & 0x80 != 0 {
-            let n = length & 0x7F
-            guard (1...2).contains(n), at + n <= der.count else { return nil }
-            length = der[at..<(at + n)].reduce(0) { $0 << 8 | Int($1) }
-            at += n
-        }
-        guard at + length <= der.count else { return nil }
-        return (tag, at..<(at + length))
     }
 }

@@ -59,9 +59,9 @@ package enum VASReader {
         let apdu: [UInt8] = [0x80, 0xCA, 0x01, command.fullMode ? 0x01 : 0x00, UInt8(data.count)] + data + [0x00]
         let r = try APDULink(frontend: frontend).send(apdu, name: "GET VAS DATA")
         var result = VASResult(status: r.sw, vasData: [], mobileToken: [])
-        guard r.isSuccess, let template = element(r.data, at: 0), template.tag == 0x70 else { return result }
+        guard r.isSuccess, let template = BERTLV.element(r.data, at: 0), template.tag == 0x70 else { return result }
         var at = template.value.lowerBound
-        while at < template.value.upperBound, let e = element(r.data, at: at) {
+        while at < template.value.upperBound, let e = BERTLV.element(r.data, at: at) {
             if e.tag == 0x9F27 { result.vasData = Array(r.data[e.value]) }
             if e.tag == 0x9F2A { result.mobileToken = Array(r.data[e.value]) }
             at = e.value.upperBound
@@ -72,31 +72,5 @@ package enum VASReader {
     static func tlv(_ tag: [UInt8], _ value: [UInt8]) -> [UInt8] {
         let n = value.count
         return tag + (n < 0x80 ? [UInt8(n)] : [0x81, UInt8(n)]) + value
-    }
-
-    /// One BER-TLV (tag of one or two bytes, length of up to three; ISO/IEC 7816-4 §5.2.2).
-    static func element(_ b: [UInt8], at start: Int) -> (tag: UInt16, value: Range<Int>)? {
-        var i = start
-        guard i < b.count else { return nil }
-        var tag = UInt16(b[i])
-        i += 1
-        if tag & 0x1F == 0x1F {
-            guard i < b.count else { return nil }
-            tag = tag << 8 | UInt16(b[i])
-            i += 1
-        }
-        guard i < b.count else { return nil }
-        var n = Int(b[i])
-        i += 1
-        if n == 0x81 || n == 0x82 {
-            let count = n & 0x03
-            guard i + count <= b.count else { return nil }
-            n = b[i..<(i + count)].reduce(0) { $0 << 8 | Int($1) }
-            i += count
-        } else if n > 0x80 {
-            return nil
-        }
-        guard i + n <= b.count else { return nil }
-        return (tag, i..<(i + n))
     }
 }

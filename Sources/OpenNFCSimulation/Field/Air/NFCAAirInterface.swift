@@ -9,6 +9,7 @@ internal import OpenNFCRF
 /// | Anticollision | abstracted | targets are reported in poll order with their UID, SENS_RES, SEL_RES |
 /// | HLTA | yes | `50 00` gets no answer and halts the tag (§6.4.3) |
 /// | RATS | yes | on an ISO-DEP activation, or a raw `E0 xx` to a level-3-activated ISO-DEP tag (§5.6.1) |
+/// | Type 1 | yes | no anticollision and no SEL_RES: the tag's SENS_RES, UID0–UID3 and HR0/HR1 (what RID reports); no HALT, so `50 00` goes to the tag and a release leaves it idle |
 struct NFCAAirInterface: VirtualAirInterface {
     var technology: RFTechnology { .nfcA }
 
@@ -26,6 +27,8 @@ struct NFCAAirInterface: VirtualAirInterface {
 
     func intercept(_ frame: [UInt8], entry: inout FieldEntry) -> VirtualAnswer? {
         guard entry.state != .active(isoDEP: true) else { return nil }
+        // A Type 1 tag (HR0/HR1, no SEL_RES) has neither HALT nor ISO-DEP: every frame, `50 00` too, is the tag's.
+        if entry.tag.activation.nfcA?.type1 != nil { return nil }
         // ISO/IEC 14443-3 §6.4.3: HLTA gets no answer and halts the tag.
         if frame == [0x50, 0x00] {
             entry.state = .halted
@@ -41,6 +44,16 @@ struct NFCAAirInterface: VirtualAirInterface {
             return .silence
         }
         return nil
+    }
+
+    /// A Type 1 tag is released by simply not addressing it (no HLTA: it stays idle); others go to HALT.
+    func release(_ entry: inout FieldEntry) -> Int? {
+        if entry.tag.activation.nfcA?.type1 != nil {
+            entry.state = .idle
+            return nil
+        }
+        entry.state = .halted
+        return 2
     }
 
     /// The activation as a level-3 SELECT reports it (no ATS yet).
