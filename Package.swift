@@ -23,6 +23,18 @@ let package = Package(
         .target(name: "OpenNFCBytes", swiftSettings: strict),
         .target(name: "OpenNFCNDEF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .target(name: "OpenNFCRF", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
+        // HTTP/1.1 and WebSocket over POSIX sockets, loopback only: the remote field's transport.
+        .target(name: "OpenNFCHTTP", swiftSettings: strict),
+        // The remote field's app side (protocol, RemoteFieldFrontend) and record/replay of any frontend.
+        .target(
+            name: "OpenNFCRemote", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCHTTP"], swiftSettings: strict),
+        // The field server of `opennfc field serve`: virtual field, shelf, HTTP/JSON API, web page (card side only).
+        .target(
+            name: "OpenNFCFieldServer",
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCSimulation",
+            ],
+            swiftSettings: strict),
         // OpenSSL 3 libcrypto through dlopen (block ciphers, CMAC) and Crypto1; a vetted library both sides may use.
         .target(name: "OpenNFCCrypto", swiftSettings: strict),
         .target(
@@ -40,6 +52,7 @@ let package = Package(
             name: "OpenNFCSystem",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
+                "OpenNFCRemote",
             ],
             swiftSettings: strict),
         .target(
@@ -57,7 +70,8 @@ let package = Package(
             name: "opennfc",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
-                "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD",
+                "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
+                "OpenNFCFieldServer",
             ],
             swiftSettings: strict),
         // A plain program written against Core NFC's API, run by the integration tests with OPENCORENFC_DEVICE.
@@ -80,6 +94,15 @@ let package = Package(
         .testTarget(
             name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
+        .testTarget(name: "OpenNFCHTTPTests", dependencies: ["OpenNFCHTTP"], swiftSettings: strict),
+        // The field server, the remote frontend and record/replay; the example program and the CLI as processes.
+        .testTarget(
+            name: "OpenNFCFieldTests",
+            dependencies: [
+                "OpenNFCFieldServer", "OpenNFCRemote", "OpenNFCHTTP", "OpenNFCRF", "OpenNFCSimulation", "OpenNFCBytes",
+                "OpenNFCSystem", "opennfc", "opencorenfc-example",
+            ],
+            swiftSettings: strict),
         .testTarget(
             name: "OpenNFCPCSCTests", dependencies: ["OpenNFCPCSC", "OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
         .testTarget(

@@ -46,7 +46,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     open var delegate: AnyObject? { weakDelegate }
 
     /// Whether this device can read NFC tags: false when no reader is configured (Core NFC §14 item 18).
-    open class var readingAvailable: Bool { resolveSystem().frontend != nil }
+    open class var readingAvailable: Bool { resolveSystem().hasReader }
 
     /// The queue on which delegate callbacks and completion handlers run: the one given to the initializer, or a
     /// private serial queue.

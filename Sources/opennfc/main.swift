@@ -10,6 +10,7 @@ let root = Command(
         Commands.ndef,
         Commands.readers,
         Commands.emulate,
+        Commands.field,
         Commands.tag,
         Commands.read,
         Commands.write,

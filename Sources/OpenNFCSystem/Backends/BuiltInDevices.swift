@@ -6,9 +6,13 @@
 /// |---|---|---|
 /// | `sim` | ``SimulatedDevice`` | `sim:<tagfile>[,<tagfile>…]`, `sim:empty` |
 /// | `pcsc` | ``PCSCDevice`` | `pcsc`, `pcsc:<reader>` |
+/// | `remote` | ``RemoteFieldDevice`` | `remote:`, `remote:<port>`, `remote:127.0.0.1:<port>` |
+/// | `replay` | ``ReplayDevice`` | `replay:<transcript>` |
 extension DeviceRegistry {
     static let builtIn: [DeviceScheme] = [
         SimulatedDevice.scheme,
         PCSCDevice.scheme,
+        RemoteFieldDevice.scheme,
+        ReplayDevice.scheme,
     ]
 }

@@ -11,6 +11,7 @@ internal import Synchronization
 /// | `OPENCORENFC_PROFILE` | `iphone` (default) or `desktop` |
 /// | `OPENCORENFC_INFO_PLIST` | path of the app's Info.plist (XML or binary) |
 /// | `OPENCORENFC_ENTITLEMENTS` | path of the app's `.entitlements` (XML or binary) |
+/// | `OPENCORENFC_RECORD` | a file: record every poll, activation, frame and answer there (replay it with `replay:<file>`) |
 /// | `OPENCORENFC_TRACE` | `1`: print the sheet, session and app lines on stderr as they happen; `frames`: RF frames too |
 /// | `OPENCORENFC_SIM_SAVE` | `0`: a `sim:` device leaves its tag files untouched (by default the app's writes and locks are saved back) |
 ///
@@ -73,11 +74,14 @@ extension NFCSystem {
                     + "simulated iPhone, or pcsc[:<reader>] for a USB reader; OPENCORENFC_INFO_PLIST and "
                     + "OPENCORENFC_ENTITLEMENTS for the app's configuration, or OPENCORENFC_PROFILE=desktop.")
         }
-        let opened = try DeviceRegistry.open(device)
+        var opened = try DeviceRegistry.open(device)
         switch env["OPENCORENFC_SIM_SAVE"] ?? "1" {
         case "1": break
         case "0": opened.tagFiles?.isEnabled = false
         case let other: throw DeviceError("OPENCORENFC_SIM_SAVE must be 0 or 1, not \"\(other)\"")
+        }
+        if let record = env["OPENCORENFC_RECORD"], !record.isEmpty {
+            opened = DeviceRecording.wrap(opened, device: device, path: record)
         }
         let system = make(opened, configuration: configuration, idleJumps: true)
         switch env["OPENCORENFC_TRACE"] ?? "" {

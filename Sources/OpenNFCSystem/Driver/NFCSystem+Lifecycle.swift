@@ -27,7 +27,7 @@ extension NFCSystem {
                 s.client = s.weakClient
             }
             var refusal: InvalidationReason?
-            if frontend == nil {
+            if !hasReader {
                 refusal = .unsupportedFeature("this device has no NFC reader")
             } else if phone.airplaneMode {
                 refusal = .radioDisabled

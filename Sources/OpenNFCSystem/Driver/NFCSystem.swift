@@ -53,6 +53,11 @@ public final class NFCSystem: @unchecked Sendable {
     public var recordsFrames = false
     /// Called with every transcript line as it happens (`OPENCORENFC_TRACE`), whether or not lines are kept.
     public var trace: (@Sendable (TranscriptEntry) -> Void)?
+    /// Whether the device has a reader now: a frontend that offers at least one technology (a remote field that
+    /// went away offers none).
+    public var hasReader: Bool { frontend.map { !$0.capabilities.technologies.isEmpty } ?? false }
+    /// Called on the executor with the sheet each time it changes (the remote field shows it).
+    public var sheetDidChange: (@Sendable (SystemSheet) -> Void)?
 
     // Quiescence tracking, for tests and the idle detector.
     let quiet = NSCondition()
@@ -201,6 +206,7 @@ public final class NFCSystem: @unchecked Sendable {
     public func note(_ kind: TranscriptEntry.Kind, _ text: String) { perform { log(kind, text) } }
 
     func log(_ kind: TranscriptEntry.Kind, _ text: @autoclosure () -> String) {
+        if kind == .sheet { sheetDidChange?(sheetState) }
         guard recordsTranscript || trace != nil else { return }
         let entry = TranscriptEntry(time: now(), kind: kind, text: text())
         if recordsTranscript { entries.append(entry) }

@@ -11,6 +11,10 @@
 enum DeviceSpec: Equatable, Sendable, CustomStringConvertible {
     case sim([String])
     case pcsc(reader: String?)
+    /// `remote:[<port>|127.0.0.1:<port>]`: the field of `opennfc field serve` (docs/FIELD.md).
+    case remote(String)
+    /// `replay:<file>`: a transcript recorded with `--record`.
+    case replay(String)
 
     static let environmentVariable = "OPENNFC_DEVICE"
 
@@ -29,13 +33,22 @@ enum DeviceSpec: Equatable, Sendable, CustomStringConvertible {
             }
             return .sim(files)
         }
-        throw CLIError.usage("unknown device '\(text)'; use sim:<tagfile>[+<tagfile>…], pcsc or pcsc:<reader>")
+        if text == "remote" || text.hasPrefix("remote:") { return .remote(String(text.dropFirst(7))) }
+        if text.hasPrefix("replay:") {
+            guard text.count > 7 else { throw CLIError.usage("--device replay: needs a transcript file") }
+            return .replay(String(text.dropFirst(7)))
+        }
+        throw CLIError.usage(
+            "unknown device '\(text)'; use sim:<tagfile>[+<tagfile>…], pcsc, pcsc:<reader>, remote:[<port>] or "
+                + "replay:<file>")
     }
 
     var description: String {
         switch self {
         case .sim(let files): return "sim:" + files.joined(separator: "+")
         case .pcsc(let r): return r.map { "pcsc:\($0)" } ?? "pcsc"
+        case .remote(let a): return "remote:" + a
+        case .replay(let p): return "replay:" + p
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenNFCRF
+import OpenNFCRemote
 
 /// One tag command's use of a device: the shared `--device`, `--timeout` and `--trace` options, waiting for a tag
 /// with a prompt, activation, frame counting, and the closing `frames: <n>` line of the trace.
@@ -8,16 +9,23 @@ final class TagSession {
     static let options: [Command.Option] = [
         .init(
             name: "device", value: "<device>",
-            help: "sim:<tagfile>[+<tagfile>…], pcsc or pcsc:<reader> (default: $OPENNFC_DEVICE, else the only "
-                + "PC/SC reader)."),
+            help: "sim:<tagfile>[+<tagfile>…], pcsc, pcsc:<reader>, remote:[<port>] or replay:<file> (default: "
+                + "$OPENNFC_DEVICE, else the only PC/SC reader)."),
         .init(name: "timeout", value: "<seconds>", help: "How long to wait for a tag (default: 30)."),
         .init(name: "trace", help: "Print every frame or APDU on stderr as it happens."),
+        .init(
+            name: "record", value: "<file>",
+            help:
+                "Record every poll, activation, frame and answer to this transcript (replay with --device replay:<file>)."
+        ),
     ]
 
     let device: any Device
     /// The device's frontend, counted and traced; every procedure talks through it.
     let frontend: InstrumentedFrontend
     let trace: TracePrinter?
+    /// `--record`: the transcript being written.
+    let recorder: RecordingFrontend?
     let timeout: NFCDuration
     private var closed = false
 
@@ -39,7 +47,11 @@ final class TagSession {
         device = try DeviceFactory.open(spec)
         let tracer = inv.flag("trace") ? TracePrinter() : nil
         trace = tracer
-        frontend = InstrumentedFrontend(device.frontend, observer: tracer.map { t in { t.handle($0) } })
+        let opened = device
+        recorder = inv.value("record").map {
+            RecordingFrontend(opened.frontend, path: $0, device: opened.name, now: { opened.clock.now })
+        }
+        frontend = InstrumentedFrontend(recorder ?? device.frontend, observer: tracer.map { t in { t.handle($0) } })
     }
 
     /// Runs `body` with a session, then prints the trace's last line and closes the device, whatever happened.
@@ -69,6 +81,13 @@ final class TagSession {
 
     /// The next target without activating it, nil after the timeout.
     func waitForTarget() throws -> RFTarget? {
+        let found = try waitForDeviceTarget()
+        // The devices find their tags themselves; the recording notes what they found as a poll.
+        recorder?.notePoll(RFPollRequest(Set(RFTechnology.allCases)), found: found.map { [$0] } ?? [])
+        return found
+    }
+
+    private func waitForDeviceTarget() throws -> RFTarget? {
         if device.waitsForPeople {
             // A tag already on the reader needs no prompt.
             if let t = try device.waitForTag(timeout: .zero) { return t }
@@ -94,6 +113,7 @@ final class TagSession {
         guard !closed else { return }
         closed = true
         trace?.finish()
+        recorder?.flush()
         device.close()
     }
 }

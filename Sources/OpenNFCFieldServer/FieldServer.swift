@@ -1,0 +1,241 @@
+internal import Foundation
+internal import OpenNFCBytes
+package import OpenNFCHTTP
+internal import OpenNFCNDEF
+package import OpenNFCRF
+internal import OpenNFCRemote
+internal import OpenNFCSimulation
+
+/// The virtual field served on loopback (`opennfc field serve`, docs/FIELD.md): a ``VirtualField`` with a shelf of
+/// tag files, one app connected over the app protocol (``FieldProtocol``), the HTTP/JSON API and the web page.
+///
+/// | Feature | Behaviour |
+/// |---|---|
+/// | Apps | one at a time on `/app`; a second is refused with 409 and the name and pid of the one connected |
+/// | Tags | the shelf holds tag files (`.json`, `.nfc`, `.ndef`) and new tags; any number may be on the phone at once, at positions (poll order) |
+/// | The app's frames | answered by a ``VirtualFieldFrontend`` over the field, with the iPhone's capabilities |
+/// | The sheet | shown as the app reports it; Cancel goes to the app as an event (Core NFC 200 there) |
+/// | Saving | a tag is written back to its file atomically only on Save (the API's `save`), never implicitly |
+/// | Transcript | the last 2,000 lines: app, sheet, field and RF events, frames with the `--trace` comments |
+/// | Security | loopback only; requests whose `Host` is not this server's loopback address, and browser requests from another origin, are refused (403): a web page elsewhere cannot drive the field |
+package final class FieldServer: @unchecked Sendable {
+    /// Names frames for people (the CLI passes its `--trace` decoder).
+    package struct Describer: Sendable {
+        package var command: @Sendable (_ frame: [UInt8], _ isoDEP: Bool) -> String?
+        package var answer: @Sendable (_ response: RFResponse, _ command: [UInt8], _ isoDEP: Bool) -> String?
+        package init(
+            command: @escaping @Sendable ([UInt8], Bool) -> String?,
+            answer: @escaping @Sendable (RFResponse, [UInt8], Bool) -> String?
+        ) {
+            self.command = command
+            self.answer = answer
+        }
+        package static let none = Describer(command: { _, _ in nil }, answer: { _, _, _ in nil })
+    }
+
+    struct ShelfTag {
+        var id: Int
+        var name: String
+        var path: String
+        var tag: any VirtualTag
+        /// The file's bytes as last read or saved (nil: never saved).
+        var saved: [UInt8]?
+        var handle: Int?
+        var revision = 0
+    }
+
+    struct Line {
+        var seq: Int
+        var kind: String
+        var text: String
+        var comment: String?
+    }
+
+    struct App {
+        var name: String
+        var pid: Int
+        var socket: WebSocket
+        var token: Int
+    }
+
+    package static let transcriptLimit = 2_000
+
+    let lock = NSRecursiveLock()
+    let clock = VirtualClock()
+    let field: VirtualField
+    let virtualFrontend: VirtualFieldFrontend
+    let describer: Describer
+    /// Where new tags are saved.
+    let newTagDirectory: String
+    var shelf: [ShelfTag] = []
+    var nextTagID = 1
+    var sheet = FieldProtocol.Sheet()
+    var app: App?
+    var nextAppToken = 1
+    var lines: [Line] = []
+    var nextLine = 1
+    /// Counts every change a page or script can see; `GET /api/state?after=N` waits for it to pass N.
+    var revision = 0 {
+        didSet {
+            changed.lock()
+            published = revision
+            changed.broadcast()
+            changed.unlock()
+        }
+    }
+    let changed = NSCondition()
+    var published = 0
+    /// Longest wait of a long-polling `GET /api/state?after=N` (milliseconds).
+    package static let maxWaitMilliseconds = 30_000
+    var activeISODEP = false
+    var lastCommand: [UInt8] = []
+    private var http: HTTPServer!
+
+    /// The address the server listens on.
+    package var address: LoopbackAddress { http.address }
+
+    /// Loads the tag files onto the shelf (each one of `onPhone` is also put on the phone) and binds the port.
+    package init(
+        port: UInt16, shelf files: [String], onPhone: [String] = [], describer: Describer = .none,
+        newTagDirectory: String = FileManager.default.currentDirectoryPath
+    ) throws(FieldServerError) {
+        field = VirtualField(clock: clock)
+        virtualFrontend = VirtualFieldFrontend(field: field, capabilities: .simulatedIPhone)
+        self.describer = describer
+        self.newTagDirectory = newTagDirectory
+        for path in files + onPhone where !shelf.contains(where: { $0.path == path }) {
+            _ = try addFile(path)
+        }
+        for path in onPhone {
+            guard let i = shelf.firstIndex(where: { $0.path == path }) else { continue }
+            place(i, at: nil)
+        }
+        field.addObserver { [weak self] _ in self?.fieldChanged() }
+        let address: LoopbackAddress
+        do {
+            address = try LoopbackAddress(host: "127.0.0.1", port: port)
+        } catch {
+            throw FieldServerError(error.message)
+        }
+        do {
+            http = try HTTPServer(address: address) { [weak self] request in
+                guard let self else { return .response(.text(503, "the field is shutting down")) }
+                return self.handle(request)
+            }
+        } catch {
+            throw FieldServerError(error.message)
+        }
+    }
+
+    /// Starts serving.
+    package func start() {
+        http.start()
+        log("field", "serving on http://\(address)/ (apps: OPENCORENFC_DEVICE=remote:\(address))")
+    }
+
+    /// Stops serving and disconnects the app.
+    package func stop() {
+        let a = lock.withLock { app }
+        a?.socket.close(WebSocketClose.goingAway, "the field is shutting down", abort: true)
+        http.stop()
+    }
+
+    // MARK: the shelf
+
+    /// Adds a tag file to the shelf and returns its index.
+    func addFile(_ path: String) throws(FieldServerError) -> Int {
+        guard let format = TagFile.Format(path: path) else {
+            throw FieldServerError("tag file '\(path)': unknown extension; use .json, .nfc or .ndef")
+        }
+        let tag: any VirtualTag
+        let bytes: [UInt8]
+        do {
+            tag = try TagFile.read(path: path)
+            bytes = try TagFile.encode(tag, as: format)
+        } catch {
+            throw FieldServerError(error.file == nil ? "tag file '\(path)': \(error)" : "\(error)")
+        }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        shelf.append(ShelfTag(id: nextTagID, name: name, path: path, tag: tag, saved: bytes))
+        nextTagID += 1
+        revision += 1
+        log("field", "shelf: \(name) (\(tag.chip), UID \(Hex.encode(tag.activation.uid)))")
+        return shelf.count - 1
+    }
+
+    /// The shelf index a reference names: an id, a name, a path on the shelf, or a tag file to add.
+    func resolve(_ reference: String) throws(FieldServerError) -> Int {
+        if let id = Int(reference), let i = shelf.firstIndex(where: { $0.id == id }) { return i }
+        if let i = shelf.firstIndex(where: { $0.name == reference || $0.path == reference }) { return i }
+        guard FileManager.default.fileExists(atPath: reference) else {
+            let known = shelf.map { "\($0.id) \($0.name)" }.joined(separator: ", ")
+            throw FieldServerError(
+                "no tag \"\(reference)\" on the shelf (\(known.isEmpty ? "the shelf is empty" : known)) and no such file",
+                status: 404)
+        }
+        return try addFile(reference)
+    }
+
+    func place(_ i: Int, at position: Int?) {
+        guard shelf[i].handle == nil else {
+            if let position { field.move(shelf[i].handle!, to: position) }
+            return
+        }
+        let p = position ?? ((field.tags.map(\.position).max() ?? -1) + 1)
+        shelf[i].handle = field.place(shelf[i].tag, at: p)
+        shelf[i].revision += 1
+        log("user", "puts \(shelf[i].name) on the phone (position \(p))")
+    }
+
+    func takeAway(_ i: Int) {
+        guard let h = shelf[i].handle else { return }
+        shelf[i].handle = nil
+        shelf[i].revision += 1
+        log("user", "takes \(shelf[i].name) away")
+        field.remove(h)
+    }
+
+    private func fieldChanged() {
+        lock.withLock {
+            revision += 1
+            // A tag the field removed on its own (a fault) is back on the shelf.
+            let present = Set(field.tags.map(\.handle))
+            for i in shelf.indices where shelf[i].handle.map({ !present.contains($0) }) ?? false {
+                shelf[i].handle = nil
+            }
+            if let a = app { try? a.socket.send(text: FieldProtocol.Reply.event(.field).json.compact) }
+        }
+    }
+
+    /// Blocks until the revision passes `after` or `milliseconds` elapse (a long poll; no lock held meanwhile).
+    func waitForRevision(after: Int, milliseconds: Int) {
+        let deadline = Date(timeIntervalSinceNow: Double(min(milliseconds, Self.maxWaitMilliseconds)) / 1000)
+        changed.lock()
+        while published <= after {
+            if !changed.wait(until: deadline) { break }
+        }
+        changed.unlock()
+    }
+
+    // MARK: the transcript
+
+    func log(_ kind: String, _ text: String, _ comment: String? = nil) {
+        lock.withLock {
+            lines.append(Line(seq: nextLine, kind: kind, text: text, comment: comment))
+            nextLine += 1
+            if lines.count > Self.transcriptLimit { lines.removeFirst(lines.count - Self.transcriptLimit) }
+        }
+    }
+}
+
+/// A field that cannot start or a request it refuses, with what to do.
+package struct FieldServerError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var message: String
+    /// The HTTP status the API answers with.
+    package var status: Int
+    package init(_ message: String, status: Int = 400) {
+        self.message = message
+        self.status = status
+    }
+    package var description: String { message }
+}

@@ -1,0 +1,185 @@
+internal import Foundation
+package import OpenNFCBytes
+package import OpenNFCRF
+
+/// A recording of everything a program asked of a frontend and what came back (docs/FIELD.md, "Transcripts"):
+/// written by ``RecordingFrontend``, played back by ``ReplayFrontend``.
+///
+/// The file is JSON: `format` `"opencorenfc-rf-transcript"`, `version` 1, `device` (as the program named it),
+/// `capabilities`, and `events`, one per line, each with `t` (microseconds since the recording started, on the
+/// device's clock) and `d` (how long the call took), and `op`:
+/// - `poll`: `request` (per technology: NFC-A wake-up, NFC-B AFI, FeliCa system code, request code and time slots,
+///   ISO 15693 AFI and slots), `targets`, and `repeat` when the same answer came several times in a row;
+/// - `authenticate`: `authentication` (MIFARE Classic block, key type, key), then `error` when it failed;
+/// - `activate`: `handle`, `isoDEP`, then `target` or `error`;
+/// - `exchange`: `frame` (hex), then `response` (`{"frame":hex}`, `{"ack":true}`, `{"nak":n}`) or `error`;
+/// - `deactivate`.
+package struct RFTranscript: Sendable, Hashable {
+    package static let formatName = "opencorenfc-rf-transcript"
+    package static let formatVersion = 1
+    /// Largest transcript file read (bytes).
+    package static let maxFileBytes = 64 << 20
+
+    package enum Operation: Sendable, Hashable {
+        case poll(RFPollRequest, [RFTarget], repeats: Int)
+        case authenticate(RFAuthentication, RFError?)
+        case activate(handle: Int, isoDEP: Bool, Result<RFTarget, RFError>)
+        case exchange([UInt8], Result<RFResponse, RFError>)
+        case deactivate
+    }
+
+    package struct Event: Sendable, Hashable {
+        /// Microseconds since the recording started, and the call's duration.
+        package var time: UInt64
+        package var duration: UInt64
+        package var operation: Operation
+
+        package init(time: UInt64, duration: UInt64, operation: Operation) {
+            self.time = time
+            self.duration = duration
+            self.operation = operation
+        }
+    }
+
+    package var device: String
+    package var capabilities: RFCapabilities
+    package var events: [Event]
+
+    package init(device: String, capabilities: RFCapabilities, events: [Event] = []) {
+        self.device = device
+        self.capabilities = capabilities
+        self.events = events
+    }
+
+    // MARK: encoding
+
+    package static func json(_ e: Event) -> JSONValue {
+        var m: [(String, JSONValue)] = [("t", .int(Int(e.time))), ("d", .int(Int(e.duration)))]
+        switch e.operation {
+        case .poll(let request, let targets, let repeats):
+            m += [
+                ("op", .string("poll")), ("request", RFWire.pollRequest(request)),
+                ("targets", .array(targets.map(RFWire.target))),
+            ]
+            if repeats > 1 { m.append(("repeat", .int(repeats))) }
+        case .authenticate(let a, let e):
+            m += [("op", .string("authenticate")), ("authentication", RFWire.authentication(a))]
+            if let e { m.append(("error", RFWire.error(e))) }
+        case .activate(let h, let iso, let r):
+            m += [("op", .string("activate")), ("handle", .int(h)), ("isoDEP", .bool(iso))]
+            switch r {
+            case .success(let t): m.append(("target", RFWire.target(t)))
+            case .failure(let e): m.append(("error", RFWire.error(e)))
+            }
+        case .exchange(let f, let r):
+            m += [("op", .string("exchange")), ("frame", .string(Hex.encode(f)))]
+            switch r {
+            case .success(let x): m.append(("response", RFWire.response(x)))
+            case .failure(let e): m.append(("error", RFWire.error(e)))
+            }
+        case .deactivate:
+            m.append(("op", .string("deactivate")))
+        }
+        return .object(m)
+    }
+
+    /// The file's text: the header members indented, then one event per line.
+    package var text: String {
+        var s = "{\n"
+        s += "  \"format\": \(JSONValue.string(Self.formatName).compact),\n"
+        s += "  \"version\": \(Self.formatVersion),\n"
+        s += "  \"device\": \(JSONValue.string(device).compact),\n"
+        s += "  \"capabilities\": \(RFWire.capabilities(capabilities).compact),\n"
+        s += "  \"events\": ["
+        s +=
+            events.isEmpty ? "" : "\n" + events.map { "    " + Self.json($0).compact }.joined(separator: ",\n") + "\n  "
+        s += "]\n}\n"
+        return s
+    }
+
+    // MARK: decoding
+
+    /// Parses a transcript; errors name the line and column (JSON) or the event and member.
+    package init(parsing text: String, file: String) throws(RFWire.Problem) {
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: text, maxDepth: 16)
+        } catch {
+            throw RFWire.Problem(file, "not JSON: \(error)")
+        }
+        guard root["format"]?.stringValue == Self.formatName else {
+            throw RFWire.Problem("\(file): format", "expected \"\(Self.formatName)\"")
+        }
+        guard root["version"]?.intValue == Self.formatVersion else {
+            throw RFWire.Problem("\(file): version", "this build reads version \(Self.formatVersion)")
+        }
+        device = root["device"]?.stringValue ?? ""
+        capabilities = try RFWire.capabilities(root["capabilities"], "\(file): capabilities")
+        guard let list = root["events"]?.arrayValue else {
+            throw RFWire.Problem("\(file): events", "expected an array")
+        }
+        events = []
+        for (i, v) in list.enumerated() {
+            let p = "\(file): events[\(i)]"
+            let t = UInt64(try RFWire.int(v["t"], "\(p).t", 0...Int.max))
+            let d = UInt64(try RFWire.int(v["d"], "\(p).d", 0...Int.max))
+            let op: Operation
+            switch v["op"]?.stringValue {
+            case "poll":
+                guard let a = v["targets"]?.arrayValue else {
+                    throw RFWire.Problem("\(p).targets", "expected an array")
+                }
+                var targets: [RFTarget] = []
+                for (j, x) in a.enumerated() { targets.append(try RFWire.target(x, "\(p).targets[\(j)]")) }
+                let r = v["repeat"] == nil ? 1 : try RFWire.int(v["repeat"], "\(p).repeat", 1...Int(Int32.max))
+                op = .poll(try RFWire.pollRequest(v["request"], "\(p).request"), targets, repeats: r)
+            case "authenticate":
+                op = .authenticate(
+                    try RFWire.authentication(v["authentication"], "\(p).authentication"),
+                    v["error"] == nil ? nil : try RFWire.error(v["error"], "\(p).error"))
+            case "activate":
+                guard let iso = v["isoDEP"]?.boolValue else {
+                    throw RFWire.Problem("\(p).isoDEP", "expected true or false")
+                }
+                let h = try RFWire.int(v["handle"], "\(p).handle", 0...Int(Int32.max))
+                op = .activate(
+                    handle: h, isoDEP: iso,
+                    v["error"] != nil
+                        ? .failure(try RFWire.error(v["error"], "\(p).error"))
+                        : .success(try RFWire.target(v["target"], "\(p).target")))
+            case "exchange":
+                let f = try RFWire.bytes(v["frame"], "\(p).frame", max: 65_536)
+                op = .exchange(
+                    f,
+                    v["error"] != nil
+                        ? .failure(try RFWire.error(v["error"], "\(p).error"))
+                        : .success(try RFWire.response(v["response"], "\(p).response", maxFrame: 65_536)))
+            case "deactivate": op = .deactivate
+            default: throw RFWire.Problem("\(p).op", "expected poll, authenticate, activate, exchange or deactivate")
+            }
+            events.append(Event(time: t, duration: d, operation: op))
+        }
+    }
+
+    /// Reads a transcript file.
+    package static func read(path: String) throws(RFWire.Problem) -> RFTranscript {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw RFWire.Problem(path, "cannot read: \(error.localizedDescription)")
+        }
+        guard data.count <= maxFileBytes else { throw RFWire.Problem(path, "larger than \(maxFileBytes) bytes") }
+        guard let text = String(data: data, encoding: .utf8) else { throw RFWire.Problem(path, "not UTF-8 text") }
+        return try RFTranscript(parsing: text, file: path)
+    }
+
+    /// Writes the file atomically: a temporary file in the same directory, then a rename over the old one.
+    package func write(path: String) throws(RFWire.Problem) {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw RFWire.Problem(path, "cannot write: \(error.localizedDescription)")
+        }
+    }
+}

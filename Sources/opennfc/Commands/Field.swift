@@ -1,0 +1,192 @@
+import Dispatch
+import Foundation
+import OpenNFCBytes
+import OpenNFCFieldServer
+import OpenNFCHTTP
+import OpenNFCRemote
+
+extension Commands {
+    static let field = Command(
+        name: "field",
+        abstract: "Serve a virtual field on loopback that apps reach with OPENCORENFC_DEVICE=remote:, and drive it.",
+        discussion: """
+            'field serve' holds tag files on a shelf and answers one app at a time (any program using OpenCoreNFC \
+            with OPENCORENFC_DEVICE=remote:[<port>], or opennfc --device remote:[<port>]). Open \
+            http://127.0.0.1:<port>/ to see the phone's sheet, put tags on the phone, tap Cancel, watch the frames \
+            and each tag's memory. The other subcommands drive a running field through its HTTP API \
+            (docs/FIELD.md).
+            """,
+        subcommands: [fieldServe, fieldState, fieldPut, fieldRemove, fieldMove, fieldCancel, fieldSave]
+    )
+
+    static let fieldPortOption = Command.Option(
+        name: "port", value: "<port>", help: "The field's port on 127.0.0.1 (default \(FieldProtocol.defaultPort)).")
+
+    static let fieldServe = Command(
+        name: "serve",
+        abstract: "Serve the virtual field and its web page until interrupted.",
+        arguments: [
+            .init(
+                name: "tagfile", help: "Tag files for the shelf (.json, .nfc, .ndef).", optional: true, variadic: true)
+        ],
+        options: [
+            .init(
+                name: "port", value: "<port>",
+                help: "Port on 127.0.0.1 (default \(FieldProtocol.defaultPort); 0: any free port)."),
+            .init(
+                name: "host", value: "<address>",
+                help: "Only 127.0.0.1 or localhost: the field never listens elsewhere."),
+            .init(
+                name: "put", value: "<tagfile>", help: "Start with this tag on the phone (repeatable).",
+                repeatable: true),
+        ],
+        run: { inv in
+            if let host = inv.value("host") {
+                do throws(SocketError) {
+                    _ = try LoopbackAddress(host: host, port: 1)
+                } catch {
+                    throw CLIError.usage("--host: \(error.message)")
+                }
+            }
+            let port = try inv.int("port", default: Int(FieldProtocol.defaultPort), range: 0...65_535)
+            let describer = FieldServer.Describer(
+                command: { FrameDecoder.describe(command: $0, isoDEP: $1) },
+                answer: { FrameDecoder.describe(response: $0, to: $1, isoDEP: $2) })
+            let server: FieldServer
+            do throws(FieldServerError) {
+                server = try FieldServer(
+                    port: UInt16(port), shelf: inv.positionals, onPhone: inv.values("put"), describer: describer)
+            } catch {
+                throw CLIError.failure(error.message)
+            }
+            server.start()
+            Console.out("http://\(server.address)/\n")
+            Console.err(
+                "Serving the virtual field on http://\(server.address)/ — apps connect with "
+                    + "OPENCORENFC_DEVICE=remote:\(server.address). Ctrl-C stops.\n")
+            var sources: [any DispatchSourceSignal] = []
+            for sig in [SIGINT, SIGTERM] {
+                signal(sig, SIG_IGN)
+                let s = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+                s.setEventHandler {
+                    server.stop()
+                    exit(0)
+                }
+                s.resume()
+                sources.append(s)
+            }
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGINT)
+            sigaddset(&set, SIGTERM)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            withExtendedLifetime(sources) { dispatchMain() }
+        }
+    )
+
+    static let fieldState = Command(
+        name: "state",
+        abstract: "Print the field's state as JSON: the app, the sheet, the shelf and what is on the phone.",
+        options: [fieldPortOption],
+        run: { inv in try FieldCLI.call(inv, "GET", "/api/state") }
+    )
+
+    static let fieldPut = Command(
+        name: "put",
+        abstract: "Put a tag on the phone: a shelf tag by id or name, or a tag file (added to the shelf).",
+        arguments: [.init(name: "tag", help: "Shelf id, name, or tag file path.")],
+        options: [fieldPortOption, .init(name: "position", value: "<n>", help: "Position in the field (poll order).")],
+        run: { inv in
+            var body: [(String, JSONValue)] = [("tag", .string(FieldCLI.reference(inv.positionals[0])))]
+            if inv.value("position") != nil {
+                body.append(("position", .int(try inv.int("position", default: 0, range: 0...99))))
+            }
+            return try FieldCLI.call(inv, "POST", "/api/put", body)
+        }
+    )
+
+    static let fieldRemove = Command(
+        name: "remove",
+        abstract: "Take a tag away from the phone (or every tag with --all).",
+        arguments: [.init(name: "tag", help: "Shelf id or name.", optional: true)],
+        options: [fieldPortOption, .init(name: "all", help: "Take every tag away.")],
+        run: { inv in
+            if inv.flag("all") { return try FieldCLI.call(inv, "POST", "/api/remove", [("all", .bool(true))]) }
+            guard let tag = inv.positionals.first else { throw CLIError.usage("name the tag to take away, or --all") }
+            return try FieldCLI.call(inv, "POST", "/api/remove", [("tag", .string(tag))])
+        }
+    )
+
+    static let fieldMove = Command(
+        name: "move",
+        abstract: "Move a tag on the phone to another position (poll order).",
+        arguments: [.init(name: "tag", help: "Shelf id or name."), .init(name: "position", help: "0…99.")],
+        options: [fieldPortOption],
+        run: { inv in
+            guard let p = Int(inv.positionals[1]), (0...99).contains(p) else {
+                throw CLIError.usage("position must be a number 0…99, not '\(inv.positionals[1])'")
+            }
+            return try FieldCLI.call(
+                inv, "POST", "/api/move", [("tag", .string(inv.positionals[0])), ("position", .int(p))])
+        }
+    )
+
+    static let fieldCancel = Command(
+        name: "cancel",
+        abstract: "Tap Cancel on the app's sheet (the app's session ends with 200).",
+        options: [fieldPortOption],
+        run: { inv in try FieldCLI.call(inv, "POST", "/api/cancel") }
+    )
+
+    static let fieldSave = Command(
+        name: "save",
+        abstract: "Write a tag back to its file (atomically).",
+        arguments: [.init(name: "tag", help: "Shelf id or name.")],
+        options: [fieldPortOption],
+        run: { inv in try FieldCLI.call(inv, "POST", "/api/save", [("tag", .string(inv.positionals[0]))]) }
+    )
+}
+
+/// The HTTP calls of the `field` subcommands.
+enum FieldCLI {
+    /// A tag file path is sent absolute (the field may run in another directory); ids and names as given.
+    static func reference(_ text: String) -> String {
+        if text.contains("/") || TagFileExtension.matches(text), FileManager.default.fileExists(atPath: text) {
+            return URL(fileURLWithPath: text).standardizedFileURL.path
+        }
+        return text
+    }
+
+    static func call(_ inv: Invocation, _ method: String, _ path: String, _ body: [(String, JSONValue)] = []) throws
+        -> Int32
+    {
+        let port = try inv.int("port", default: Int(FieldProtocol.defaultPort), range: 1...65_535)
+        let address: LoopbackAddress
+        do throws(SocketError) {
+            address = try LoopbackAddress(host: "127.0.0.1", port: UInt16(port))
+        } catch {
+            throw CLIError.failure(error.message)
+        }
+        let response: HTTPResponse
+        do throws(HTTPClient.Failure) {
+            response = try HTTPClient.request(
+                method, path, to: address, headers: [("Content-Type", "application/json")],
+                body: method == "POST" ? Array(JSONValue.object(body).compact.utf8) : [])
+        } catch {
+            throw CLIError.failure("\(error.message); is 'opennfc field serve --port \(port)' running?")
+        }
+        let text = String(decoding: response.body, as: UTF8.self)
+        guard response.status == 200 else {
+            let message = (try? JSONValue(parsing: text))?["error"]?.stringValue ?? text
+            throw CLIError.failure("the field refused: \(message)")
+        }
+        Console.out(text.hasSuffix("\n") ? text : text + "\n")
+        return 0
+    }
+}
+
+enum TagFileExtension {
+    static func matches(_ name: String) -> Bool {
+        [".json", ".nfc", ".ndef"].contains { name.lowercased().hasSuffix($0) }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// The field's web page in a real headless Chromium driven by Selenium (scripts/field-browser.py): the app's sheet
+/// on the page, put a tag → the app reads it, Cancel → 200, the app writes → the memory map changes, Save.
+/// Runs when scripts/test could install the browser (it exports `OPENNFC_E2E_BROWSER=1`); skipped visibly otherwise.
+@Suite struct FieldBrowserTests {
+    static let enabled = ProcessInfo.processInfo.environment["OPENNFC_E2E_BROWSER"] == "1"
+
+    @Test(
+        .enabled(
+            if: enabled,
+            "OPENNFC_E2E_BROWSER is not set: chromium, chromedriver and selenium are not installed (scripts/test installs them with scripts/browser install; or install them and export OPENNFC_E2E_BROWSER=1)"
+        ))
+    func thePageDrivesTheFieldInChromium() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let work = try FieldFixture.directory()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [
+            "python3", root.appendingPathComponent("scripts/field-browser.py").path,
+            "--opennfc", FieldFixture.executable("opennfc").path,
+            "--example", FieldFixture.executable("opencorenfc-example").path, "--workdir", work.path,
+        ]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(text)")
+        #expect(text.contains("ok: put a tag on the phone from the page, the app read it"))
+        #expect(text.contains("ok: Cancel on the page ended the app's session with 200"))
+        #expect(text.contains("ok: the app wrote, the page's memory map changed, Save wrote the tag file"))
+    }
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""The field's web page in a real headless Chromium (issue 17 item 6), driven with Selenium.
+
+Starts `opennfc field serve` with one tag file, opens the page, and checks with separate app processes:
+the app's sheet appears on the page; putting the tag on the phone from the page lets `opencorenfc-example` read it;
+Cancel on the page ends the app's session with 200; `opennfc write` through the field changes the memory map shown
+on the page; Save writes the tag file. Exit status 0 when everything holds, 1 with the first failure, 77 when
+Chromium, chromedriver or Selenium is missing (the caller reports it as skipped).
+
+Usage: field-browser.py --opennfc BIN --example BIN --workdir DIR [--screenshots DIR]
+"""
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import urllib.request
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    print("SKIP: Selenium is not installed (pip install selenium)", file=sys.stderr)
+    sys.exit(77)
+
+WAIT = 20
+
+
+def find(*names):
+    for n in names:
+        p = shutil.which(n)
+        if p:
+            return p
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--opennfc", required=True)
+    ap.add_argument("--example", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--screenshots")
+    args = ap.parse_args()
+
+    chromium = find("chromium", "chromium-browser", "google-chrome")
+    driver_path = find("chromedriver")
+    if not chromium or not driver_path:
+        print("SKIP: chromium and chromedriver are needed (apt-get install chromium chromium-driver)", file=sys.stderr)
+        return 77
+
+    work = args.workdir
+    os.makedirs(work, exist_ok=True)
+    tag = os.path.join(work, "poster.json")
+    subprocess.run([args.opennfc, "tag", "new", "--chip", "ntag215", "--uid", "04A1B2C3D4E5F6",
+                    "--uri", "https://example.com/browser", "-o", tag], check=True, capture_output=True)
+    children = []
+    serve = subprocess.Popen([args.opennfc, "field", "serve", "--port", "0", tag], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True)
+    children.append(serve)
+    url = serve.stdout.readline().strip()
+    port = url.rsplit(":", 1)[1].rstrip("/")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCORENFC_")}
+    env.update({"OPENCORENFC_DEVICE": "remote:" + port, "OPENCORENFC_PROFILE": "desktop"})
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=1400,900", "--no-first-run", "--disable-extensions"]:
+        options.add_argument(a)
+    browser = webdriver.Chrome(service=Service(driver_path), options=options)
+    failures = []
+
+    def check(ok, what):
+        if not ok:
+            failures.append(what)
+            raise AssertionError(what)
+
+    def wait(cond, what):
+        try:
+            WebDriverWait(browser, WAIT).until(lambda d: cond())
+        except Exception:
+            try:
+                shown = browser.find_element(By.ID, "error").text
+                state = urllib.request.urlopen(url + "api/state", timeout=5).read().decode()
+            except Exception as e:
+                shown, state = "", "(no state: %s)" % e
+            check(False, "timed out waiting for %s (page error: %r; state: %s)" % (what, shown, state))
+
+    def text(id_):
+        return browser.find_element(By.ID, id_).text
+
+    def click(name, css):
+        """Clicks a shelf card's button, again if the page re-rendered under the click."""
+        selector = '#shelf .tag[data-name="%s"] button.%s' % (name, css)
+
+        def attempt():
+            try:
+                browser.find_element(By.CSS_SELECTOR, selector).click()
+                return True
+            except Exception:
+                return False
+        wait(attempt, "the %s button of %s" % (css, name))
+
+    def shot(name):
+        if args.screenshots:
+            browser.save_screenshot(os.path.join(args.screenshots, name))
+
+    def example():
+        p = subprocess.Popen([args.example], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        children.append(p)
+        return p
+
+    try:
+        browser.get(url)
+        wait(lambda: text("address") == url, "the page to load")
+        # 1. The app's sheet appears; putting the tag on the phone lets the app read it.
+        app = example()
+        wait(lambda: "shown" in browser.find_element(By.ID, "sheet").get_attribute("class"), "the app's sheet")
+        wait(lambda: text("sheetmessage") == "Hold your iPhone near the tag.", "the sheet's message")
+        check("opencorenfc-example" in text("appname"), "the app's name in the header")
+        shot("field-sheet.png")
+        click("poster.json", "put")
+        out, err = app.communicate(timeout=WAIT)
+        check(app.returncode == 0 and out == "URI https://example.com/browser\n", "the app read the tag: %r %r" % (out, err))
+        print("ok: put a tag on the phone from the page, the app read it")
+        # 2. Cancel on the page: the app's session ends with 200.
+        wait(lambda: len(browser.find_elements(By.CSS_SELECTOR, '#shelf .tag[data-name="poster.json"] button.remove')) == 1,
+             "the tag on the phone")
+        click("poster.json", "remove")
+        wait(lambda: len(browser.find_elements(By.CSS_SELECTOR, '#shelf .tag[data-name="poster.json"] button.put')) == 1,
+             "the tag back on the shelf")
+        app = example()
+        wait(lambda: "shown" in browser.find_element(By.ID, "sheet").get_attribute("class"), "the second app's sheet")
+        browser.find_element(By.ID, "cancel").click()
+        out, err = app.communicate(timeout=WAIT)
+        check(app.returncode == 1 and "Session invalidated by user" in err, "Cancel ended the session: %r" % err)
+        print("ok: Cancel on the page ended the app's session with 200 (Session invalidated by user)")
+        # 3. The app writes: the memory map on the page changes; Save writes the file.
+        wait(lambda: "app:" not in text("appname"), "the app to disconnect")
+        click("poster.json", "put")
+        click("poster.json", "memory")
+        wait(lambda: "https://example.com/browser" in text("memtext"), "the memory map")
+        w = subprocess.run([args.opennfc, "write", "--device", "remote:" + port, "--uri", "https://example.org/written",
+                            "--text", "written from the app", "--timeout", "10"], capture_output=True, text=True)
+        check(w.returncode == 0, "opennfc write through the field: " + w.stderr)
+        wait(lambda: "https://example.org/written" in text("memtext"), "the memory map to show the new message")
+        wait(lambda: "unsaved" in browser.find_element(By.CSS_SELECTOR, '#shelf .tag[data-name="poster.json"]').text,
+             "the unsaved badge")
+        wait(lambda: "> A2" in text("transcript"), "the WRITE frames in the transcript")
+        check("WRITE page" in text("transcript"), "the --trace comments in the transcript")
+        shot("field-memory.png")
+        click("poster.json", "save")
+        wait(lambda: "unsaved" not in browser.find_element(By.CSS_SELECTOR, '#shelf .tag[data-name="poster.json"]').text,
+             "the save")
+        show = subprocess.run([args.opennfc, "tag", "show", tag], capture_output=True, text=True)
+        check("https://example.org/written" in show.stdout, "the saved file holds the new message")
+        print("ok: the app wrote, the page's memory map changed, Save wrote the tag file")
+    except AssertionError:
+        pass
+    finally:
+        browser.quit()
+        for c in children:
+            if c.poll() is None:
+                os.kill(c.pid, signal.SIGKILL)
+                c.wait()
+    for f in failures:
+        print("FAIL: " + f, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
