@@ -64,6 +64,8 @@ public struct TagError: Error, Hashable, Sendable, CustomStringConvertible {
     public var nak: UInt8?
     /// The ISO 7816-4 status word (SW1 SW2), when an APDU was refused.
     public var statusWord: UInt16?
+    /// The ISO/IEC 15693 error code (§10.2.4), when a Type 5 request was answered with the error flag.
+    public var iso15693Error: UInt8? = nil
     /// Where in the procedures this error was raised (`File.swift:line`).
     public var location: String
 

@@ -1,0 +1,28 @@
+internal import OpenNFCBytes
+
+extension ISO15693Tag {
+    /// The decoded memory map for `opennfc tag show`: system information, the CC, locks and NDEF access.
+    var report: TagReport {
+        var lines = [
+            "System: DSFID \(Hex.encode([dsfid]))\(dsfidLocked ? " (locked)" : ""), AFI \(Hex.encode([afi]))"
+                + "\(afiLocked ? " (locked)" : ""), \(profile.blockCount) blocks of \(profile.blockSize) bytes"
+                + (profile.icReference.map { ", IC reference \(Hex.encode([$0]))" } ?? ""),
+            "State: \(state.rawValue)",
+        ]
+        let cc = Array(memory.prefix(memory.first == 0xE2 || (memory.count > 2 && memory[2] == 0) ? 8 : 4))
+        let formatted = cc.first == 0xE1 || cc.first == 0xE2
+        lines.append("CC: \(Hex.encode(cc, separator: " "))\(formatted ? "" : " (not NDEF formatted)")")
+        if !lockedBlocks.isEmpty {
+            lines.append("Locked blocks: \(lockedBlocks.sorted().map(String.init).joined(separator: ", "))")
+        }
+        let readOnly = formatted && cc.count > 1 && cc[1] & 0x03 == 0x03
+        let access = !formatted ? "not NDEF formatted" : readOnly ? "read-only" : "read/write"
+        return TagReport(
+            lines: lines,
+            json: [
+                ("dsfid", .string(Hex.encode([dsfid]))), ("afi", .string(Hex.encode([afi]))),
+                ("blocks", .int(profile.blockCount)), ("blockSize", .int(profile.blockSize)),
+                ("cc", .string(Hex.encode(cc))), ("lockedBlocks", .array(lockedBlocks.sorted().map { .int($0) })),
+            ], ndefAccess: access)
+    }
+}
