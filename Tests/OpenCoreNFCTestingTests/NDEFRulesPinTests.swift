@@ -100,8 +100,9 @@ import Testing
             ])
     }
 
-    @Test func N5_ndefSessionsReadType2Type4AndDESFireTags() throws {
+    @Test func N5_ndefSessionsReadType1Type2Type4AndDESFireTags() throws {
         let tags: [any VirtualTag] = [
+            try Type1Tag.factory(.topaz512, uid: [0x12, 0x34, 0x56, 0x78], holding: Pin.uri("t1.example")),
             Pin.ntag(holding: Pin.uri("t2.example")),
             try Type2Tag.factory(.ultralightEV1_48, uid: Pin.uidB, holding: Pin.uri("ul.example")),
             try Type4Tag.factory(uid: [0x02, 0x01, 0x02, 0x03], holding: Pin.uri("t4.example")),
