@@ -1,4 +1,5 @@
 import OpenNFCNDEF
+import OpenNFCTestSupport
 import Testing
 
 /// The fast paths (strict message decoding in one pass, URI and Text decoding from the record's buffer, typed
@@ -8,7 +9,7 @@ import Testing
     /// cuts, strict decoding succeeds exactly when lenient decoding succeeds without a repair, with the same records,
     /// and a strict error is the general decoder's (it names an offset inside the input).
     @Test func strictFastPathAgreesWithTheGeneralDecoder() throws {
-        var rng = SplitMix64(seed: 0x4641_5354)
+        var rng = SeededGenerator(seed: 0x4641_5354)
         let base = NDEFMessage(records: [
             rec(.wellKnown, "U", [4] + bytes("example.com/item/1")),
             rec(.wellKnown, "T", [2] + bytes("enItem 1")),

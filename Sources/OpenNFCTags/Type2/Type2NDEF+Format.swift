@@ -22,10 +22,10 @@ extension Type2NDEF {
             if cc.writeAccess != 0 {
                 throw TagError(.readOnly, "CC write access is \(Hex.encode([cc.access])): the tag is read-only")
             }
-            let detected: State
+            let detected: NDEFLayoutState<Type2Layout>
             do {
                 detected = try detectLayout()
-            } catch  where error.code == .tornStateDetected {
+            } catch where error.code == .tornStateDetected {
                 try writeTLVArea(dataEnd: 16 + cc.dataAreaSize, lastPageFirst: true)
                 state = .unknown
                 return
