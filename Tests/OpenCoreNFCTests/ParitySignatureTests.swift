@@ -255,3 +255,12 @@ func bindDeprecatedISO15693Flags() {
         .RequestFlagOption,
     ]
 }
+
+func bindObjCConfiguration(_ s: NFCTagReaderSession, _ c: NFCTagReaderSessionConfiguration) {
+    let _: (NFCTagReaderSession.PollingOption, [String], [String]) -> NFCTagReaderSessionConfiguration =
+        NFCTagReaderSessionConfiguration.init(pollingOption:iso7816SelectIdentifiers:felicaSystemCodes:)
+    c.polling = .iso14443
+    c.iso7816SelectIdentifiers = []
+    c.felicaSystemCodes = []
+    let _: (NFCTagReaderSessionConfiguration) -> Void = s.restartPolling(with:)
+}
