@@ -1,7 +1,7 @@
 public import Foundation
 
-/// An ISO 15693 tag (Apple's Core NFC documentation; docs/PARITY.md §10.2). Partial: the type exists so exhaustive switches over ``NFCTag`` compile, with
-/// its properties; its commands are not implemented and no session delivers ISO 15693 tags yet. See docs/PARITY.md.
+/// An ISO 15693 tag (Apple's `NFCISO15693Tag`; see docs/PARITY.md). Partial: the type exists so exhaustive switches over ``NFCTag`` compile, with
+/// its properties; its commands are not implemented and no session delivers ISO 15693 tags yet.
 public protocol NFCISO15693Tag: __NFCTag, NFCNDEFTag {
     /// The 64-bit UID, big-endian.
     var identifier: Data { get }

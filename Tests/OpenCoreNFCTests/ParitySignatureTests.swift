@@ -221,6 +221,41 @@ func bindPaymentAndBackground(_ activity: NSUserActivity) {
     let _: URL? = activity.webpageURL
 }
 
+func bindISO15693ValueTypes() {
+    let _: [NFCISO15693RequestFlag] = [
+        .dualSubCarriers, .highDataRate, .protocolExtension, .select, .address, .option, .commandSpecificBit8,
+    ]
+    let _: (UInt8) -> NFCISO15693RequestFlag = NFCISO15693RequestFlag.init(rawValue:)
+    let _: [NFCISO15693ResponseFlag] = [
+        .error, .responseBufferValid, .finalResponse, .protocolExtension, .blockSecurityStatusBit5,
+        .blockSecurityStatusBit6, .waitTimeExtension,
+    ]
+    let _: (UInt8) -> NFCISO15693ResponseFlag = NFCISO15693ResponseFlag.init(rawValue:)
+    let _: (Data, Int, Int, Int, Int, Int) -> NFCISO15693SystemInfo =
+        NFCISO15693SystemInfo.init(
+            uniqueIdentifier:dataStorageFormatIdentifier:applicationFamilyIdentifier:blockSize:totalBlocks:icReference:)
+    var info = NFCISO15693SystemInfo(
+        uniqueIdentifier: Data(), dataStorageFormatIdentifier: 0, applicationFamilyIdentifier: 0, blockSize: 4,
+        totalBlocks: 28, icReference: 1)
+    info.uniqueIdentifier = Data()
+    let _: (Data, Int, Int, Int, Int, Int) = (
+        info.uniqueIdentifier, info.dataStorageFormatIdentifier, info.applicationFamilyIdentifier, info.blockSize,
+        info.totalBlocks, info.icReference
+    )
+    var status = NFCISO15693MultipleBlockSecurityStatus(blockSecurityStatus: [0, 1])
+    status.blockSecurityStatus = []
+    let _: [Int] = status.blockSecurityStatus
+}
+
+@available(*, deprecated)
+func bindDeprecatedISO15693Flags() {
+    let _: RequestFlag = .RequestFlagDualSubCarriers
+    let _: [NFCISO15693RequestFlag] = [
+        .RequestFlagHighDataRate, .RequestFlagProtocolExtension, .RequestFlagSelect, .RequestFlagAddress,
+        .RequestFlagOption,
+    ]
+}
+
 func bindObjCConfiguration(_ s: NFCTagReaderSession, _ c: NFCTagReaderSessionConfiguration) {
     let _: (NFCTagReaderSession.PollingOption, [String], [String]) -> NFCTagReaderSessionConfiguration =
         NFCTagReaderSessionConfiguration.init(pollingOption:iso7816SelectIdentifiers:felicaSystemCodes:)
