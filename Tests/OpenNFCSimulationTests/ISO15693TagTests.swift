@@ -1,6 +1,7 @@
 import OpenNFCBytes
 import OpenNFCRF
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 private func x(_ s: String) -> [UInt8] { try! Hex.decode(s) }
