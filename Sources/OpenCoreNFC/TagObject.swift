@@ -131,7 +131,7 @@ final class ISO7816TagObject: TagObject, NFCISO7816Tag, @unchecked Sendable {
     var identifier: Data { Data(delivered.identifier) }
     var historicalBytes: Data? { delivered.historicalBytes.map { Data($0) } }
     var applicationData: Data? { delivered.applicationData.map { Data($0) } }
-    var proprietaryApplicationDataCoding: Bool { false }
+    var proprietaryApplicationDataCoding: Bool { delivered.proprietaryApplicationDataCoding }
     var supportsPACE: Bool { delivered.supportsPACE }
 
     func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) {

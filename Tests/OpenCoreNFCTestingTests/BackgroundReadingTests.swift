@@ -213,6 +213,13 @@ import Testing
         #expect(!sent.contains { $0.hasPrefix("→ 00 D6") || $0.hasPrefix("→ A2") }, "no UPDATE BINARY, no WRITE")
     }
 
+    @Test func type1TagsAreReadToo() throws {
+        let phone = Self.phone(domains: [])
+        let message: [UInt8] = [0xD1, 0x01, 0x0B, 0x55, 0x04] + Array("t1.example".utf8)
+        phone.put(try Type1Tag.factory(.topaz512, uid: [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77], holding: message))
+        #expect(phone.notifications.map(\.uri) == ["https://t1.example"])
+    }
+
     @Test func mifareClassicIsNeverRead() throws {
         let phone = VirtualPhone(platform: ClassicPlatform())
         phone.put(

@@ -220,3 +220,12 @@ func bindPaymentAndBackground(_ activity: NSUserActivity) {
     let _: String = activity.activityType
     let _: URL? = activity.webpageURL
 }
+
+func bindObjCConfiguration(_ s: NFCTagReaderSession, _ c: NFCTagReaderSessionConfiguration) {
+    let _: (NFCTagReaderSession.PollingOption, [String], [String]) -> NFCTagReaderSessionConfiguration =
+        NFCTagReaderSessionConfiguration.init(pollingOption:iso7816SelectIdentifiers:felicaSystemCodes:)
+    c.polling = .iso14443
+    c.iso7816SelectIdentifiers = []
+    c.felicaSystemCodes = []
+    let _: (NFCTagReaderSessionConfiguration) -> Void = s.restartPolling(with:)
+}

@@ -93,6 +93,20 @@ import Testing
         #expect(phone.transcriptText([.system]).contains("(this round only)"))
     }
 
+    @Test func theObjectiveCSpellingRestartsTheSameWay() {
+        let phone = phone()
+        phone.put(Fixtures.type4(applets: [Self.aidA, Self.aidB]))
+        let log = AIDLog()
+        let (session, app) = begin(phone, .init(pollingOption: .iso14443), log: log)
+        let objc = NFCTagReaderSessionConfiguration(
+            pollingOption: .iso14443, iso7816SelectIdentifiers: ["F00102030405"], felicaSystemCodes: [])
+        #expect(objc.polling == .iso14443 && objc.felicaSystemCodes.isEmpty)
+        session.restartPolling(with: objc)
+        phone.settle()
+        #expect(log.rounds == [["A0000002471001 pace=false"], ["F00102030405 pace=false"]])
+        #expect(app.events == [.becameActive, .detectedTags(1), .detectedTags(1)], "the delegate is held weakly")
+    }
+
     @Test func restartPollingWithAConfigurationChangesTheTechnologiesForThatRound() throws {
         // A session polling ISO 15693 only sees no NFC-A tag; a restart with ISO 14443 finds the NTAG once, and a
         // plain restart afterwards polls ISO 15693 again.

@@ -88,6 +88,28 @@ import Testing
         #expect(try CLIRunner.run(["tag", "show", path("missing.json")]).status == 1)
     }
 
+    @Test func sendReachesTheChipWithNoReaderFrameLimit() throws {
+        // FAST_READ of all of an NTAG215 (pages 00h–86h) is 540 bytes and of an NTAG216 (00h–E6h) 924 bytes
+        // (NTAG213/215/216 datasheet §10.2): more than any reader preset carries, but `tag send` talks to the chip.
+        for (chip, last, bytes) in [("ntag215", "86", 540), ("ntag216", "E6", 924)] {
+            #expect(try newTag(["--chip", chip, "--uid", "04010203040506", "-o", path("\(chip).json")]).status == 0)
+            let r = try CLIRunner.run(["tag", "send", path("\(chip).json"), "3A 00 \(last)"])
+            #expect(r.status == 0)
+            #expect(r.stderr.isEmpty)
+            let answer = r.stdout.dropLast()
+            #expect(answer.count == bytes * 2, "\(chip): \(answer.count / 2) bytes")
+            #expect(answer.hasPrefix("0401028F0304050604480000E110"))
+            // The last four pages: CFG0 04 00 00 FF, CFG1 00 05 00 00 (factory), PWD and PACK read as zeros.
+            #expect(answer.hasSuffix("040000FF" + "00050000" + "00000000" + "00000000"))
+        }
+        // Through the simulated iPhone (258-byte answers) the same frame is refused by name, not a timeout.
+        let phone = try CLIRunner.run(["send", "3A0086", "--device", "sim:\(path("ntag215.json"))"])
+        #expect(phone.status == 0)
+        #expect(
+            phone.stdout == "ERROR  # RF frameTooLong: answer of 540 bytes exceeds the frontend's 258-byte limit\n",
+            "\(phone.stdout)")
+    }
+
     @Test func sendFramesAndStdinProtocol() throws {
         #expect(try newTag(["--chip", "ntag215", "--uid", "04010203040506", "-o", path("t.nfc")]).status == 0)
         let r = try CLIRunner.run(["tag", "send", path("t.nfc"), "30 00", "60", "3A 00 00", "30 FF", "30 00"])

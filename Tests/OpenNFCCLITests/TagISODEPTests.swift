@@ -13,6 +13,69 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// `tag new --mapping 3.0 --ndef-file-size`: a T4T mapping 3.0 card with a 64 KiB ENDEF file, holding a message
+    /// past 32 KiB that `opennfc read` brings back whole (odd-INS READ BINARY past offset 7FFF) and `write` replaces.
+    @Test func newMapping3CardWithALargeFile() throws {
+        // One record of TNF 5 (unknown) with a 39994-byte payload: a 40000-byte message.
+        let payload = (0..<39_994).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let n = payload.count
+        let message =
+            [0xC5, 0x00, UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + payload
+        let hex = message.map { String(format: "%02X", $0) }.joined()
+        let new = try CLIRunner.run([
+            "tag", "new", "--chip", "type4", "--mapping", "3.0", "--ndef-file-size", "65536", "--uid",
+            "04112233445566", "--ndef-hex", hex, "-o", path("big.json"),
+        ])
+        #expect(new.status == 0, "\(new.stderr)")
+        let show = try CLIRunner.run(["tag", "show", path("big.json")])
+        for line in [
+            "Product: NFC Forum Type 4 Tag (ISO-DEP), NDEF mapping 3.0, MLe 255, MLc 255, short APDUs only",
+            "CC file E103 (the file's own write access FFh (none)): 00 11 30 00 FF 00 FF 06 08 E1 04 00 01 00 00 00 00",
+            "  CCLEN 17, mapping 3.0, MLe 255, MLc 255; ENDEF File Control TLV: file E104, maximum size 65536, "
+                + "read access 00h (granted), write access 00h (granted)",
+            "NDEF file E104: 65536 bytes, ENLEN 40000 (capacity 65532), read access 00h (granted), write access 00h (granted)",
+        ] {
+            #expect(show.stdout.contains(line + "\n"), "missing: \(line)\n\(show.stdout)")
+        }
+        let read = try CLIRunner.run(["read", "--raw", "--device", "sim:\(path("big.json"))"])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == hex)
+        let write = try CLIRunner.run([
+            "write", "--uri", "https://t4.example/v3", "--device", "sim:\(path("big.json"))",
+        ])
+        #expect(write.status == 0, "\(write.stderr)")
+        let after = try CLIRunner.run(["tag", "show", path("big.json")])
+        #expect(after.stdout.contains("ENLEN 18 (capacity 65532)"), "\(after.stdout)")
+        // Sizes a mapping cannot describe are usage errors.
+        let tooBig = try CLIRunner.run([
+            "tag", "new", "--chip", "type4", "--ndef-file-size", "70000", "-o", path("x.json"),
+        ])
+        #expect(tooBig.status == 64)
+        #expect(tooBig.stderr.contains("--ndef-file-size 70000: give a size of 5…65534 bytes for mapping 2.0"))
+        #expect(
+            try CLIRunner.run(["tag", "new", "--chip", "ntag215", "--mapping", "3.0", "-o", path("y.json")]).status
+                == 64)
+    }
+
+    /// `--chip type4b`: a Type 4 card on NFC-B, its 4-byte PUPI as the UID, read by the simulated iPhone's reader.
+    @Test func newTypeBCardIsReadOverNFCB() throws {
+        let new = try CLIRunner.run([
+            "tag", "new", "--chip", "type4b", "--uid", "1A2B3C4D", "--uri", "https://b.example", "-o", path("b.json"),
+        ])
+        #expect(new.status == 0, "\(new.stderr)")
+        let file = try String(contentsOfFile: path("b.json"), encoding: .utf8)
+        #expect(file.contains("\"chip\": \"type4b\""))
+        #expect(file.contains("\"technology\": \"nfcB\""))
+        #expect(file.contains("\"protocolInfo\": \"00 81 75\""))
+        let read = try CLIRunner.run(["read", "--json", "--device", "sim:\(path("b.json"))"])
+        #expect(read.status == 0, "\(read.stderr)")
+        let j = try json(read.stdout)
+        #expect(j["uid"] as? String == "1A2B3C4D")
+        #expect(read.stdout.contains("https://b.example"))
+        let bad = try CLIRunner.run(["tag", "new", "--chip", "type4b", "--uid", "04112233445566", "-o", path("x.json")])
+        #expect(bad.status == 64)
+    }
+
     @Test func newAndShowType4() throws {
         let new = try CLIRunner.run([
             "tag", "new", "--chip", "type4", "--uid", "04 1F 5B 92 DA 2C 80", "--uri", "https://example.com", "-o",
@@ -27,7 +90,7 @@ import Testing
             "UID: 04 1F 5B 92 DA 2C 80",
             "ATQA: 03 44  SAK: 20  ATS: 06 77 77 71 02 80",
             "Product: NFC Forum Type 4 Tag (ISO-DEP), NDEF mapping 2.0, MLe 255, MLc 255, short APDUs only",
-            "NDEF application: DF name D2 76 00 00 85 01 01",
+            "NDEF application: DF name D2 76 00 00 85 01 01 and D2 76 00 00 85 01 00",
             "CC file E103 (the file's own write access FFh (none)): 00 0F 20 00 FF 00 FF 04 06 E1 04 10 00 00 00",
             "NDEF file E104: 4096 bytes, NLEN 16 (capacity 4094), read access 00h (granted), write access 00h (granted)",
             "  0000: 00 10 D1 01 0C 55 04 65 78 61 6D 70 6C 65 2E 63",

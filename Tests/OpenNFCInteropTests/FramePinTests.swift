@@ -63,6 +63,36 @@ import Testing
         #expect(bench.frames == pin.overwriteFrames)
     }
 
+    /// NTAG I2C plus 2k, full capacity (1743 bytes: the Memory Control TLV reserves bytes 904–1023, sector 0
+    /// pages E2h–FFh). The message occupies bytes 25–903 (pages 6–E1h) and sector 1 pages 00h–D7h (global 256–471).
+    /// Read: READ 3 (pages 3–6) + FAST_READ 7–70, 71–134, 135–198, 199–225 (4) + SECTOR_SELECT 1 (2 frames) +
+    /// FAST_READ 256–319, 320–383, 384–447, 448–471 (4) = 11 frames; 16 + (219 + 216) × 4 + 1 (the ACK of
+    /// SECTOR_SELECT packet 1) = 1757 bytes.
+    /// Write onto the factory tag: READ 3, WRITE pages 6–225 (220), SECTOR_SELECT 1 (2), WRITE 256–471 (216),
+    /// SECTOR_SELECT 0 (2), WRITE page 5 (the length, last) = 442.
+    @Test func ntagI2CPlus2kAcrossTwoSectors() throws {
+        let bench = InteropBench()
+        let chip = try Type2Tag.factory(.ntagI2CPlus2k, uid: uid7)
+        var (tag, p) = try bench.connect(chip)
+        guard case .type2(let identified) = tag.kind else {
+            Issue.record("expected a Type 2 chip, got \(tag.kind)")
+            return
+        }
+        #expect(identified == .ntagI2CPlus2k)
+        #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: 1743, messageLength: 0))
+        let message = ndefMessage(length: 1743, seed: 1)
+        try p.writeMessage(message)
+        #expect(bench.frames == 442)
+
+        (_, p) = try bench.connect(chip)
+        #expect(try p.readMessage() == message)
+        #expect(bench.frames == 11)
+        #expect(bench.frontend.counts.bytesReceived == 1757)
+        // The configuration pages inside the reserved bytes were never written.
+        #expect(chip.memory[0xE8 * 4..<0xE8 * 4 + 8] == [0x01, 0x00, 0xF8, 0x48, 0x08, 0x01, 0x00, 0x00])
+        #expect(chip.memory[0xE3 * 4 + 3] == 0xFF)
+    }
+
     @Test func ntag216ReadIsAtMostHalfOf16BytesPerREAD() throws {
         let bench = InteropBench()
         let chip = try Type2Tag.factory(.ntag216, uid: uid7)
@@ -107,6 +137,38 @@ import Testing
         (_, p) = try bench.connect(card)
         try p.writeMessage(ndefMessage(length: 4094, seed: 2))
         #expect(bench.frames == 23)
+    }
+
+    /// Mapping 3.0, an ENDEF file of 48 KiB (49152 bytes, ENLEN 4 bytes ⇒ a 49148-byte message), MLe = MLc = 255.
+    /// Detection: SELECT application, SELECT CC, READ BINARY CC (15 bytes: T = 06), READ BINARY CC offset 15 (the
+    /// 2 access bytes after the 4-byte size), SELECT NDEF file, READ BINARY ENLEN = 6 frames.
+    /// Read: even READ BINARY of 255 bytes from offset 4 while a command starts at or below 7FFF: offsets 4 + 255k,
+    /// k = 0…128 ⇒ 129 frames, up to offset 32899; the 16253 bytes left in odd-INS READs of 252 (255 − `53 81 FC`)
+    /// ⇒ ⌈16253 ÷ 252⌉ = 65 ⇒ 6 + 129 + 65 = 200.
+    /// Write onto the empty file: the same 129 even UPDATE BINARY of 255 from offset 4; odd-INS UPDATEs carry 247
+    /// (255 − `54 03 oo oo oo` − `53 81 F7`) ⇒ ⌈16253 ÷ 247⌉ = 66; ENLEN 0000BFFC from its first non-zero byte in one
+    /// command ⇒ 6 + 129 + 66 + 1 = 202. Over a full file ENLEN 0 rides in the first chunk (49152 bytes from offset 0:
+    /// 129 even to 32895, ⌈16257 ÷ 247⌉ = 66 odd) ⇒ 202 again.
+    @Test func type4Mapping3FileOf48KiB() throws {
+        let bench = InteropBench()
+        let card = try Type4Tag(
+            uid: uid7, configuration: Type4Configuration(mappingVersion: 0x30, ndefFileSize: 49_152))
+        var (_, p) = try bench.connect(card)
+        #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: 49_148, messageLength: 0))
+        let message = ndefMessage(length: 49_148, seed: 1)
+        try p.writeMessage(message)
+        #expect(bench.frames == 202)
+        #expect(card.ndefMessage == message)
+
+        (_, p) = try bench.connect(card)
+        #expect(try p.readMessage() == message)
+        #expect(bench.frames == 200)
+
+        (_, p) = try bench.connect(card)
+        let other = ndefMessage(length: 49_148, seed: 2)
+        try p.writeMessage(other)
+        #expect(bench.frames == 202)
+        #expect(card.ndefMessage == other)
     }
 
     /// The same file on a card advertising MLe 256: READ BINARY with Le `00` takes 256 bytes ⇒ ⌈4094 ÷ 256⌉ = 16.

@@ -76,6 +76,16 @@ import Testing
         #expect(!outcomes.contains(.tornDetected))
     }
 
+    /// NTAG I2C plus 2k: messages reaching into sector 1, so that the write goes sector 0 → 1 → 0 (SECTOR_SELECT
+    /// frames included in the sweep); a tear anywhere leaves old, empty or new.
+    @Test func ntagI2CPlus2kAcrossSectorsAtEveryFrame() throws {
+        let outcomes = try Self.sweep(
+            make: { try Type2Tag.factory(.ntagI2CPlus2k, uid: uid7) },
+            old: ndefMessage(length: 1000, seed: 1), new: ndefMessage(length: 1100, seed: 2),
+            faults: { n in [.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] })
+        #expect(Set(outcomes) == [.old, .empty, .new])
+    }
+
     @Test func type2ShortMessageOverALongOne() throws {
         let outcomes = try Self.sweep(
             make: { try Type2Tag.factory(.ntag215, uid: uid7) },
@@ -98,6 +108,25 @@ import Testing
             })
         // Messages below 256 bytes: every NLEN change is one byte, so no tear can even produce a detectable state.
         #expect(Set(outcomes) == [.old, .empty, .new])
+    }
+
+    /// Mapping 3.0: messages crossing offset 7FFF (even UPDATE BINARY below, odd-INS `D7` above) and a 4-byte
+    /// ENLEN, interrupted after or inside every frame (0, 1, 2 or 100 bytes committed).
+    @Test func type4Mapping3ENDEFFileAtEveryFrame() throws {
+        let config = Type4Configuration(mappingVersion: 0x30, ndefFileSize: 34_000)
+        let outcomes = try Self.sweep(
+            make: { try Type4Tag(uid: uid7, configuration: config) },
+            old: ndefMessage(length: 33_100, seed: 1), new: ndefMessage(length: 33_900, seed: 2),
+            faults: { n in
+                [
+                    .removeAfter(frame: n), .tear(frame: n, afterBytes: 0), .tear(frame: n, afterBytes: 1),
+                    .tear(frame: n, afterBytes: 2), .tear(frame: n, afterBytes: 100),
+                ]
+            })
+        // Zeroing ENLEN 33100 (00 00 81 4C) torn after 1–2 bytes leaves it unchanged or 00 00 81 4C masked to a
+        // proper prefix; committing 33900 (00 00 84 6C) from byte 2 torn after 1 byte leaves 00 00 84 00: a prefix.
+        #expect(Set(outcomes).isSubset(of: [.old, .empty, .new, .tornDetected]))
+        #expect(Set(outcomes).isSuperset(of: [.old, .empty, .new]))
     }
 
     @Test func type4LongMessagesTornInsideNLENAreDetected() throws {

@@ -50,8 +50,9 @@ import Testing
                 var (_, p) = try bench.connect(chip)
                 bench.field.faultPlan = FaultPlan([fault])
                 let failed = TearingInteropTests.attempt { () throws(TagError) in try p.format() } != nil
+                let sent = bench.field.framesExchanged
                 bench.field.faultPlan = .none
-                if !failed && bench.field.framesExchanged < n { return }
+                if !failed && sent < n { return }
                 (_, p) = try bench.connect(chip)
                 // Still blank, or formatted and empty: never half formatted.
                 let d = try p.detect()
@@ -59,6 +60,109 @@ import Testing
                 try p.format()
                 (_, p) = try bench.connect(chip)
                 #expect(try p.detect().status == .readWrite)
+            }
+            n += 1
+        }
+        Issue.record("format never completed")
+    }
+
+    /// A blank DESFire EV1 (PICC only, as NXP ships it) formatted with the Android sequence by the reader procedure
+    /// against the virtual card (not a script): the card then detects as an empty NDEF tag of the storage's size
+    /// and takes a message. Interrupted after or inside any of its frames, the card is either still not NDEF or
+    /// NDEF and empty, and formatting again completes it (a `DE` duplicate counts as done).
+    @Test(arguments: [DESFireEV1Tag.Storage.size2K, .size4K, .size8K])
+    func blankDESFireFormattedWithTheAndroidSequence(storage: DESFireEV1Tag.Storage) throws {
+        let bench = InteropBench()
+        let card = try DESFireEV1Tag(uid: uid7, version: .ev1(storage: storage.versionByte))
+        var (tag, p) = try bench.connect(card)
+        guard case .desfire = tag.kind else {
+            Issue.record("expected a DESFire, got \(tag.kind)")
+            return
+        }
+        #expect(try p.detect().status == .notSupported)
+        try p.format()
+        (_, p) = try bench.connect(card)
+        let capacity = storage.ndefFileSize - 2
+        #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: capacity, messageLength: 0))
+        let m = ndefMessage(length: capacity, seed: 3)
+        try p.writeMessage(m)
+        (_, p) = try bench.connect(card)
+        #expect(try p.readMessage() == m)
+        #expect(card.ndefMessage == m)
+    }
+
+    @Test func blankDESFireFormatInterruptedAtEveryFrame() throws {
+        var n = 1
+        var outcomes: Set<NDEFStatusOutcome> = []
+        while n < 20 {
+            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
+                let bench = InteropBench()
+                let card = try DESFireEV1Tag(uid: uid7, version: .ev1(storage: 0x16))
+                var (_, p) = try bench.connect(card)
+                bench.field.faultPlan = FaultPlan([fault])
+                let failed = TearingInteropTests.attempt { () throws(TagError) in try p.format() } != nil
+                let sent = bench.field.framesExchanged
+                bench.field.faultPlan = .none
+                if !failed && sent < n {
+                    // Every frame has been interrupted: both outcomes were seen.
+                    return #expect(outcomes == [.notNDEF, .emptyNDEF])
+                }
+                (_, p) = try bench.connect(card)
+                let d = try p.detect()
+                if d.status == .notSupported {
+                    outcomes.insert(.notNDEF)
+                } else {
+                    #expect(d == NDEFDetection(status: .readWrite, capacity: 2046, messageLength: 0), "\(fault)")
+                    outcomes.insert(.emptyNDEF)
+                }
+                try p.format()
+                (_, p) = try bench.connect(card)
+                #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: 2046, messageLength: 0))
+            }
+            n += 1
+        }
+        Issue.record("the DESFire format never completed")
+    }
+
+    enum NDEFStatusOutcome: Hashable { case notNDEF, emptyNDEF }
+
+    /// A torn TLV structure (an NDEF TLV longer than the data area) repaired by `format()` against the virtual
+    /// chip, interrupted after or inside each of its frames: still torn (formatting again completes) or empty NDEF.
+    @Test(arguments: [Type2ChipProfile.ntag213, .ntag216])
+    func formatRepairsATornTLVStructure(profile: Type2ChipProfile) throws {
+        func tornChip() throws -> Type2Tag {
+            var memory = try Type2Tag.factoryMemory(profile, uid: uid7)
+            // Page 4 (NTAG216) or page 5 (NTAG213, after its Lock Control TLV) holds an NDEF TLV of 0x7FFF bytes.
+            let tlv = profile == .ntag213 ? 21 : 16
+            memory.replaceSubrange(tlv..<tlv + 4, with: [0x03, 0xFF, 0x7F, 0xFF])
+            return try Type2Tag(profile: profile, memory: memory)
+        }
+        var n = 1
+        while n < 10 {
+            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
+                let bench = InteropBench()
+                let chip = try tornChip()
+                var (_, p) = try bench.connect(chip)
+                #expect(tagErrorCode { _ = try p.detect() } == .tornStateDetected)
+                bench.field.faultPlan = FaultPlan([fault])
+                let failed = TearingInteropTests.attempt { () throws(TagError) in try p.format() } != nil
+                let sent = bench.field.framesExchanged
+                bench.field.faultPlan = .none
+                if !failed && sent < n { return }
+                (_, p) = try bench.connect(chip)
+                if let code = tagErrorCode({ _ = try p.detect() }) {
+                    #expect(code == .tornStateDetected, "\(fault)")
+                } else {
+                    #expect(try p.detect().messageLength == 0, "\(fault)")
+                }
+                try p.format()
+                (_, p) = try bench.connect(chip)
+                #expect(
+                    try p.detect() == NDEFDetection(status: .readWrite, capacity: p.detect().capacity, messageLength: 0)
+                )
+                try p.writeMessage(ndefMessage(length: 30))
+                (_, p) = try bench.connect(chip)
+                #expect(try p.readMessage() == ndefMessage(length: 30))
             }
             n += 1
         }

@@ -137,4 +137,28 @@ import Testing
         (_, p) = try bench.connect(chip)
         #expect(try p.readMessage() == message)
     }
+
+    /// NTAG I2C plus 1k and 2k: identified by GET_VERSION, formatted, written full, locked; the 2k's data crosses
+    /// into sector 1 and back.
+    @Test(arguments: [Type2ChipProfile.ntagI2CPlus1k, .ntagI2CPlus2k])
+    func ntagI2CPlusLifecycle(profile: Type2ChipProfile) throws {
+        let bench = InteropBench()
+        let chip = try Type2Tag.factory(profile, uid: uid7, ndefFormatted: false)
+        var (_, p) = try bench.connect(chip)
+        #expect(try p.detect().status == .notSupported)
+        try p.format()
+        (_, p) = try bench.connect(chip)
+        let d = try p.detect()
+        #expect(d.status == .readWrite && d.messageLength == 0)
+        #expect(d.capacity == (profile == .ntagI2CPlus1k ? 868 : 1743))
+        for (i, n) in [d.capacity, 40, d.capacity - 1].enumerated() {
+            let m = ndefMessage(length: n, seed: UInt8(i))
+            try p.writeMessage(m)
+            (_, p) = try bench.connect(chip)
+            #expect(try p.readMessage() == m)
+        }
+        try p.makeReadOnly()
+        (_, p) = try bench.connect(chip)
+        #expect(try p.detect().status == .readOnly)
+    }
 }

@@ -68,10 +68,14 @@ import Testing
 
     @Test func mappingVersion1CardIsReadThroughTheV1Fallback() throws {
         let bench = InteropBench()
+        // A card that answers only the mapping 1.0 name: the reader's v2 SELECT is refused, the v1 one (no Le) and
+        // the v1 SELECT by file id (P2 00) follow: 6 detection frames, then one READ BINARY.
         let card = try Type4Tag.factory(
-            uid: uid7, holding: ndefMessage(length: 40), configuration: Type4Configuration(mappingVersion: 0x10))
+            uid: uid7, holding: ndefMessage(length: 40),
+            configuration: Type4Configuration(mappingVersion: 0x10, answersBothNDEFNames: false))
         var (_, p) = try bench.connect(card)
         #expect(try p.readMessage() == ndefMessage(length: 40))
+        #expect(bench.frames == 6 + 1)
         try p.writeMessage(ndefMessage(length: 50, seed: 4))
         (_, p) = try bench.connect(card)
         #expect(try p.readMessage() == ndefMessage(length: 50, seed: 4))

@@ -17,9 +17,14 @@ final class FakeType2Card: @unchecked Sendable {
     let version: [UInt8]?
     let memory = Mutex<[UInt8]>([])
     let mute = Mutex(false)
+    /// Whether the chip answers FAST_READ (off: it goes mute, as a chip lacking the command does).
+    let fastRead: Bool
 
-    init(passThrough: PassThrough, version: [UInt8]? = h("0004040201001103"), pages: Int = 135) {
+    init(
+        passThrough: PassThrough, version: [UInt8]? = h("0004040201001103"), pages: Int = 135, fastRead: Bool = false
+    ) {
         self.passThrough = passThrough
+        self.fastRead = fastRead
         self.version = version
         var m = [UInt8](repeating: 0, count: pages * 4)
         m[0..<4] = [0x04, 0xA1, 0xB2, 0xC3 ^ 0x88 ^ 0x04 ^ 0xA1 ^ 0xB2]
@@ -56,6 +61,12 @@ final class FakeType2Card: @unchecked Sendable {
             mute.withLock { $0 = true }
             return nil
         case (0x1B, 5): return [0x00, 0x00]
+        case (0x3A, 3) where fastRead:  // FAST_READ SS EE: (EE − SS + 1) × 4 bytes (NTAG213/215/216 datasheet §10.2)
+            let (s, e) = (Int(frame[1]), Int(frame[2]))
+            return memory.withLock { m in
+                guard s <= e, e * 4 < m.count else { return [0x00] }
+                return Array(m[s * 4..<(e + 1) * 4])
+            }
         default:
             mute.withLock { $0 = true }
             return nil

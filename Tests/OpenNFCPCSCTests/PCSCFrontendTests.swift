@@ -81,6 +81,23 @@ import Testing
             ])
     }
 
+    @Test func anAnswerAboveTheProfilesLimitIsNamedNotATimeout() throws {
+        // FAST_READ of all 135 pages of an NTAG215: 540 bytes, more than the ACR122U profile's 252-byte frames.
+        let tag = FakeType2Card(passThrough: .acr122u, fastRead: true)
+        let (f, _) = try frontend(tag.card)
+        _ = try f.activate(try f.poll([.nfcA])[0])
+        #expect(
+            throws: RFError(
+                .frameTooLong,
+                "answer of 540 bytes exceeds the frontend's 252-byte limit (ACR122U pass-through (PN532 InCommunicateThru))"
+            )
+        ) {
+            try f.exchange([0x3A, 0x00, 0x86])
+        }
+        // 63 pages (252 bytes) still come back whole.
+        #expect(try f.exchange([0x3A, 0x00, 0x3E]) == .frame(Array(tag.memory.withLock { $0 }[0..<252])))
+    }
+
     @Test func plainUltralightIsResetAfterTheProbe() throws {
         let tag = FakeType2Card(passThrough: .acr122u, version: nil, pages: 16)
         let (f, fake) = try frontend(tag.card)

@@ -22,6 +22,27 @@ import Testing
         return tag
     }
 
+    @Test func typeBCardRoundTripKeepsItsATQB() throws {
+        let card = try Type4Tag.typeB(
+            pupi: [0x1A, 0x2B, 0x3C, 0x4D], holding: nfcpyURIMessage, applicationData: [0x00, 0x12, 0x34, 0x01],
+            protocolInfo: [0x00, 0x81, 0x71])
+        let text = try TagFile.encodeJSON(card)
+        #expect(text.contains("\"chip\": \"type4b\""))
+        #expect(text.contains("\"technology\": \"nfcB\""))
+        #expect(text.contains("\"applicationData\": \"00 12 34 01\""))
+        let back = try #require(try TagFile.decodeJSON(text) as? Type4Tag)
+        #expect(back.activation == card.activation)
+        #expect(back.activation.technology == .nfcB)
+        #expect(back.activation.uid == [0x1A, 0x2B, 0x3C, 0x4D])
+        #expect(back.ndefMessage == nfcpyURIMessage)
+        #expect(try TagFile.encodeJSON(back) == text)
+        // A Type B card's identifier is a 4-byte PUPI; protocol info must announce ISO/IEC 14443-4.
+        #expect(throws: ISODEPCardError.self) { try Type4Tag.typeB(pupi: testUID) }
+        #expect(throws: ISODEPCardError.self) {
+            try Type4Tag.typeB(pupi: [1, 2, 3, 4], protocolInfo: [0x00, 0x80, 0x71])
+        }
+    }
+
     @Test func type4RoundTripIsLossless() throws {
         let tag = try Self.usedType4()
         tag.activation.ats = [0x05, 0x78, 0x80, 0x70, 0x02]

@@ -44,33 +44,77 @@ import Testing
     }
 
     @Test func version1CardAndNames() throws {
-        let v2 = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage)
+        let v2Only = try Type4Tag.factory(
+            uid: testUID, holding: nfcpyURIMessage, configuration: Type4Configuration(answersBothNDEFNames: false))
         playISODEP(
-            v2,
+            v2Only,
             """
-            00A4040007D2760000850100   -> 6A82   # SELECT v1 name on a 2.0 card: not found
+            00A4040007D2760000850100   -> 6A82   # SELECT v1 name on a 2.0-only card: not found
             00A4040007D276000085010100 -> 9000   # SELECT v2 name
             """)
-        let both = try Type4Tag.factory(
-            uid: testUID, holding: nfcpyURIMessage, configuration: Type4Configuration(answersBothNDEFNames: true))
+        // The default 2.0 card answers the mapping 1.0 name too, with the 1.0 forms.
+        let both = try Type4Tag.factory(uid: testUID, holding: nfcpyURIMessage)
         playISODEP(
             both,
             """
-            00A4040007D2760000850100   -> 9000          # SELECT v1 name (alias of the NDEF application)
-            00A4000C02E104             -> 9000          # SELECT NDEF file through it
+            00A4040007D2760000850100   -> 9000          # SELECT v1 name, no Le (v1 form): the NDEF application
+            00A4000002E103             -> 9000          # SELECT CC by file id, P2=00 (v1 form)
+            00B000000F                 -> 000F 20 00FF 00FF 0406 E104 1000 0000 9000 # READ BINARY CC
+            00A4000002E104             -> 9000          # SELECT NDEF file, P2=00
             00B0000002                 -> 000E 9000     # READ BINARY NLEN
             """)
         let v1 = try Type4Tag.factory(
             uid: testUID, holding: nfcpyURIMessage,
-            configuration: Type4Configuration(mappingVersion: 0x10, ndefFileSize: 0x40, mle: 0x3B, mlc: 0x34))
+            configuration: Type4Configuration(
+                mappingVersion: 0x10, ndefFileSize: 0x40, mle: 0x3B, mlc: 0x34, answersBothNDEFNames: false))
         playISODEP(
             v1,
             """
-            00A4040007D276000085010100 -> 6A82                                     # v2 name on a 1.0 card
+            00A4040007D276000085010100 -> 6A82                                     # v2 name on a 1.0-only card
             00A4040007D2760000850100   -> 9000                                     # SELECT v1 name, no Le (v1 form)
             00A4000002E103             -> 9000                                     # SELECT CC, P2=00 (v1 form)
             00B000000F                 -> 000F 10 003B 0034 0406 E104 0040 0000 9000 # READ BINARY CC
             """)
+    }
+
+    /// Mapping 3.0 (NFC Forum T4T 1.0 (2017)): a 17-byte CC with the ENDEF File Control TLV, a 4-byte ENLEN, and
+    /// offsets past 7FFF through the odd-INS READ / UPDATE BINARY with a 3-byte offset data object.
+    @Test func mapping3CardWithAnENDEFFileOf40000Bytes() throws {
+        let tag = try Type4Tag.factory(
+            uid: testUID, holding: nfcpyURIMessage,
+            configuration: Type4Configuration(mappingVersion: 0x30, ndefFileSize: 40_000))
+        #expect(tag.capabilityContainerFile == (try Hex.decode("0011 30 00FF 00FF 0608 E104 00009C40 00 00")))
+        playISODEP(
+            tag,
+            """
+            00A4040007D276000085010100 -> 9000                              # SELECT NDEF application
+            00A4000C02E103             -> 9000                              # SELECT CC
+            00B000000F                 -> 0011 30 00FF 00FF 0608 E104 00009C40 9000 # CCLEN 17, ENDEF TLV: size 40000
+            00B0000F02                 -> 0000 9000                         # its access bytes
+            00A4000C02E104             -> 9000                              # SELECT the ENDEF file
+            00B0000004                 -> 0000000E 9000                     # ENLEN 14
+            00B000040E                 -> D1010A55036E666370792E6F7267 9000 # the message
+            00B1000005540300800004     -> 5302 0000 9000                    # odd READ at 8000h: 53 object of 2 bytes
+            00D700000854030080005301AB -> 9000                              # odd UPDATE at 8000h: one byte
+            00B1000005540300800003     -> 5301AB 9000                       # read back
+            00B1000005540300000410     -> 530E D1010A55036E666370792E6F7267 9000 # odd READ below 8000h too (Le counts 53 0E)
+            00B1000005540300 9C3F04    -> 5301 00 6282                      # the last byte, then end of file
+            00B1000005540300 9C4003    -> 6B00                              # offset 40000: past the end
+            00D6800001AB               -> 6A86                              # even INS, P1 bit 8: SFI 0 is no SFI
+            """)
+        #expect(tag.ndefMessage == nfcpyURIMessage)
+        #expect(tag.ndefLength == 14)
+        #expect(tag.ndefFile[0x8000] == 0xAB)
+        // A 4-byte ENLEN takes the rest of the file: 39996 bytes fit, 39997 do not.
+        #expect(throws: ISODEPCardError.self) {
+            try Type4Tag.factory(
+                uid: testUID, holding: [UInt8](repeating: 0, count: 39_997),
+                configuration: Type4Configuration(mappingVersion: 0x30, ndefFileSize: 40_000))
+        }
+        #expect(throws: ISODEPCardError.self) {
+            try Type4Tag(
+                uid: testUID, configuration: Type4Configuration(mappingVersion: 0x30, ndefFileSize: 0x100_0001))
+        }
     }
 
     @Test func selectVariants() throws {
@@ -283,7 +327,7 @@ import Testing
     @Test func invalidConfigurationsAreRefused() {
         #expect(throws: ISODEPCardError.self) { try Type4Tag(uid: [1, 2, 3]) }
         #expect(throws: ISODEPCardError.self) {
-            try Type4Tag(uid: testUID, configuration: Type4Configuration(mappingVersion: 0x30))
+            try Type4Tag(uid: testUID, configuration: Type4Configuration(mappingVersion: 0x40))
         }
         #expect(throws: ISODEPCardError.self) {
             try Type4Tag(uid: testUID, configuration: Type4Configuration(ndefFileID: 0xE103))

@@ -10,7 +10,7 @@ import Testing
             """
             30 00 -> 0401028F 03040506 04480000 E1101200   # READ page 0: UID, BCC, internal 48, CC
             30 04 -> 0103A00C 340300FE 00000000 00000000   # READ page 4: Lock Control TLV, empty NDEF TLV
-            30 28 -> 000000BD 040000FF 00000000 00000000   # READ 28h: dyn. lock, CFG0, CFG1, PWD reads 0
+            30 28 -> 000000BD 040000FF 00050000 00000000   # READ 28h: dyn. lock, CFG0, CFG1 (VCTID 05), PWD reads 0
             30 2B -> 00000000 00000000 0401028F 03040506   # READ 2Bh: PWD, PACK read 0, wraps to page 0
             30 2C -> 00000000 0401028F 03040506 04480000   # READ 2Ch: last page then pages 0-2
             60 -> 0004040201000F03                         # GET_VERSION
@@ -116,7 +116,7 @@ import Testing
             A2 12 01 02 03 04 -> ACK     # page 18 not locked
             A2 28 00 00 01 00 -> ACK     # block-lock bit 0 freezes lock bits 0-1 (pages 16-19)
             A2 28 02 08 00 FF -> ACK     # bit 1 frozen; bit 11 (pages 38-39) set; RFUI byte ignored
-            30 28 -> 010801BD 040000FF 00000000 00000000
+            30 28 -> 010801BD 040000FF 00050000 00000000
             A2 13 01 02 03 04 -> ACK     # page 19 still writable
             A2 26 01 02 03 04 -> NAK 0   # page 38 locked
             ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00

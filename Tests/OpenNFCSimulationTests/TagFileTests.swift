@@ -39,7 +39,8 @@ import Testing
         #expect(text.contains("\"04 11 22 ") && text.hasSuffix("}\n"))
     }
 
-    @Test(arguments: Type2ChipProfile.all)
+    /// NTAG I2C plus is left out: its .nfc layout (sectors, registers) is not written; export refuses it.
+    @Test(arguments: Type2ChipProfile.all.filter { !$0.hasSectors })
     func flipperRoundTripIsLossless(_ p: Type2ChipProfile) throws {
         let tag = usedTag(p)
         let text = try FlipperNFCFile.encode(tag)

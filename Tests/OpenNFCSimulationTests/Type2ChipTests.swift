@@ -5,7 +5,10 @@ import Testing
 
 /// Transcripts every Type 2 profile must pass, parameterised by the chip table, plus the per-chip ones.
 @Suite struct Type2ChipTests {
-    @Test(arguments: Type2ChipProfile.all)
+    /// The chips without sectors (NTAG I2C plus reads, wraps and ships differently: NTAGI2CPlusTests).
+    static let unsectored = Type2ChipProfile.all.filter { !$0.hasSectors }
+
+    @Test(arguments: unsectored)
     func memoryMapAndFactoryState(_ p: Type2ChipProfile) {
         let tag = factoryTag(p)
         #expect(tag.memory.count == p.pageCount * 4)
@@ -41,7 +44,7 @@ import Testing
             """)
     }
 
-    @Test(arguments: Type2ChipProfile.all)
+    @Test(arguments: unsectored)
     func unformattedFactoryStateHasZeroCC(_ p: Type2ChipProfile) {
         let tag = factoryTag(p, formatted: false)
         #expect(Array(tag.memory[12..<16]) == [0, 0, 0, 0])
@@ -185,7 +188,7 @@ import Testing
             factoryTag(p),
             """
             60 -> \(version)
-            30 \(Hex.encode([UInt8(lock.page)])) -> 000000BD 040000FF 00000000 00000000
+            30 \(Hex.encode([UInt8(lock.page)])) -> 000000BD 040000FF 00050000 00000000
             A2 \(Hex.encode([UInt8(lock.page)])) 02 00 00 00 -> ACK
             A2 1F 01 02 03 04 -> ACK     # page 31 (bit 0) writable
             A2 20 01 02 03 04 -> NAK 0   # page 32 locked
@@ -214,7 +217,7 @@ enum VirtualClockForTests {
 
 /// The command table of every chip with the EV1/NTAG command set, driven by the profile's addresses.
 @Suite struct Type2CommandTableTests {
-    static let passwordChips = Type2ChipProfile.all.filter { $0.configPage != nil }
+    static let passwordChips = Type2ChipProfile.all.filter { $0.configPage != nil && !$0.hasSectors }
 
     func hex(_ p: Int) -> String { Hex.encode([UInt8(p)]) }
 

@@ -213,10 +213,10 @@ private func uid(_ last: UInt8) -> [UInt8] { [0x04, 0x10, 0x20, 0x30, 0x40, 0x50
         field.place(try Type2Tag.factory(.ntag216, uid: uid(1)))
         _ = try fe.activate(try fe.poll([.nfcA])[0])
         #expect(try fe.exchange([0x3A, 0x00, 0x3E]).description.count == 63 * 8)  // 252 bytes fit
-        #expect(throws: RFError(.frameTooLong, "answer of 256 bytes exceeds 252")) {
+        #expect(throws: RFError(.frameTooLong, "answer of 256 bytes exceeds the frontend's 252-byte limit")) {
             try fe.exchange([0x3A, 0x00, 0x3F])
         }
-        #expect(throws: RFError(.frameTooLong, "command of 253 bytes exceeds 252")) {
+        #expect(throws: RFError(.frameTooLong, "command of 253 bytes exceeds the frontend's 252-byte limit")) {
             try fe.exchange([UInt8](repeating: 0, count: 253))
         }
         #expect(try fe.poll([.nfcV]).isEmpty)

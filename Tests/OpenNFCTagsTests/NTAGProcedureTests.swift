@@ -8,10 +8,10 @@ import Testing
 @Suite struct NTAGPasswordTests {
     @Test func setWritesTheSecretFirstAndAUTH0Last() throws {
         let f = ScriptedFrontend([
-            .send("30 29", "04 00 00 FF 00 00 00 00 00 00 00 00 00 00 00 00"),  // READ CFG0 (CFG0, CFG1, PWD, PACK)
+            .send("30 29", "04 00 00 FF 00 05 00 00 00 00 00 00 00 00 00 00"),  // READ CFG0 (CFG0, CFG1, PWD, PACK)
             .send("A2 2B 12 34 56 78", .ack),  // WRITE PWD
             .send("A2 2C 80 80 00 00", .ack),  // WRITE PACK
-            .send("A2 2A 83 00 00 00", .ack),  // WRITE CFG1: PROT, AUTHLIM 3
+            .send("A2 2A 83 05 00 00", .ack),  // WRITE CFG1: PROT, AUTHLIM 3; the factory 05 in byte 1 kept
             .send("A2 29 04 00 00 10", .ack),  // WRITE CFG0: AUTH0 = 0x10, MIRROR byte kept
         ])
         let pw = try NTAGPassword(target: ntagTarget, chip: .ntag213, frontend: f)

@@ -236,3 +236,56 @@ let nfcpyURI = h("D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67")
         }
     }
 }
+
+/// SECTOR_SELECT from the reader's side (T2T §5.4; NTAG I2C plus datasheet §9): `C2 FF` → ACK, then `SS 00 00 00`
+/// whose success is silence (the passive ACK); pages are sector × 256 + page.
+@Suite struct Type2SectorSelectTests {
+    @Test func commandsGoToTheirSectorAndTheSelectionIsRemembered() throws {
+        let f = ScriptedFrontend([
+            .send("C2 FF", .ack),  // SECTOR_SELECT packet 1
+            .send("01 00 00 00", .fail(.timeout)),  // packet 2: no answer = selected
+            .send("30 10", [UInt8](repeating: 1, count: 16)),  // READ global page 272 = sector 1 page 10h
+            .send("3A 20 21", [UInt8](repeating: 2, count: 8)),  // FAST_READ in sector 1: no new SECTOR_SELECT
+            .send("C2 FF", .ack),
+            .send("00 00 00 00", .fail(.timeout)),  // back to sector 0
+            .send("A2 05 01 02 03 04", .ack),  // WRITE page 5
+        ])
+        let link = Type2Link(frontend: f, target: ntagTarget)
+        #expect(try link.read(page: 0x110) == [UInt8](repeating: 1, count: 16))
+        #expect(try link.fastRead(from: 0x120, to: 0x121) == [UInt8](repeating: 2, count: 8))
+        try link.write(page: 5, [1, 2, 3, 4])
+        #expect(link.sector == 0)
+        #expect(f.isComplete)
+    }
+
+    @Test func aMissingSectorIsARejectionAndRetriesReselectAfterReactivation() throws {
+        let f = ScriptedFrontend([
+            .send("C2 FF", .ack),
+            .send("02 00 00 00", .nak(0)),  // no sector 2
+        ])
+        let link = Type2Link(frontend: f, target: ntagTarget)
+        #expect { _ = try link.read(page: 0x200) } throws: { ($0 as? TagError)?.code == .commandRejected }
+        #expect(f.isComplete)
+
+        // A READ in sector 1 that times out is repeated after re-activation, which selects sector 0 again.
+        let g = ScriptedFrontend([
+            .send("C2 FF", .ack),
+            .send("01 00 00 00", .fail(.timeout)),
+            .send("30 00", .fail(.timeout)),  // lost
+            .activate,  // re-activation: the tag is in sector 0 again
+            .send("C2 FF", .ack),
+            .send("01 00 00 00", .fail(.timeout)),
+            .send("30 00", [UInt8](repeating: 7, count: 16)),
+        ])
+        let again = Type2Link(frontend: g, target: ntagTarget)
+        #expect(try again.read(page: 0x100) == [UInt8](repeating: 7, count: 16))
+        #expect(g.isComplete)
+    }
+
+    @Test func aChipWithoutSectorsRefusesAnAreaPastPage255() throws {
+        // A generic tag whose CC declares 2040 bytes (FF): past page 255, and no SECTOR_SELECT is known for it.
+        let f = ScriptedFrontend([.send("30 03", "E1 10 FF 00 03 00 FE 00 00 00 00 00 00 00 00 00")])
+        let p = Type2NDEF(target: ntagTarget, chip: .generic, frontend: f)
+        #expect { _ = try p.detect() } throws: { ($0 as? TagError)?.code == .unsupported }
+    }
+}

@@ -81,6 +81,32 @@ import Testing
         #expect(f.isComplete)
     }
 
+    /// A write torn inside the NDEF TLV's 3-byte length leaves `03 FF 05 00`: 1280 bytes on a 144-byte data area.
+    /// format() repairs it itself: the factory TLV area, last page first (page 4 already holds the Lock Control TLV
+    /// and is not written).
+    @Test func aTornTLVStructureIsRepairedByFormat() throws {
+        let f = ScriptedFrontend([
+            .send("30 03", "E1 10 12 00 01 03 A0 0C 34 03 FF 05 00 D1 01 0A"),  // READ page 3: NDEF TLV of 1280
+            .send("A2 05 34 03 00 FE", .ack),  // WRITE page 5: empty NDEF TLV, Terminator
+        ])
+        let p = Type2NDEF(target: ntagTarget, chip: .ntag213, frontend: f)
+        #expect(throws: TagError.self) { try p.detect() }
+        try p.format()
+        #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: 137, messageLength: 0))
+        #expect(f.isComplete)
+    }
+
+    @Test func aTornTLVOnNTAG215IsRewrittenFromTheLastPage() throws {
+        let f = ScriptedFrontend([
+            .send("30 03", "E1 10 3E 00 03 FF 7F FF 00 00 00 00 00 00 00 00"),  // READ page 3: NDEF TLV of 32767
+            .send("A2 04 03 00 FE 00", .ack),  // WRITE page 4: empty NDEF TLV, Terminator
+        ])
+        let p = Type2NDEF(target: ntagTarget, chip: .ntag215, frontend: f)
+        try p.format()
+        #expect(try p.readMessage() == [])
+        #expect(f.isComplete)
+    }
+
     @Test func anOTPCCWithOtherContentCannotBeFormatted() {
         let f = ScriptedFrontend([
             .send("30 03", "F1 10 FF EE 00 00 00 00 00 00 00 00 00 00 00 00")  // READ page 3

@@ -1,3 +1,4 @@
+import OpenNFCBytes
 import OpenNFCRF
 import OpenNFCTestSupport
 import Testing
@@ -254,6 +255,81 @@ func type4Detection(cc: String = nfcpyCC, nlen: String) -> [ScriptedFrontend.Ste
         let p = Type4NDEF(target: isoTarget, frontend: f)
         try p.format()
         #expect(try p.readMessage() == [])
+        #expect(f.isComplete)
+    }
+}
+
+/// Mapping 3.0 (NFC Forum T4T 1.0 (2017)) from the reader's side: the ENDEF File Control TLV and the 4-byte ENLEN.
+@Suite struct Type4Mapping3Tests {
+    /// CC of a mapping 3.0 tag: CCLEN 17, MLe = MLc = 255, ENDEF TLV `06 08`, file E104 of 0x00010000 bytes.
+    static let cc15 = "00 11 30 00 FF 00 FF 06 08 E1 04 00 01 00 00 90 00"
+
+    static func detection(enlen: String, access: String = "00 00") -> [ScriptedFrontend.Step] {
+        [
+            .send("00 A4 04 00 07 D2 76 00 00 85 01 01 00", "90 00"),  // SELECT NDEF application
+            .send("00 A4 00 0C 02 E1 03", "90 00"),  // SELECT CC file
+            .send("00 B0 00 00 0F", cc15),  // READ BINARY CC, 15 bytes: T = 06 announces 2 more
+            .send("00 B0 00 0F 02", access + " 90 00"),  // READ BINARY CC offset 15: read and write access
+            .send("00 A4 00 0C 02 E1 04", "90 00"),  // SELECT NDEF file
+            .send("00 B0 00 00 04", enlen + " 90 00"),  // READ BINARY ENLEN (4 bytes)
+        ]
+    }
+
+    @Test func detectsReadsAndEmptiesAnENDEFFile() throws {
+        let f = ScriptedFrontend(
+            Self.detection(enlen: "00 00 00 0E") + [
+                .send("00 B0 00 04 0E", nfcpyURI + h("90 00")),  // READ BINARY offset 4: the message
+                .send("00 D6 00 00 04 00 00 00 00", "90 00"),  // format: ENLEN = 0 (4 bytes)
+            ])
+        let p = Type4NDEF(target: isoTarget, frontend: f)
+        // Capacity: the file less ENLEN, 65536 − 4.
+        #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: 65_532, messageLength: 14))
+        #expect(try p.readMessage() == nfcpyURI)
+        try p.format()
+        #expect(f.isComplete)
+    }
+
+    @Test func writesWithENLENZeroFirstAndItsLowBytesLast() throws {
+        let message = nfcpyURI
+        let f = ScriptedFrontend(
+            Self.detection(enlen: "00 00 01 00") + [
+                // ENLEN 0 with the message after it, then ENLEN's one non-zero byte alone (offset 3).
+                .send("00 D6 00 00 12 00 00 00 00" + Hex.encode(message), "90 00"),
+                .send("00 D6 00 03 01 0E", "90 00"),
+            ])
+        let p = Type4NDEF(target: isoTarget, frontend: f)
+        try p.writeMessage(message)
+        #expect(f.isComplete)
+    }
+
+    @Test func makeReadOnlyWritesTheENDEFWriteAccessByte() throws {
+        let f = ScriptedFrontend(
+            Self.detection(enlen: "00 00 00 00") + [
+                .send("00 A4 00 0C 02 E1 03", "90 00"),  // SELECT CC file
+                .send("00 D6 00 10 01 FF", "90 00"),  // write access at CC offset 16 (after a 4-byte size)
+            ])
+        let p = Type4NDEF(target: isoTarget, frontend: f)
+        try p.makeReadOnly()
+        #expect(try p.detect().status == .readOnly)
+        #expect(f.isComplete)
+    }
+
+    @Test func anENLENPastTheFileIsATornState() throws {
+        let f = ScriptedFrontend(Self.detection(enlen: "00 01 00 00"))
+        let p = Type4NDEF(target: isoTarget, frontend: f)
+        #expect(throws: TagError.self) { try p.detect() }
+        #expect(f.isComplete)
+    }
+
+    @Test func anENDEFTLVUnderMapping2IsNotNDEF() throws {
+        let f = ScriptedFrontend([
+            .send("00 A4 04 00 07 D2 76 00 00 85 01 01 00", "90 00"),
+            .send("00 A4 00 0C 02 E1 03", "90 00"),
+            .send("00 B0 00 00 0F", "00 11 20 00 FF 00 FF 06 08 E1 04 00 01 00 00 90 00"),
+            .send("00 B0 00 0F 02", "00 00 90 00"),
+        ])
+        let p = Type4NDEF(target: isoTarget, frontend: f)
+        #expect(try p.detect().status == .notSupported)
         #expect(f.isComplete)
     }
 }

@@ -8,7 +8,7 @@ public import OpenNFCRF
 /// |---|---|
 /// | `poll` | `SCardGetStatusChange` (no wait) over the reader(s); each card present is connected shared for `FF CA 00 00 00` (UID), then released |
 /// | `activate` | `SCardConnect` **exclusive** (no other application touches the tag until `deactivate`); profile chosen by ``PCSCProfileSelection`` |
-/// | `exchange` | the profile: Part 3 `FF B0`/`FF D6`, ACR122U/ACR1252U pass-through, or APDUs for ISO-DEP |
+/// | `exchange` | the profile: Part 3 `FF B0`/`FF D6`, ACR122U/ACR1252U pass-through, or APDUs for ISO-DEP; a level-3 answer above the profile's `maxResponseSize` is `frameTooLong` naming the limit |
 /// | `deactivate` | `SCardDisconnect(SCARD_RESET_CARD)`: the next activation finds the tag freshly selected |
 ///
 /// What PC/SC does not report, and what the target carries instead:
@@ -220,8 +220,18 @@ public final class PCSCFrontend: RFFrontend {
         guard let card = activeCard, let profile = activeProfile else {
             throw RFError(.notActivated, "no tag is activated on the PC/SC frontend")
         }
-        do {
-            return try profile.exchange(command, on: card)
+        do throws(RFError) {
+            let response = try profile.exchange(command, on: card)
+            // A level-3 answer longer than the profile carries (a FAST_READ of a whole NTAG216 through a reader
+            // that bounds its frames) is refused by name, never reported as a timeout. ISO-DEP answers are passed on
+            // whole: PC/SC readers carry extended-length responses.
+            let limit = profile.capabilities.maxResponseSize
+            if !(activeTarget?.isISODEP ?? false), case .frame(let bytes) = response, bytes.count > limit {
+                throw RFError(
+                    .frameTooLong,
+                    "answer of \(bytes.count) bytes exceeds the frontend's \(limit)-byte limit (\(profile.name))")
+            }
+            return response
         } catch {
             if error.code == .linkLost {
                 card.disconnect(.leave)

@@ -6,11 +6,13 @@ public import OpenNFCRF
 ///
 /// Input lines are a frame in hex (spaces allowed; level-3 frame without CRC, or an ISO-DEP payload),
 /// `ACTIVATE` (WUPA + select, RATS for ISO-DEP tags; puts the tag back if it was removed) or `REMOVE` (takes the
-/// tag out of the field). Each input line gets exactly one answer line:
+/// tag out of the field). The frontend applies no frame-size limit by default (``RFCapabilities/unlimited``): the
+/// chip answers what its datasheet says, whatever a particular reader could carry. Each input line gets exactly one
+/// answer line:
 ///
 /// | Input | Answer |
 /// |---|---|
-/// | frame | the answer in hex, `ACK`, `NAK <n>`, or `TIMEOUT` (no answer, or no tag to answer) |
+/// | frame | the answer in hex, `ACK`, `NAK <n>`, `TIMEOUT` (no answer, or no tag to answer), or `ERROR <reason>` when the frontend refuses the frame or its answer (a size limit) |
 /// | `ACTIVATE` | `UID <hex> ATQA <hex> SAK <hex>` (plus ` ATS <hex>` for ISO-DEP; `HR <HR0 HR1>` instead of SAK for Type 1), or `TIMEOUT` |
 /// | `REMOVE` | `REMOVED` |
 /// | anything else | `ERROR <reason>` |
@@ -23,10 +25,14 @@ public final class TagLineSession {
     public let frontend: VirtualFieldFrontend
     private var handle: Int?
 
-    public init(tag: any VirtualTag, clock: VirtualClock = VirtualClock(), recording: Bool = false) {
+    /// A session over its own field; `capabilities` are the reader's limits (none by default).
+    public init(
+        tag: any VirtualTag, clock: VirtualClock = VirtualClock(), recording: Bool = false,
+        capabilities: RFCapabilities = .unlimited
+    ) {
         self.tag = tag
         self.field = VirtualField(clock: clock, recording: recording)
-        self.frontend = VirtualFieldFrontend(field: field)
+        self.frontend = VirtualFieldFrontend(field: field, capabilities: capabilities)
     }
 
     /// Places the tag (if needed) and activates it; returns the `UID … ATQA … SAK …` line or `TIMEOUT`.
@@ -78,13 +84,16 @@ public final class TagLineSession {
         }
     }
 
-    /// `hex`, `ACK`, `NAK <n>` or `TIMEOUT`: every failure means the reader got no usable answer.
+    /// `hex`, `ACK`, `NAK <n>`, `TIMEOUT` (the tag gave no answer or is gone) or `ERROR <reason>` (the frontend
+    /// refused the frame or the answer, e.g. a size limit: never reported as a timeout).
     public static func describe(_ result: Result<RFResponse, RFError>) -> String {
         switch result {
         case .success(.frame(let bytes)): return bytes.isEmpty ? "TIMEOUT" : bytes.hexString
         case .success(.ack): return "ACK"
         case .success(.nak(let n)): return "NAK \(n)"
-        case .failure: return "TIMEOUT"
+        case .failure(let e) where e.code == .timeout || e.code == .linkLost || e.code == .notActivated:
+            return "TIMEOUT"
+        case .failure(let e): return "ERROR \(e.detail.isEmpty ? e.code.rawValue : e.detail)"
         }
     }
 }

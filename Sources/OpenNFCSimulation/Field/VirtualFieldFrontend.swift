@@ -8,7 +8,7 @@ public import OpenNFCRF
 /// | Poll | every technology of the request it supports, with its parameters; WUPA/WUPB by default (halted tags are found again), REQA/REQB when ``pollsWithWakeUp`` is false |
 /// | Level-3 frames | frames without CRC; ACK/NAK nibbles as ``RFResponse/ack`` / ``RFResponse/nak(_:)`` |
 /// | ISO-DEP | each exchange carries one whole payload (APDU or DESFire native command); block framing, chaining and WTX are abstracted, so no block-level errors occur |
-/// | Size limits | ``RFCapabilities/maxCommandSize`` / ``RFCapabilities/maxResponseSize`` enforced: `frameTooLong` |
+/// | Size limits | ``RFCapabilities/maxCommandSize`` / ``RFCapabilities/maxResponseSize`` enforced: `frameTooLong` naming the limit ("answer of 540 bytes exceeds the frontend's 258-byte limit"), never a timeout; ``RFCapabilities/unlimited`` applies none |
 /// | No raw frames | with `rawFrames == false`, exchanges with level-3 NFC-A targets throw `unsupported`; NFC-F and NFC-V exchanges need the `felica` / `nfcV` frame modes |
 /// | Errors | `notActivated`, `linkLost` (tag left), `timeout` (tag silent), injected `transmission`/`timeout` |
 public final class VirtualFieldFrontend: RFFrontend {
@@ -64,7 +64,8 @@ public final class VirtualFieldFrontend: RFFrontend {
         }
         if command.count > capabilities.maxCommandSize {
             throw RFError(
-                .frameTooLong, "command of \(command.count) bytes exceeds \(capabilities.maxCommandSize)")
+                .frameTooLong,
+                "command of \(command.count) bytes exceeds the frontend's \(capabilities.maxCommandSize)-byte limit")
         }
         let response: RFResponse
         do {
@@ -75,7 +76,8 @@ public final class VirtualFieldFrontend: RFFrontend {
         }
         if case .frame(let bytes) = response, bytes.count > capabilities.maxResponseSize {
             throw RFError(
-                .frameTooLong, "answer of \(bytes.count) bytes exceeds \(capabilities.maxResponseSize)")
+                .frameTooLong,
+                "answer of \(bytes.count) bytes exceeds the frontend's \(capabilities.maxResponseSize)-byte limit")
         }
         // A raw RATS turns a level-3 activation into ISO-DEP.
         if !target.isISODEP, command.count == 2, command[0] == 0xE0, case .frame(let ats) = response {
@@ -92,6 +94,12 @@ public final class VirtualFieldFrontend: RFFrontend {
 }
 
 extension RFCapabilities {
+    /// No reader-side limit at all: every frame reaches the chip and every answer comes back whole (a FAST_READ of a
+    /// whole NTAG216 answers 924 bytes). What `opennfc tag send` talks to the chip through, so that it shows what
+    /// the datasheet says rather than what one reader carries.
+    public static let unlimited = RFCapabilities(
+        maxCommandSize: Int.max, maxResponseSize: Int.max, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF, .nfcV])
+
     /// An iPhone-like frontend (Core NFC): all four technologies, raw frames through `sendMiFareCommand`.
     ///
     /// Sizes: 261-byte commands (the largest short APDU: header 4, Lc 1, 255 data bytes, Le 1) and 258-byte answers

@@ -64,8 +64,16 @@ enum ISODEPTagFileCoding {
         }
     }
 
-    /// `{"atqa": "03 44", "sak": "20", "ats": "06 77 …"}`.
+    /// `{"atqa": "03 44", "sak": "20", "ats": "06 77 …"}`, or for a Type B card
+    /// `{"technology": "nfcB", "applicationData": "00 00 00 00", "protocolInfo": "00 81 75"}` (the PUPI is the UID).
     static func activation(_ a: VirtualActivation) -> JSONValue {
+        if case .nfcB(let b) = a.air {
+            return .object([
+                ("technology", .string("nfcB")),
+                ("applicationData", .string(Hex.encode(b.applicationData, separator: " "))),
+                ("protocolInfo", .string(Hex.encode(b.protocolInfo, separator: " "))),
+            ])
+        }
         var members: [(String, JSONValue)] = [
             ("atqa", uint16(a.sensRes ?? 0)), ("sak", byte(a.selRes ?? 0)),
         ]
@@ -77,6 +85,21 @@ enum ISODEPTagFileCoding {
     static func activation(_ s: TagFileFields, over base: VirtualActivation) throws(TagFileError) -> VirtualActivation {
         guard s.contains("activation") else { return base }
         let a = try s.object("activation")
+        if a.contains("technology") || base.technology == .nfcB {
+            guard try a.optionalString("technology") ?? "nfcB" == "nfcB", base.technology == .nfcB else {
+                throw TagFileError(
+                    "\"technology\": \"nfcB\" belongs to chip type4b (an NFC-B card); type4 is NFC-A",
+                    field: a.field("technology"))
+            }
+            try checkKeys(a, ["technology", "applicationData", "protocolInfo"])
+            let app = try a.optionalHex("applicationData") ?? [0x00, 0x00, 0x00, 0x00]
+            let info = try a.optionalHex("protocolInfo") ?? Type4Tag.defaultTypeBProtocolInfo
+            do throws(ISODEPCardError) {
+                return try Type4Tag.typeBActivation(pupi: base.uid, applicationData: app, protocolInfo: info)
+            } catch {
+                throw TagFileError(error.reason, field: a.path)
+            }
+        }
         try checkKeys(a, ["atqa", "sak", "ats"])
         var out = base
         if let atqa = try optionalUInt16(a, "atqa") { out.sensRes = atqa }

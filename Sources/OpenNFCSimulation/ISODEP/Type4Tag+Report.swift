@@ -57,6 +57,18 @@ extension Type4Tag {
                 ("mlc", .int(be(5))), ("ndefFileID", .string(Hex.encode(cc[9..<11]))), ("maxNDEFSize", .int(be(11))),
                 ("readAccess", .string(Hex.encode([cc[13]]))), ("writeAccess", .string(Hex.encode([cc[14]]))),
             ]
+        } else if cc.count >= 17, cc[7] == 0x06, cc[8] == 0x08 {
+            let be = { (i: Int) in Int(cc[i]) << 8 | Int(cc[i + 1]) }
+            let size = be(11) << 16 | be(13)
+            lines.append(
+                "  CCLEN \(be(0)), mapping \(cc[2] >> 4).\(cc[2] & 0x0F), MLe \(be(3)), MLc \(be(5)); "
+                    + "ENDEF File Control TLV: file \(Hex.encode(cc[9..<11])), maximum size \(size), "
+                    + "read access \(F.t4tAccess(cc[15])), write access \(F.t4tAccess(cc[16]))")
+            ccJSON += [
+                ("cclen", .int(be(0))), ("version", .string("\(cc[2] >> 4).\(cc[2] & 0x0F)")), ("mle", .int(be(3))),
+                ("mlc", .int(be(5))), ("ndefFileID", .string(Hex.encode(cc[9..<11]))), ("maxNDEFSize", .int(size)),
+                ("readAccess", .string(Hex.encode([cc[15]]))), ("writeAccess", .string(Hex.encode([cc[16]]))),
+            ]
         } else {
             lines.append("  (no NDEF File Control TLV at offset 7)")
         }
@@ -64,17 +76,20 @@ extension Type4Tag {
 
         let file = ndefFile
         let access = ndefAccess
-        let nlen = Int(file[0]) << 8 | Int(file[1])
+        let nlen = ndefLength
+        let lengthName = c.usesExtendedNDEFFile ? "ENLEN" : "NLEN"
+        let capacity = file.count - c.lengthFieldSize
         let fid = Hex.encode([UInt8(c.ndefFileID >> 8), UInt8(c.ndefFileID & 0xFF)])
         lines.append(
-            "NDEF file \(fid): \(file.count) bytes, NLEN \(nlen) (capacity \(file.count - 2)), "
+            "NDEF file \(fid): \(file.count) bytes, \(lengthName) \(nlen) (capacity \(capacity)), "
                 + "read access \(F.t4tAccess(access.read)), write access \(F.t4tAccess(access.write))")
-        if nlen > file.count - 2 { lines.append("  NLEN exceeds the file: the message is cut at the file end") }
+        if nlen > capacity { lines.append("  \(lengthName) exceeds the file: the message is cut at the file end") }
         json.append(
             (
                 "ndefFile",
                 .object([
-                    ("id", .string(fid)), ("size", .int(file.count)), ("nlen", .int(nlen)),
+                    ("id", .string(fid)), ("size", .int(file.count)),
+                    (c.usesExtendedNDEFFile ? "enlen" : "nlen", .int(nlen)),
                     ("readAccess", .string(Hex.encode([access.read]))),
                     ("writeAccess", .string(Hex.encode([access.write]))),
                 ])

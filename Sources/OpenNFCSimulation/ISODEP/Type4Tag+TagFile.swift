@@ -5,7 +5,7 @@ internal import OpenNFCBytes
 /// ```json
 /// "iso7816": {
 ///   "activation": {"atqa": "03 44", "sak": "20", "ats": "06 77 77 71 02 80"},
-///   "mappingVersion": "20", "mle": 255, "mlc": 255, "extendedLength": false, "answersBothNDEFNames": false,
+///   "mappingVersion": "20", "mle": 255, "mlc": 255, "extendedLength": false, "answersBothNDEFNames": true,
 ///   "ccFile": {"writeAccess": "FF", "data": ["00 0F 20 00 FF 00 FF 04 06 E1 04 10 00 00 00"]},
 ///   "ndefFile": {"id": "E1 04", "readAccess": "00", "writeAccess": "00", "data": ["00 0E D1 01 …", …]}
 /// }
@@ -21,9 +21,14 @@ extension Type4Tag {
         "ndefFile", "pace",
     ]
 
-    /// The tag-file registry entry of chip `type4`.
+    /// The tag-file registry entries of chips `type4` (NFC-A) and `type4b` (NFC-B, identified by its PUPI).
     static var tagFileChips: [TagFileChip] {
-        [
+        let ndefMessage: @Sendable (any VirtualTag) -> [UInt8]? = { tag in
+            guard let t = tag as? Type4Tag, t.configuration.hostsNDEFApplication, !t.ndefMessage.isEmpty
+            else { return nil }
+            return t.ndefMessage
+        }
+        return [
             TagFileChip(
                 name: "type4", section: "iso7816",
                 summary: "NFC Forum Type 4 Tag (ISO-DEP, mapping 2.0, NDEF file E104 of 4096 bytes)",
@@ -36,12 +41,21 @@ extension Type4Tag {
                 },
                 decode: { _, section, uid throws(TagFileError) in try Type4Tag.decode(section, uid: uid) },
                 encode: { tag in (tag as? Type4Tag)?.encodeSection() },
-                ndefMessage: { tag in
-                    guard let t = tag as? Type4Tag, t.configuration.hostsNDEFApplication, !t.ndefMessage.isEmpty
-                    else { return nil }
-                    return t.ndefMessage
+                ndefMessage: ndefMessage, report: { tag in (tag as? Type4Tag)?.report }),
+            TagFileChip(
+                name: "type4b", section: "iso7816",
+                summary: "NFC Forum Type 4 Tag on NFC-B (ISO-DEP type B: ATQB, ATTRIB; 4-byte PUPI as the UID)",
+                uidPrefix: [], uidLength: 4,
+                factory: { uid, ndef throws(TagFileError) in
+                    do throws(ISODEPCardError) {
+                        return try Type4Tag.typeB(pupi: uid, holding: ndef ?? [])
+                    } catch {
+                        throw TagFileError(error.reason)
+                    }
                 },
-                report: { tag in (tag as? Type4Tag)?.report })
+                decode: { _, section, uid throws(TagFileError) in try Type4Tag.decode(section, uid: uid, typeB: true) },
+                encode: { tag in (tag as? Type4Tag)?.encodeSection() }, ndefMessage: ndefMessage,
+                report: { tag in (tag as? Type4Tag)?.report }),
         ]
     }
 
@@ -80,7 +94,7 @@ extension Type4Tag {
         return .object(members)
     }
 
-    static func decode(_ s: TagFileFields, uid: [UInt8]) throws(TagFileError) -> Type4Tag {
+    static func decode(_ s: TagFileFields, uid: [UInt8], typeB: Bool = false) throws(TagFileError) -> Type4Tag {
         typealias C = ISODEPTagFileCoding
         try C.checkKeys(s, sectionKeys)
         var c = Type4Configuration()
@@ -88,7 +102,7 @@ extension Type4Tag {
         if s.contains("mle") { c.mle = try s.int("mle", in: 0...0xFFFF) }
         if s.contains("mlc") { c.mlc = try s.int("mlc", in: 0...0xFFFF) }
         c.extendedLength = try C.bool(s, "extendedLength", default: false)
-        c.answersBothNDEFNames = try C.bool(s, "answersBothNDEFNames", default: false)
+        c.answersBothNDEFNames = try C.bool(s, "answersBothNDEFNames", default: true)
         c.supportsPACE = try C.bool(s, "pace", default: false)
         guard s.contains("ccFile") == s.contains("ndefFile") else {
             throw TagFileError("give both 'ccFile' and 'ndefFile', or neither (no NDEF application)", field: s.path)
@@ -101,8 +115,11 @@ extension Type4Tag {
             try C.checkKeys(cc, ["writeAccess", "data"])
             if let w = try C.optionalByte(cc, "writeAccess") { c.ccWriteAccess = w }
             let ccBytes = try C.data(cc, "data")
-            guard ccBytes.count == 15 else {
-                throw TagFileError("the CC file has 15 bytes, found \(ccBytes.count)", field: cc.field("data"))
+            let ccSize = c.usesExtendedNDEFFile ? 17 : 15
+            guard ccBytes.count == ccSize else {
+                let which = c.usesExtendedNDEFFile ? " of mapping 3.0 (ENDEF File Control TLV)" : ""
+                throw TagFileError(
+                    "the CC file\(which) has \(ccSize) bytes, found \(ccBytes.count)", field: cc.field("data"))
             }
             ccData = ccBytes
             let n = try s.object("ndefFile")
@@ -118,6 +135,13 @@ extension Type4Tag {
             tag = try Type4Tag(uid: uid, configuration: c, ndefFile: ndefData)
         } catch {
             throw TagFileError(error.reason, field: s.path)
+        }
+        if typeB {
+            do throws(ISODEPCardError) {
+                tag.activation = try Type4Tag.typeBActivation(pupi: uid)
+            } catch {
+                throw TagFileError(error.reason, field: "uid")
+            }
         }
         tag.activation = try C.activation(s, over: tag.activation)
         if let ccData { tag.restoreCapabilityContainer(ccData) }

@@ -1,5 +1,5 @@
 /// A virtual NFC Forum Type 4 Tag: an ISO-DEP (ISO/IEC 14443-4) card with the NDEF Tag Application of NFC Forum
-/// T4T 1.0 (mapping version 2.0, or 1.0) and any number of ISO 7816 applets an app developer adds.
+/// T4T (mapping version 2.0, 1.0 or 3.0) and any number of ISO 7816 applets an app developer adds.
 ///
 /// It receives the INF field of each ISO-DEP I-block — one command APDU — and answers with data and SW1 SW2; block
 /// framing, chaining, WTX and CID are the field's job. Everything ISO 7816-4 is the shared ``ISO7816Engine``
@@ -8,17 +8,19 @@
 /// | Feature | Supported | Notes |
 /// |---|---|---|
 /// | Activation | ATQA `0344`, SAK `20`, ATS `06 77 77 71 02 80` | ATS: FSCI 7 (FSC 128), TA `77` (106–848 kbit/s both ways), FWI 7, SFGI 1, CID supported, historical byte `80`; all settable |
-/// | NDEF application | DF name `D2760000850101` (v2.0) or `…0100` (v1.0); both with ``Type4Configuration/answersBothNDEFNames`` | SELECT answers `90 00` without FCI, as T4T §5.4.2 expects |
+/// | NDEF application | DF name `D2760000850101` (v2.0) and `…0100` (v1.0), with the 1.0 forms (no Le; SELECT by file identifier P2 `00`); only the name of its mapping version when ``Type4Configuration/answersBothNDEFNames`` is off | SELECT answers `90 00` without FCI, as T4T §5.4.2 expects |
 /// | CC file `E103` | 15 bytes, read-only by default | writable with ``Type4Configuration/ccWriteAccess`` `00`; written access bytes then govern the NDEF file |
 /// | NDEF file | any id, 5…65534 bytes with NLEN, access bytes `00` / `80`–`FE` / `FF` | proprietary values deny access (`69 82`) |
+/// | Mapping 3.0 | CC of 17 bytes with the ENDEF File Control TLV `06 08` (4-byte maximum size); the file holds a 4-byte ENLEN and may be up to 16 MiB | offsets past `7FFF` only through the odd-INS `B1`/`D7` (3-byte offset data object), as T4T §5.4 has readers do |
 /// | SELECT | P1 `00` `01` `02` `03` `04` `08` `09`; P2 `00` `04` (FCP) `0C`; partial DF names | see ``ISO7816Engine`` |
-/// | READ / UPDATE BINARY | even INS (offsets up to `7FFF`, SFI form) and odd INS `B1`/`D7` (offset data object, the whole file), MLe/MLc enforced, short and (configured) extended APDUs | mapping 3.0 CC (ENLEN, extended TLV `06`) not emulated |
+/// | READ / UPDATE BINARY | even INS (offsets up to `7FFF`, SFI form) and odd INS `B1`/`D7` (offset data object, the whole file), MLe/MLc enforced, short and (configured) extended APDUs | — |
 /// | Tearing | UPDATE BINARY commits exactly the first `tearAfter` data bytes | other commands change nothing |
 /// | ISO 7816 applets | selected by (partial) AID, receive every later APDU | ``ISO7816Applet`` |
 /// | PACE advertisement | with ``Type4Configuration/supportsPACE``: EF.CardAccess `011C` (SFI `1C`) in the MF, read-only | ICAO Doc 9303 Part 10 §3.11.2; the PACE protocol itself (MSE:Set AT, General Authenticate) is not run |
-/// | Not emulated | GET RESPONSE, MANAGE CHANNEL, secure messaging, PIN/keys, mapping 3.0 (ENLEN, extended TLV) | `6D 00` / `68 8x` |
+/// | Not emulated | GET RESPONSE, MANAGE CHANNEL, secure messaging, PIN/keys | `6D 00` / `68 8x` |
 public final class Type4Tag: VirtualTag {
-    public let chip = "type4"
+    /// `type4`, or `type4b` for a card on NFC-B (tag files keep a 4-byte PUPI for it).
+    public var chip: String { activation.technology == .nfcB ? "type4b" : "type4" }
     public var activation: VirtualActivation
     /// The configuration the card was built with (the NDEF file access may since have changed: ``ndefAccess``).
     public let configuration: Type4Configuration

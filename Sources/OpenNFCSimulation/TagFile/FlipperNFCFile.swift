@@ -1,4 +1,5 @@
 internal import OpenNFCBytes
+internal import OpenNFCRF
 
 /// Flipper Zero `.nfc` files (FlipperFormat text, `Filetype: Flipper NFC device`) for the NTAG/Ultralight chips (the ISO-DEP chips: `FlipperNFCFile+ISODEP.swift`),
 /// written from the format description in flipperzero-firmware documentation/file_formats/NfcFileFormats.md
@@ -139,7 +140,12 @@ public enum FlipperNFCFile {
     /// The `.nfc` text (version 4) of a Type 2 tag.
     public static func encode(_ tag: any VirtualTag) throws(TagFileError) -> String {
         if let d = tag as? DESFireEV1Tag { return encodeDESFire(d) }
-        if let t = tag as? Type4Tag { return encodeISO14443_4A(t) }
+        if let t = tag as? Type4Tag {
+            guard t.activation.technology == .nfcA else {
+                throw TagFileError("a Type B (NFC-B) card cannot be saved as a Flipper ISO14443-4A file")
+            }
+            return encodeISO14443_4A(t)
+        }
         guard let t = tag as? Type2Tag,
             let name = typeNames.first(where: { $0.chip == t.profile.name })?.flipper
         else {

@@ -10,6 +10,9 @@ public struct Type2ChipProfile: Sendable, Hashable {
         case ultralightEV1
         /// NTAG213/215/216: adds GET_VERSION, FAST_READ, the NFC counter (READ_CNT 02), READ_SIG, PWD_AUTH.
         case ntag21x
+        /// NTAG I2C plus (NT3H2111/NT3H2211): GET_VERSION, READ, FAST_READ, WRITE, SECTOR_SELECT, READ_SIG,
+        /// PWD_AUTH; memory in sectors of 256 pages, configuration and session registers.
+        case ntagI2CPlus
         /// MIFARE Ultralight C MF0ICU2: Ultralight's commands plus the 3DES AUTHENTICATE (`1A 00`, `AF …`), AUTH0/AUTH1
         /// in pages 2Ah/2Bh, the write-only key pages 2Ch–2Fh and the 16-bit counter page 29h.
         case ultralightC
@@ -74,6 +77,26 @@ public struct Type2ChipProfile: Sendable, Hashable {
     public var shippedFormatted: Bool
     /// CFG0 and CFG1 as shipped (8 bytes).
     public var factoryConfig: [UInt8]
+    /// Pages inside ``pageCount`` that do not exist (NTAG I2C plus 2k: sector 0 pages EAh–FFh); a command naming
+    /// one is refused.
+    public var invalidPages: ClosedRange<Int>? = nil
+    /// The configuration registers as shipped (NTAG I2C plus: 8 bytes in the 2 pages after PT_I2C).
+    public var factoryRegisters: [UInt8] = []
+
+    /// Whether the chip has SECTOR_SELECT (`C2 FF`, then the sector number).
+    public var hasSectors: Bool { family == .ntagI2CPlus }
+
+    /// Whether global page `gp` (sector × 256 + page) is stored memory the chip has.
+    public func isValid(page gp: Int) -> Bool {
+        gp >= 0 && gp < pageCount && !(invalidPages?.contains(gp) ?? false)
+    }
+
+    /// The memory sectors (each up to 256 pages) the chip stores; NTAG I2C plus also answers sector 3 (session
+    /// registers).
+    public var memorySectors: Int { (pageCount + 255) / 256 }
+
+    /// The first configuration-register page (NTAG I2C plus: after PT_I2C), nil for other chips.
+    public var registerPage: Int? { family == .ntagI2CPlus ? configPage.map { $0 + 5 } : nil }
 
     /// Bytes of the NDEF data area declared by the CC (CC2 × 8).
     public var dataAreaSize: Int { Int(ndefCC[2]) * 8 }

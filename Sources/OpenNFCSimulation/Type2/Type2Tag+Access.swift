@@ -15,10 +15,15 @@ extension Type2Tag {
     var accessByte: UInt8 { profile.configPage.map { memory[($0 + 1) * 4] } ?? 0 }
 
     /// First password-protected page (AUTH0); beyond the last page nothing is protected. On Ultralight C it is
-    /// byte 0 of page 2Ah (MF0ICU2 §7.5.8: valid 03h–30h; a smaller value acts as 03h here, DIFFERENCES.md).
+    /// byte 0 of page 2Ah (MF0ICU2 §7.5.8: valid 03h–30h; a smaller value acts as 03h here, DIFFERENCES.md). On NTAG
+    /// I2C plus, AUTH0 at or past the first page after sector 0's configuration registers (EAh) turns protection
+    /// off; below it, the protected area runs on through sector 1.
     public var auth0: Int {
         if profile.family == .ultralightC { return max(3, Int(memory[UltralightCLayout.auth0Page * 4])) }
-        return profile.configPage.map { Int(memory[$0 * 4 + 3]) } ?? Int.max
+        guard let c = profile.configPage else { return Int.max }
+        let a = Int(memory[c * 4 + 3])
+        if let r = profile.registerPage, a > r + 1 { return Int.max }
+        return a
     }
     /// PROT: reads need the password too. On Ultralight C: AUTH1 (page 2Bh byte 0) bit 0 = 0 (MF0ICU2 Table 12).
     public var readProtection: Bool {

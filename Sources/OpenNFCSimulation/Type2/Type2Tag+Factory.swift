@@ -34,6 +34,9 @@ extension Type2Tag {
             for i in 0..<8 { m[c * 4 + i] = profile.factoryConfig[i] }
             for i in 0..<4 { m[(c + 2) * 4 + i] = 0xFF }
         }
+        if let r = profile.registerPage {
+            for (i, b) in profile.factoryRegisters.enumerated() { m[r * 4 + i] = b }
+        }
         if profile.family == .ultralightC {
             // MF0ICU2 Table 13: AUTH0 30h (no protection), AUTH1 00h, the key pages hold "BREAKMEIFYOUCAN!".
             m[UltralightCLayout.auth0Page * 4] = 0x30
@@ -56,9 +59,16 @@ extension Type2Tag {
         _ profile: Type2ChipProfile, uid: [UInt8], holding message: [UInt8]
     ) throws(FactoryError) -> Type2Tag {
         var memory = try factoryMemory(profile, uid: uid, ndefFormatted: true)
-        // Keep the factory TLVs that precede the NDEF TLV (NTAG213's Lock Control TLV).
+        // Keep the factory TLVs that precede the NDEF TLV (NTAG213's Lock Control TLV, the NTAG I2C plus 2k Memory
+        // Control TLV); bytes a Memory Control TLV reserves are skipped (T2T §2.3.2), as a reader skips them.
         var end = 0
+        var reserved: [Range<Int>] = []
         while end < profile.ndefData.count, profile.ndefData[end] != 0x03 {
+            if profile.ndefData[end] == 0x02 {
+                let v = profile.ndefData[end + 2..<end + 5].map { $0 }
+                let at = Int(v[0] >> 4) * (1 << Int(v[2] & 0x0F)) + Int(v[0] & 0x0F)
+                reserved.append(at..<at + (v[1] == 0 ? 256 : Int(v[1])))
+            }
             end += profile.ndefData[end] == 0x00 ? 1 : 2 + Int(profile.ndefData[end + 1])
         }
         let prefix = Array(profile.ndefData[0..<end])
@@ -69,7 +79,8 @@ extension Type2Tag {
             tlv += [0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)]
         }
         tlv += message
-        let area = profile.dataAreaSize
+        let addresses = (16..<16 + profile.dataAreaSize).filter { a in !reserved.contains { $0.contains(a) } }
+        let area = addresses.count
         guard tlv.count <= area else {
             let long = area - prefix.count - 4
             let room = long >= 0xFF ? long : min(area - prefix.count - 2, 0xFE)
@@ -77,8 +88,8 @@ extension Type2Tag {
                 "the \(message.count)-byte message does not fit \(profile.displayName): at most \(room) bytes")
         }
         if tlv.count < area { tlv.append(0xFE) }
-        for i in 16..<16 + area { memory[i] = 0 }
-        for (i, b) in tlv.enumerated() { memory[16 + i] = b }
+        for a in addresses { memory[a] = 0 }
+        for (i, b) in tlv.enumerated() { memory[addresses[i]] = b }
         return Type2Tag(unchecked: profile, memory: memory)
     }
 

@@ -34,6 +34,11 @@ extension Type2Tag {
         case 2: return "BCC1, internal, static lock bytes"
         case 3: return "capability container (OTP)"
         case profile.dynamicLock?.page: return "dynamic lock bytes, RFUI"
+        case profile.configPage where profile.family == .ntagI2CPlus: return "RFUI, RFUI, RFUI, AUTH0"
+        case profile.configPage.map({ $0 + 1 }) where profile.family == .ntagI2CPlus: return "ACCESS, RFUI"
+        case profile.configPage.map({ $0 + 4 }) where profile.family == .ntagI2CPlus: return "PT_I2C, RFUI"
+        case profile.registerPage, profile.registerPage.map({ $0 + 1 }): return "configuration registers"
+        case let p where profile.invalidPages?.contains(p) ?? false: return "(no such page)"
         case profile.configPage:
             return profile.family == .ntag21x ? "CFG0: MIRROR, RFUI, MIRROR_PAGE, AUTH0" : "CFG0: MOD, RFU, RFU, AUTH0"
         case profile.configPage.map({ $0 + 1 }):
@@ -187,6 +192,10 @@ extension Type2Tag {
         case .ntag21x:
             lines.append("NFC counter: \(counters[2])")
             json.append(("nfcCounter", .int(Int(counters[2]))))
+        case .ntagI2CPlus:
+            lines.append(
+                "Selected sector: \(sector); session registers: \(Hex.encode(sessionRegisters, separator: " "))")
+            json.append(("sessionRegisters", .string(Hex.encode(sessionRegisters))))
         case .ultralightC:
             let a0 = auth0
             let protection =

@@ -28,6 +28,18 @@ public import OpenNFCRF
 ///
 /// NTAG21x UID and NFC counter ASCII mirror (CFG0 MIRROR, MIRROR_PAGE) appear in READ and FAST_READ answers.
 ///
+/// NTAG I2C plus 1k/2k (NT3H2111/NT3H2211 datasheet §9.x, NFC side):
+///
+/// | Feature | Behaviour |
+/// |---|---|
+/// | SECTOR_SELECT | `C2 FF` → ACK; then `SS 00 00 00`: an existing sector (0, 1 on the 2k, 3) is selected with no answer (passive ACK); another sector or a malformed second packet is NAK 0 |
+/// | READ / FAST_READ / WRITE | address pages of the selected sector; a page that does not exist (1k: sector 0 EAh–FFh, sector 1; 2k: sector 0 EAh–FFh) is NAK 0; READ pages past the sector's last page read 00h [?: the datasheet's roll-over inside a sector is not modelled] |
+/// | Session registers | sector 3 pages F8h–F9h: NC_REG, LAST_NDEF_BLOCK, SRAM_MIRROR_BLOCK, WDT_LS, WDT_MS, I2C_CLOCK_STR from the configuration registers at power-up, NS_REG `01` (RF field present), RFU; read-only from NFC (WRITE NAK 0) |
+/// | Configuration registers | E8h–E9h, factory `01 00 F8 48 08 01 00 00`, written by WRITE; REG_LOCK is not enforced |
+/// | Password | AUTH0 (E3h byte 3; EAh or above: off), ACCESS (E4h: NFC_PROT, AUTHLIM), PWD, PACK as NTAG21x; NFC_DIS_SEC1 not enforced |
+/// | Dynamic lock bits | E2h, for sector 0 user pages; sector 1 pages of the 2k are not lockable here |
+/// | **Left out** | the I2C interface, pass-through mode and the 64-byte SRAM (and its mirror), field-detect pin, watchdog timing; COMPATIBILITY WRITE, READ_CNT (silent: the chip lacks them) |
+///
 /// Ultralight C (MF0ICU2) differences: see `Type2Tag+UltralightC.swift` (3DES authentication, AUTH0/AUTH1, key
 /// pages, the 16-bit counter, LOCK2).
 ///
@@ -59,6 +71,11 @@ public final class Type2Tag: VirtualTag {
     /// Where RndB comes from (Ultralight C); inject a ``SeededRandomSource`` for reproducible transcripts.
     package var random: any RandomSource = SystemRandomSource()
     private var nfcCounterCounted = false
+    /// NTAG I2C plus: the selected sector (0 after activation) and whether `C2 FF` awaits its second packet.
+    public private(set) var sector = 0
+    private var pendingSectorSelect = false
+    /// NTAG I2C plus session registers (8 bytes, volatile: loaded from the configuration registers at power-up).
+    public private(set) var sessionRegisters: [UInt8] = []
     /// EEPROM programming time of the last frame.
     var lastProgramming = NFCDuration.zero
     static let programmingTime = NFCDuration.microseconds(4_100)
@@ -79,6 +96,7 @@ public final class Type2Tag: VirtualTag {
         self.profile = profile
         self.memory = memory
         self.signature = signature
+        loadSessionRegisters()
         if profile.family == .ultralightC { ultralightCKey = UltralightCLayout.key(fromPages: memory) }
     }
 
@@ -101,12 +119,22 @@ public final class Type2Tag: VirtualTag {
         isMuted = false
         isAuthenticated = false
         pendingCompatibilityWrite = nil
+        sector = 0
+        pendingSectorSelect = false
         if profile.family == .ultralightC { ultralightCReset() }
     }
 
     public func powerOn() {
         reset()
         nfcCounterCounted = false
+        loadSessionRegisters()
+    }
+
+    /// NTAG I2C plus power-up: the session registers take the configuration registers' values; NS_REG shows the
+    /// RF field (bit 0).
+    private func loadSessionRegisters() {
+        guard let r = profile.registerPage else { return }
+        sessionRegisters = Array(memory[r * 4..<r * 4 + 6]) + [0x01, 0x00]
     }
 
     /// EEPROM programming takes about 4.1 ms per page or counter write on NTAG21x and Ultralight EV1 (datasheets,
@@ -121,7 +149,12 @@ public final class Type2Tag: VirtualTag {
             guard frame.count == 16 else { return nak(0) }
             return write(page: page, Array(frame[0..<4]), tearAfter: tearAfter)
         }
+        if pendingSectorSelect {
+            pendingSectorSelect = false
+            return sectorSelect(frame)
+        }
         guard let command = frame.first else { return mute() }
+        if profile.hasSectors { return receiveI2C(frame, tearAfter: tearAfter) }
         if profile.family == .ultralightC {
             if let challenge = ultralightCChallenge {
                 ultralightCChallenge = nil
@@ -206,7 +239,7 @@ public final class Type2Tag: VirtualTag {
             if access & 0x08 != 0 && !isAuthenticated { return nak(0) }
         case .ultralightEV1:
             guard index <= 2 else { return nak(0) }
-        case .ultralight, .ultralightC:
+        case .ultralight, .ultralightC, .ntagI2CPlus:
             return mute()
         }
         let v = counters[index]
@@ -251,5 +284,74 @@ public final class Type2Tag: VirtualTag {
         guard profile.family == .ntag21x, !nfcCounterCounted, accessByte & 0x10 != 0 else { return }
         nfcCounterCounted = true
         if counters[2] < 0xFF_FFFF { counters[2] += 1 }
+    }
+}
+
+/// NTAG I2C plus commands (NT3H2111/NT3H2211 datasheet §9: GET_VERSION, READ, FAST_READ, WRITE, SECTOR_SELECT,
+/// READ_SIG, PWD_AUTH); pages are those of the selected sector.
+extension Type2Tag {
+    fileprivate func receiveI2C(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
+        switch (frame[0], frame.count) {
+        case (0x60, 1): return .data(profile.version ?? [])
+        case (0xC2, 2):
+            guard frame[1] == 0xFF else { return nak(0) }
+            pendingSectorSelect = true
+            return .ack
+        case (0x30, 2): return readI2C(page: Int(frame[1]))
+        case (0x3A, 3): return fastReadI2C(from: Int(frame[1]), to: Int(frame[2]))
+        case (0xA2, 6):
+            if sector == 3 { return nak(0) }  // session registers: read-only from NFC
+            let gp = sector * 256 + Int(frame[1])
+            guard profile.isValid(page: gp) else { return nak(0) }
+            return write(page: gp, Array(frame[2..<6]), tearAfter: tearAfter)
+        case (0x3C, 2): return frame[1] == 0 ? .data(signature) : nak(0)
+        case (0x1B, 5): return passwordAuthenticate(Array(frame[1..<5]))
+        default: return mute()
+        }
+    }
+
+    /// SECTOR_SELECT packet 2 (`SS 00 00 00`): an existing sector is selected and the chip stays silent (the
+    /// passive ACK); anything else is NAK 0.
+    fileprivate func sectorSelect(_ frame: [UInt8]) -> VirtualAnswer {
+        guard frame.count == 4, frame[1...] == [0, 0, 0] else { return nak(0) }
+        let s = Int(frame[0])
+        guard s < profile.memorySectors || s == 3 else { return nak(0) }
+        sector = s
+        return .silence
+    }
+
+    /// The 4 bytes of page `p` of the selected sector, nil when it does not exist.
+    fileprivate func i2cPage(_ p: Int) -> [UInt8]? {
+        if sector == 3 {
+            guard p == 0xF8 || p == 0xF9 else { return nil }
+            return Array(sessionRegisters[(p - 0xF8) * 4..<(p - 0xF8) * 4 + 4])
+        }
+        let gp = sector * 256 + p
+        guard profile.isValid(page: gp) else { return nil }
+        if gp == profile.pwdPage || gp == profile.packPage { return [0, 0, 0, 0] }
+        return Array(memory[gp * 4..<gp * 4 + 4])
+    }
+
+    fileprivate func i2cReadProtected(_ p: Int) -> Bool { sector != 3 && readProtected(sector * 256 + p) }
+
+    fileprivate func readI2C(page: Int) -> VirtualAnswer {
+        guard i2cPage(page) != nil, !i2cReadProtected(page) else { return nak(0) }
+        var out: [UInt8] = []
+        for i in 0..<4 {
+            let p = page + i
+            out += p < 256 && !i2cReadProtected(p) ? (i2cPage(p) ?? [0, 0, 0, 0]) : [0, 0, 0, 0]
+        }
+        return .data(out)
+    }
+
+    fileprivate func fastReadI2C(from start: Int, to end: Int) -> VirtualAnswer {
+        guard start <= end else { return nak(0) }
+        var out: [UInt8] = []
+        out.reserveCapacity((end - start + 1) * 4)
+        for p in start...end {
+            guard let bytes = i2cPage(p), !i2cReadProtected(p) else { return nak(0) }
+            out += bytes
+        }
+        return .data(out)
     }
 }

@@ -141,11 +141,15 @@ extension NFCSystem {
         }
         let t = identity.target
         func make(_ kind: DeliveredTag.Kind) -> DeliveredTag {
-            DeliveredTag(
+            var d = DeliveredTag(
                 reference: TagReference(session: s.id, generation: s.generation, handle: t.handle), kind: kind,
                 identifier: t.identifier, historicalBytes: identity.historicalBytes,
                 applicationData: t.nfcB?.applicationData,
                 technology: t.technology)
+            if let info = t.nfcB?.protocolInfo, info.count >= 3 {
+                d.proprietaryApplicationDataCoding = info[2] & 0x04 == 0
+            }
+            return d
         }
         if !s.isNDEF, pollsPACE(s) {
             // PACE-only polling (Core NFC `NFCPollingPACE`): ISO 7816 cards that advertise PACE, delivered without an

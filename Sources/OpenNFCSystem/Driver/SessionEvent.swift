@@ -34,6 +34,9 @@ public struct DeliveredTag: Sendable, Hashable {
     public var historicalBytes: [UInt8]?
     /// Application data from the ATQB (Type B), if any.
     public var applicationData: [UInt8]?
+    /// Whether a Type B card's ATQB says its application data is coded proprietarily: ADC (protocol info byte 3,
+    /// bits 4–3) `00` rather than `01` (ISO/IEC 14443-3 §7.9.4). False for Type A.
+    public var proprietaryApplicationDataCoding = false
     /// The technology the tag answered on.
     public var technology: RFTechnology
     /// Whether the card advertises PACE (`NFCISO7816Tag.supportsPACE`, iOS 26.4): its EF.CardAccess lists a PACE

@@ -13,6 +13,8 @@
 /// | NTAG216 | 231 | 872 (`6D`) | 0xE2 | yes |
 /// | Ultralight EV1 MF0UL11 | 20 | 48 (`06`) | — | yes |
 /// | Ultralight EV1 MF0UL21 | 41 | 128 (`10`) | 0x24 | yes |
+/// | NTAG I2C plus 1k (NT3H2111) | 231 up to PACK (sector 0) | 872 (`6D`) | 0xE2 | yes |
+/// | NTAG I2C plus 2k (NT3H2211) | 231 in sector 0, then sector 1 (SECTOR_SELECT) | 1872 (`EA`) | 0xE2 | yes |
 /// | Ultralight C (no GET_VERSION, answers `1A 00`) | 48 | 144 (`12`) | 0x28 (LOCK2: 4 pages a bit) | no |
 /// | Ultralight / NTAG203 (no GET_VERSION) | from CC | from CC | default rule | no |
 /// | generic (not NXP) | from CC | from CC | default rule | no |
@@ -49,11 +51,16 @@ public struct Type2Chip: Sendable, Hashable, CustomStringConvertible {
     /// The TLVs a factory-fresh chip carries before the empty NDEF TLV (NTAG212/213: a Lock Control TLV), which
     /// ``NDEFTagProcedure/format()`` reproduces.
     public var factoryControlTLVs: [UInt8]
+    /// Whether the chip has SECTOR_SELECT (NTAG I2C: memory past page 255 in sectors of 256 pages). Pages are then
+    /// numbered sector × 256 + page.
+    public var hasSectorSelect = false
 
     public init(
         name: String, family: Family, totalPages: Int? = nil, dataAreaSize: Int? = nil, dynamicLockPage: Int? = nil,
-        dynamicLockBytes: [UInt8]? = nil, hasFastRead: Bool, factoryControlTLVs: [UInt8] = []
+        dynamicLockBytes: [UInt8]? = nil, hasFastRead: Bool, factoryControlTLVs: [UInt8] = [],
+        hasSectorSelect: Bool = false
     ) {
+        self.hasSectorSelect = hasSectorSelect
         self.name = name
         self.family = family
         self.totalPages = totalPages
@@ -89,6 +96,16 @@ public struct Type2Chip: Sendable, Hashable, CustomStringConvertible {
     public static let ultralightEV1MF0UL21 = Type2Chip(
         name: "mifare-ultralight-ev1-mf0ul21", family: .ultralightEV1, totalPages: 41, dataAreaSize: 128,
         dynamicLockPage: 0x24, dynamicLockBytes: allDynamicLockBits, hasFastRead: true)
+    /// NTAG I2C plus 1k: NTAG21x-style pages up to PACK (E6h) in sector 0 (NT3H2111/2211 datasheet §8.3).
+    public static let ntagI2CPlus1k = Type2Chip(
+        name: "ntag-i2c-plus-1k", family: .ntag21x, totalPages: 0xE7, dataAreaSize: 872, dynamicLockPage: 0xE2,
+        dynamicLockBytes: allDynamicLockBits, hasFastRead: true, hasSectorSelect: true)
+    /// NTAG I2C plus 2k: as the 1k in sector 0, user memory in sector 1; the data area crosses into sector 1 past
+    /// the Memory Control TLV's reserved bytes.
+    public static let ntagI2CPlus2k = Type2Chip(
+        name: "ntag-i2c-plus-2k", family: .ntag21x, totalPages: 0xE7, dataAreaSize: 1872, dynamicLockPage: 0xE2,
+        dynamicLockBytes: allDynamicLockBits, hasFastRead: true, factoryControlTLVs: [0x02, 0x03, 0xE8, 0x78, 0x06],
+        hasSectorSelect: true)
     /// MIFARE Ultralight C MF0ICU2 (datasheet rev. 3.3 §7.5): 48 pages, LOCK2 in page 28h byte 0 (bits 1–3 and 5–7
     /// lock four pages each, bits 0 and 4 freeze them); LOCK3 (configuration pages) is left alone by make-read-only.
     public static let ultralightC = Type2Chip(
@@ -102,12 +119,18 @@ public struct Type2Chip: Sendable, Hashable, CustomStringConvertible {
     /// Every chip identified by GET_VERSION.
     public static let known: [Type2Chip] = [
         .ntag210, .ntag212, .ntag213, .ntag215, .ntag216, .ultralightEV1MF0UL11, .ultralightEV1MF0UL21,
+        .ntagI2CPlus1k, .ntagI2CPlus2k,
     ]
 
     /// The chip a GET_VERSION answer names (NTAG21x datasheet §10.1, MF0ULx1 §8.1): product
     /// type (byte 2) and storage size (byte 6) decide it; vendor must be NXP (`04`) and the subtype (byte 3) one of
     /// these lines (`01`/`02` capacitance, `04` NTAG F; `05` NTAG I2C is another product). Nil for anything else.
     public static func fromVersion(_ v: [UInt8]) -> Type2Chip? {
+        // NTAG I2C plus (subtype 05, major 02, minor 02; the earlier NTAG I2C has minor 01 and is not identified):
+        // storage 13 = 1k, 15 = 2k (NT3H2111/2211 datasheet, GET_VERSION).
+        if v.count == 8, v[0] == 0x00, v[1] == 0x04, v[2] == 0x04, v[3] == 0x05, v[4] == 0x02, v[5] == 0x02 {
+            return v[6] == 0x13 ? .ntagI2CPlus1k : v[6] == 0x15 ? .ntagI2CPlus2k : nil
+        }
         guard v.count == 8, v[0] == 0x00, v[1] == 0x04, [0x01, 0x02, 0x04].contains(v[3]) else { return nil }
         switch (v[2], v[6]) {
         case (0x04, 0x0B): return .ntag210

@@ -58,18 +58,6 @@ public final class Type2MemoryWriter {
         return steps
     }
 
-    /// Clears a torn NDEF area so that it detects as an empty NDEF tag: the chip's factory control TLVs (NTAG213's
-    /// Lock Control TLV, for instance), an empty NDEF TLV and a Terminator, from page 4 on. The pages are written
-    /// last first, so page 4, which a reader looks at first, changes in the final write. What `opennfc format` does
-    /// when the TLV structure is torn.
-    public func clearTornNDEFArea(factoryControlTLVs: [UInt8]) throws(TagError) {
-        var bytes = factoryControlTLVs + [0x03, 0x00, 0xFE]
-        while bytes.count % 4 != 0 { bytes.append(0x00) }
-        for p in stride(from: bytes.count / 4 - 1, through: 0, by: -1) {
-            try link.write(page: 4 + p, Array(bytes[(p * 4)..<(p * 4 + 4)]))
-        }
-    }
-
     /// Performs ``plan(current:wanted:userPages:)``; returns the number of pages written.
     @discardableResult
     public func restore(current: [[UInt8]?], wanted: [[UInt8]], userPages: ClosedRange<Int>) throws(TagError) -> Int {

@@ -1,9 +1,10 @@
 /// The bytes of a Type 2 tag the procedure has read or written during this activation, by byte address.
 ///
 /// The procedures only send a command for bytes they do not know yet, and skip WRITEs of pages that already hold
-/// the wanted bytes. Covers pages 0–255, the range a READ or WRITE can address without SECTOR_SELECT.
+/// the wanted bytes. Covers 4 sectors of 256 pages (page = sector × 256 + page in the sector): sector 0 is what a
+/// READ or WRITE addresses without SECTOR_SELECT; NTAG I2C 2k data reaches into sector 1.
 struct Type2Memory {
-    static let pageCount = 256
+    static let pageCount = 1024
     fileprivate var bytes = [UInt8?](repeating: nil, count: pageCount * 4)
 
     subscript(address: Int) -> UInt8? { address < bytes.count ? bytes[address] : nil }

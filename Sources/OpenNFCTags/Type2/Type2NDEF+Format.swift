@@ -8,6 +8,10 @@ extension Type2NDEF {
     ///   away early stays blank rather than half formatted. Needs a chip of known size (an NXP chip without
     ///   GET_VERSION is sized with one probing READ of page 16).
     /// - NDEF tag (CC `E1`): sets the NDEF TLV's length to 0 with a Terminator after it; the control TLVs stay.
+    /// - Torn NDEF tag (an NDEF TLV declaring more bytes than the data area holds, as a write interrupted in its
+    ///   length field leaves it): the TLV area is rewritten as the factory left it (control TLVs, `03 00 FE`), its
+    ///   pages last first so that page 4, where detection starts, changes in the final WRITE (a tear before it
+    ///   leaves the tag still torn, and formatting again completes).
     ///
     /// The CC page is one-time programmable: a CC holding anything else cannot be rewritten (``TagError/Code/unsupported``).
     public func format() throws(TagError) {
@@ -18,7 +22,15 @@ extension Type2NDEF {
             if cc.writeAccess != 0 {
                 throw TagError(.readOnly, "CC write access is \(Hex.encode([cc.access])): the tag is read-only")
             }
-            if case .ndef(var layout) = try detectLayout() {
+            let detected: State
+            do {
+                detected = try detectLayout()
+            } catch  where error.code == .tornStateDetected {
+                try writeTLVArea(dataEnd: 16 + cc.dataAreaSize, lastPageFirst: true)
+                state = .unknown
+                return
+            }
+            if case .ndef(var layout) = detected {
                 let l = layout.lengthAddresses(long: false)[0]
                 let t = layout.space.next(l)
                 try writeEmptyNDEF(lengthAt: l, terminatorAt: t < layout.space.dataEnd ? t : nil)
@@ -71,15 +83,20 @@ extension Type2NDEF {
         }
     }
 
-    /// Writes the chip's factory control TLVs, an empty NDEF TLV and a Terminator from byte 16, padded with NULL.
-    private func writeTLVArea(dataEnd: Int) throws(TagError) {
+    /// Writes the chip's factory control TLVs, an empty NDEF TLV and a Terminator from byte 16, padded with NULL;
+    /// page 4 last with `lastPageFirst`. Pages that already hold the bytes are not written.
+    private func writeTLVArea(dataEnd: Int, lastPageFirst: Bool = false) throws(TagError) {
         var area = chip.factoryControlTLVs + [0x03, 0x00, 0xFE]
         while area.count % 4 != 0 { area.append(0x00) }
         guard 16 + area.count <= dataEnd else {
             throw TagError(.unsupported, "a \(dataEnd - 16)-byte data area is too small for the TLVs")
         }
-        for i in stride(from: 0, to: area.count, by: 4) {
-            try write(page: 4 + i / 4, Array(area[i..<i + 4]))
+        var offsets = Array(stride(from: 0, to: area.count, by: 4))
+        if lastPageFirst { offsets.reverse() }
+        for i in offsets {
+            let bytes = Array(area[i..<i + 4])
+            if lastPageFirst, memory.page(4 + i / 4) == bytes { continue }
+            try write(page: 4 + i / 4, bytes)
         }
     }
 }

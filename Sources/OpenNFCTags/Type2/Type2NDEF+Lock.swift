@@ -29,9 +29,12 @@ extension Type2NDEF {
             }
         }
         let pages = Set(lockBits.keys.map { $0 / 4 }).sorted()
-        if let beyond = pages.first(where: { $0 >= Type2Memory.pageCount }) {
+        let reach = chip.hasSectorSelect ? Type2Memory.pageCount : 256
+        if let beyond = pages.first(where: { $0 >= reach }) {
             throw TagError(
-                .unsupported, "dynamic lock bytes at page \(beyond) lie past page 255 (SECTOR_SELECT not supported)")
+                .unsupported,
+                "dynamic lock bytes at page \(beyond) lie past page \(reach - 1) (\(chip.name) is not known to have "
+                    + "SECTOR_SELECT)")
         }
         if layout.cc.writeAccess != 0x0F {
             var cc = layout.cc

@@ -11,8 +11,9 @@ public import OpenNFCRF
 /// | make read-only | WRITE CC access `0F`, static lock bytes, dynamic lock bytes | 3–6 |
 /// | format | WRITE empty NDEF TLV (+ factory Lock Control TLV), then the CC | 2–3 |
 ///
-/// What it does not do: tags whose data area goes past page 255 (SECTOR_SELECT, Type 2 tags above 1 KB),
-/// password authentication (PWD_AUTH), and proprietary access conditions (a CC access nibble other than 0 or F
+/// Data areas past page 255 (NTAG I2C 2k) are reached with SECTOR_SELECT (2 frames each time the sector changes;
+/// pages are numbered sector × 256 + page, FAST_READ runs never cross a sector), up to 4 sectors. What it does not
+/// do: password authentication (PWD_AUTH), and proprietary access conditions (a CC access nibble other than 0 or F
 /// is treated as not readable / read-only).
 ///
 /// With a frontend that cannot send raw frames (``RFCapabilities/rawFrames`` false, e.g. a PC/SC reader offering
@@ -79,9 +80,16 @@ public final class Type2NDEF: NDEFTagProcedure {
         let cc = Type2CapabilityContainer(page: try pageBytes(3))
         if let reason = cc.unsupportedReason { return .notNDEF(reason) }
         let space = TLVAddressSpace(dataEnd: TLVAddressSpace.type2DataStart + cc.dataAreaSize)
+        if space.dataEnd > 256 * 4 && !chip.hasSectorSelect {
+            throw TagError(
+                .unsupported,
+                "data area of \(cc.dataAreaSize) bytes goes past page 255 and \(chip.name) is not known to have "
+                    + "SECTOR_SELECT")
+        }
         guard space.dataEnd <= Type2Memory.pageCount * 4 else {
             throw TagError(
-                .unsupported, "data area of \(cc.dataAreaSize) bytes goes past page 255 (SECTOR_SELECT not supported)")
+                .unsupported,
+                "data area of \(cc.dataAreaSize) bytes goes past sector 3 (page \(Type2Memory.pageCount - 1))")
         }
         switch try TLVWalk.findNDEF(in: space, from: TLVAddressSpace.type2DataStart, byte: byte) {
         case .ndef(let tlv): return .ndef(Type2Layout(cc: cc, tlv: tlv))
@@ -141,6 +149,8 @@ public final class Type2NDEF: NDEFTagProcedure {
             limit = max(p + 1, 7)  // the first READ (page 3): pages 3–6 exist on every Type 2 tag (16 pages at least)
         }
         if let last { limit = max(limit, last + 1) }  // pages asked for by name are taken as answered
+        if chip.hasSectorSelect && p >= 256 { limit = max(limit, (p / 256 + 1) * 256) }
+        limit = min(limit, (p / 256 + 1) * 256)  // a READ never leaves its sector
         memory.store(data, fromPage: p, pageLimit: limit)
     }
 
@@ -152,7 +162,8 @@ public final class Type2NDEF: NDEFTagProcedure {
         guard !missing.isEmpty else { return }
         var runs: [ClosedRange<Int>] = []
         for p in missing {
-            if let last = runs.last, last.upperBound + 1 == p {
+            // Runs never cross a sector (each is read after one SECTOR_SELECT).
+            if let last = runs.last, last.upperBound + 1 == p, last.upperBound >> 8 == p >> 8 {
                 runs[runs.count - 1] = last.lowerBound...p
             } else {
                 runs.append(p...p)
@@ -169,7 +180,7 @@ public final class Type2NDEF: NDEFTagProcedure {
             } else {
                 var start = run.lowerBound
                 while start <= run.upperBound {
-                    let p = min(start, max(0, run.upperBound - 3))
+                    let p = min(start, max(run.upperBound & ~0xFF, run.upperBound - 3))
                     storeREAD(try link.read(page: p), page: p, requestedThrough: run.upperBound)
                     start = p + 4
                 }

@@ -23,6 +23,42 @@ enum Type4Command {
         return header + [0x00, UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
     }
 
+    /// The last offset the even-INS READ/UPDATE BINARY address (P1 bit 8 = 0: a 15-bit offset; ISO/IEC 7816-4
+    /// §11.3.3). Past it, a mapping 3.0 reader uses the odd-INS forms (NFC Forum T4T 1.0 (2017) §5.4).
+    static let lastEvenOffset = 0x7FFF
+
+    /// A BER-TLV length (ISO/IEC 7816-4 §5.2): `L`, `81 L` or `82 LL LL`.
+    static func berLength(_ n: Int) -> [UInt8] {
+        if n < 0x80 { return [UInt8(n)] }
+        if n < 0x100 { return [0x81, UInt8(n)] }
+        return [0x82, UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+    }
+
+    /// The offset data object `54 03 o1 o2 o3` of the odd-INS commands.
+    static func offsetObject(_ offset: Int) -> [UInt8] {
+        [0x54, 0x03, UInt8(offset >> 16 & 0xFF), UInt8(offset >> 8 & 0xFF), UInt8(offset & 0xFF)]
+    }
+
+    /// Bytes a discretionary data object `53 L …` adds around `n` data bytes.
+    static func dataObjectOverhead(_ n: Int) -> Int { 1 + berLength(n).count }
+
+    /// READ BINARY with the odd INS `B1` (ISO/IEC 7816-4 §11.3.3): P1-P2 `0000` (the current EF), the offset data
+    /// object in the data field, and Le counting the whole `53` data object the card answers with.
+    static func readBinaryODO(offset: Int, expected: Int) -> [UInt8] {
+        let body: [UInt8] = [0x00, 0xB1, 0x00, 0x00, 0x05] + offsetObject(offset)
+        if expected <= 256 { return body + [UInt8(expected & 0xFF)] }
+        return [0x00, 0xB1, 0x00, 0x00, 0x00, 0x00, 0x05] + offsetObject(offset)
+            + [UInt8(expected >> 8 & 0xFF), UInt8(expected & 0xFF)]
+    }
+
+    /// UPDATE BINARY with the odd INS `D7` (ISO/IEC 7816-4 §11.3.5): the offset data object then the data in a
+    /// discretionary data object `53`.
+    static func updateBinaryODO(offset: Int, data: ArraySlice<UInt8>) -> [UInt8] {
+        let field = offsetObject(offset) + [0x53] + berLength(data.count) + data
+        if field.count <= 255 { return [0x00, 0xD7, 0x00, 0x00, UInt8(field.count)] + field }
+        return [0x00, 0xD7, 0x00, 0x00, 0x00, UInt8(field.count >> 8), UInt8(field.count & 0xFF)] + field
+    }
+
     /// UPDATE BINARY at a 15-bit offset: short Lc (1–255), or extended Lc when above 255.
     static func updateBinary(offset: Int, data: ArraySlice<UInt8>) -> [UInt8] {
         let header: [UInt8] = [0x00, 0xD6, UInt8(offset >> 8), UInt8(offset & 0xFF)]

@@ -30,24 +30,15 @@ extension Type4NDEF {
     public func readImage() throws(TagError) -> Type4NDEFImage {
         let layout = try requireLayout()
         let cc = layout.cc
-        guard cc.maxFileSize <= 0x8000 else {
+        guard cc.maxFileSize <= 0x8000 || cc.isExtended else {
             throw TagError(
                 .unsupported, "the NDEF file of \(cc.maxFileSize) bytes reaches past offset 7FFF (short READ BINARY)")
         }
-        try selectNDEFFile(layout)
-        let chunk = readChunk(cc)
-        var file: [UInt8] = []
-        file.reserveCapacity(cc.maxFileSize)
-        while file.count < cc.maxFileSize {
-            let n = min(chunk, cc.maxFileSize - file.count)
-            let data = try link.expectSuccess(
-                Type4Command.readBinary(offset: file.count, length: n), name: "READ BINARY offset \(file.count)")
-            guard data.count == n else {
-                throw TagError(
-                    .invalidResponse, "READ BINARY offset \(file.count) answered \(data.count) bytes, expected \(n)")
-            }
-            file += data
+        guard cc.maxFileSize <= 0x100_0000 else {
+            throw TagError(.unsupported, "the ENDEF file of \(cc.maxFileSize) bytes reaches past offset FFFFFF")
         }
+        try selectNDEFFile(layout)
+        let file = try readFile(offset: 0, count: cc.maxFileSize, cc: cc)
         return Type4NDEFImage(
             answeredV2Name: layout.v2, mappingVersion: cc.mappingVersion, maxResponseData: cc.maxResponseData,
             maxCommandData: cc.maxCommandData, fileID: cc.fileID, readAccess: cc.readAccess,

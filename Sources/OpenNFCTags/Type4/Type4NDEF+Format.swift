@@ -16,7 +16,7 @@ extension Type4NDEF {
         }
         guard layout.messageLength != 0 else { return }
         try selectNDEFFile(layout)
-        try update(offset: 0, [0x00, 0x00][...])
+        try update(offset: 0, Array(repeating: 0, count: layout.cc.lengthFieldSize)[...])
         layout.messageLength = 0
         layout.message = []
         state = .ndef(layout)

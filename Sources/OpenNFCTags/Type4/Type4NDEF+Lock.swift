@@ -13,8 +13,10 @@ extension Type4NDEF {
             throw TagError(.cannotMakeReadOnly, "SELECT CC file refused", statusWord: select.sw)
         }
         selectedFile = Type4Command.ccFileID
+        // Offset 14 in the NDEF File Control TLV, 16 in the ENDEF one (its size has 4 bytes).
         let r = try link.send(
-            Type4Command.updateBinary(offset: 14, data: [0xFF][...]), name: "UPDATE BINARY CC write access")
+            Type4Command.updateBinary(offset: layout.cc.writeAccessOffset, data: [0xFF][...]),
+            name: "UPDATE BINARY CC write access")
         guard r.isSuccess else {
             throw TagError(.cannotMakeReadOnly, "the card refuses to update its CC file", statusWord: r.sw)
         }

@@ -14,6 +14,10 @@ extension Type4NDEF {
     /// message (its last record lacks ME or is cut), so reading reports ``TagError/Code/tornStateDetected`` instead
     /// of returning it. The one-command shortcut (NLEN and message together) is never used: a
     /// tear part way would leave the new NLEN over old bytes.
+    ///
+    /// A mapping 3.0 ENDEF file does the same with its 4-byte ENLEN: zeroed with the first data, and written last
+    /// from its first non-zero byte on (one byte below 256; a tear inside leaves its high bytes over zeros, a length
+    /// below the new one, so again a proper prefix). Commands starting past offset `7FFF` are odd-INS `D7`.
     public func writeMessage(_ message: [UInt8]) throws(TagError) {
         guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
         var layout = try requireLayout()
@@ -27,26 +31,38 @@ extension Type4NDEF {
         }
         if layout.message == message { return }
         try selectNDEFFile(layout)
-        let chunk = writeChunk(layout.cc)
-        var image: [UInt8] = layout.messageLength == 0 ? message : [0x00, 0x00] + message
-        var offset = layout.messageLength == 0 ? 2 : 0
+        let cc = layout.cc
+        let lengthSize = cc.lengthFieldSize
+        let chunk = writeChunk(cc)
+        let oddChunk = writeChunkODO(cc)
+        var image: [UInt8] = layout.messageLength == 0 ? message : Array(repeating: 0, count: lengthSize) + message
+        var offset = layout.messageLength == 0 ? lengthSize : 0
+        var done = 0
         layout.message = nil
         state = .unknown  // until NLEN lands, the tag is in an intermediate state
-        while !image.isEmpty {
-            let n = min(chunk, image.count)
-            try update(offset: offset, image.prefix(n))
-            image.removeFirst(n)
-            offset += n
+        while done < image.count {
+            if offset <= Type4Command.lastEvenOffset || !cc.isExtended {
+                let n = min(chunk, image.count - done)
+                try update(offset: offset, image[done..<done + n])
+                done += n
+                offset += n
+            } else {
+                let n = min(oddChunk, image.count - done)
+                try updateODO(offset: offset, image[done..<done + n])
+                done += n
+                offset += n
+            }
         }
-        if message.count < 0x100 {
-            // NLEN's high byte is already 0: the one byte that changes is written alone, which no tear can split.
-            try update(offset: 1, [UInt8(message.count)][...])
-        } else if chunk >= 2 {
-            try update(offset: 0, [UInt8(message.count >> 8), UInt8(message.count & 0xFF)][...])
+        image = []
+        // The length last, from its first non-zero byte (the bytes before it are already 0): below 256 that is one
+        // byte, which no tear can split.
+        let length = (0..<lengthSize).reversed().map { UInt8(truncatingIfNeeded: message.count >> ($0 * 8)) }
+        let first = length.firstIndex { $0 != 0 } ?? lengthSize - 1
+        if chunk >= lengthSize - first {
+            try update(offset: first, length[first...])
         } else {
-            // MLc 1: one byte per command, high byte first (either order leaves a proper prefix if torn between).
-            try update(offset: 0, [UInt8(message.count >> 8)][...])
-            try update(offset: 1, [UInt8(message.count & 0xFF)][...])
+            // MLc 1: one byte per command, high byte first (a tear between leaves a proper prefix).
+            for i in first..<lengthSize { try update(offset: i, length[i...i]) }
         }
         layout.messageLength = message.count
         layout.message = message
@@ -56,5 +72,10 @@ extension Type4NDEF {
     func update(offset: Int, _ data: ArraySlice<UInt8>) throws(TagError) {
         _ = try link.expectSuccess(
             Type4Command.updateBinary(offset: offset, data: data), name: "UPDATE BINARY offset \(offset)")
+    }
+
+    func updateODO(offset: Int, _ data: ArraySlice<UInt8>) throws(TagError) {
+        _ = try link.expectSuccess(
+            Type4Command.updateBinaryODO(offset: offset, data: data), name: "UPDATE BINARY (odd INS) offset \(offset)")
     }
 }

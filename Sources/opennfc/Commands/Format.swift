@@ -19,14 +19,8 @@ extension Commands {
                 let tag = try session.connectTag()
                 let procedure = try tag.ndef()
                 do throws(TagError) {
+                    // A torn TLV structure is repaired by the procedure itself.
                     try procedure.format()
-                } catch let e where e.code == .tornStateDetected && tag.type2Chip != nil {
-                    // A torn TLV structure: rewrite the factory TLVs with an empty NDEF TLV.
-                    let writer = Type2MemoryWriter(target: tag.target, frontend: tag.frontend)
-                    let tlvs = tag.type2Chip?.factoryControlTLVs ?? []
-                    try tagStep("clear the torn NDEF data") { () throws(TagError) in
-                        try writer.clearTornNDEFArea(factoryControlTLVs: tlvs)
-                    }
                 } catch {
                     throw CLIError.failure(TagErrorText.describe(error, doing: "format the tag"))
                 }

@@ -51,9 +51,11 @@ extension Commands {
                             o.append(("nak", .int(Int(n))))
                         }
                     } catch {
-                        line = "TIMEOUT"
+                        // Only a silent tag is a timeout; a frame or answer the reader cannot carry says so.
+                        line = error.code == .frameTooLong ? "ERROR" : "TIMEOUT"
                         meaning = error.code == .timeout ? nil : error.description
-                        o.append(("timeout", .bool(true)))
+                        o.append(
+                            error.code == .frameTooLong ? ("error", .string(error.detail)) : ("timeout", .bool(true)))
                         if error.code == .linkLost || error.code == .frontendFailure {
                             throw CLIError.failure("the tag is gone (\(error)); the remaining frames were not sent")
                         }

@@ -10,8 +10,11 @@ extension Commands {
         discussion: """
             Without --uid the UID is random (7 bytes, first byte 04 for the NXP chips). --text and --uri write one \
             Text or URI record; --ndef-hex takes a whole NDEF message in hex. The output format follows the \
-            extension of -o (.json, .nfc, .ndef). --key sets the 3DES key of an ultralight-c (16 bytes; default the \
-            factory key 49454D4B41455242214E4143554F5946, "BREAKMEIFYOUCAN!" in its key pages).
+            extension of -o (.json, .nfc, .ndef). For --chip type4, --mapping 3.0 makes a card of NFC Forum T4T \
+            mapping 3.0 (ENDEF file with a 4-byte ENLEN, reached past 32 KiB with odd-INS READ/UPDATE BINARY) and \
+            --ndef-file-size sets the NDEF file size in bytes, length field included (default 4096; up to 65534 \
+            under mappings 1.0 and 2.0, 16777216 under 3.0). --key sets the 3DES key of an ultralight-c (16 bytes; \
+            default the factory key 49454D4B41455242214E4143554F5946, "BREAKMEIFYOUCAN!" in its key pages).
             """,
         options: [
             .init(name: "chip", value: "<chip>", help: "Chip: \(TagCLI.chipList)."),
@@ -21,6 +24,8 @@ extension Commands {
             .init(name: "ndef-hex", value: "<hex>", help: "Store this NDEF message (hex)."),
             .init(name: "key", value: "<hex>", help: "ultralight-c: the 3DES key, 16 bytes (32 hex digits)."),
             .init(name: "output", short: "o", value: "<file>", help: "Where to write the tag file."),
+            .init(name: "mapping", value: "<1.0|2.0|3.0>", help: "type4: NDEF mapping version (default 2.0)."),
+            .init(name: "ndef-file-size", value: "<bytes>", help: "type4: NDEF file size, length field included."),
         ],
         run: { inv in
             guard let chipName = inv.value("chip") else { throw CLIError.usage("missing --chip <\(TagCLI.chipList)>") }
@@ -46,9 +51,14 @@ extension Commands {
                     + (chip.uidPrefix.count..<chip.uidLength).map { _ in UInt8.random(in: 1...0xFE, using: &rng) }
             }
             let message = try messageOption(inv)
+            let configuration = try type4Configuration(inv, chip: chip.name)
             let tag: any VirtualTag
             do {
-                tag = try chip.factory(uid, message)
+                if let configuration {
+                    tag = try Type4Tag.factory(uid: uid, holding: message ?? [], configuration: configuration)
+                } else {
+                    tag = try chip.factory(uid, message)
+                }
             } catch {
                 throw CLIError.failure("\(error)")
             }
@@ -74,6 +84,32 @@ extension Commands {
             return 0
         }
     )
+
+    /// The Type 4 configuration of --mapping and --ndef-file-size, nil when neither is given.
+    static func type4Configuration(_ inv: Invocation, chip: String) throws(CLIError) -> Type4Configuration? {
+        let mapping = inv.value("mapping")
+        let size = inv.value("ndef-file-size")
+        guard mapping != nil || size != nil else { return nil }
+        guard chip == "type4" else { throw CLIError.usage("--mapping and --ndef-file-size apply to --chip type4 only") }
+        var c = Type4Configuration()
+        if let mapping {
+            switch mapping {
+            case "1.0": c.mappingVersion = 0x10
+            case "2.0": c.mappingVersion = 0x20
+            case "3.0": c.mappingVersion = 0x30
+            default: throw CLIError.usage("--mapping \(mapping): give 1.0, 2.0 or 3.0")
+            }
+        }
+        if let size {
+            guard let n = Int(size), (5...c.maxNDEFFileSize).contains(n) else {
+                throw CLIError.usage(
+                    "--ndef-file-size \(size): give a size of 5…\(c.maxNDEFFileSize) bytes for mapping \(mapping ?? "2.0")"
+                )
+            }
+            c.ndefFileSize = n
+        }
+        return c
+    }
 
     /// The message of --text, --uri or --ndef-hex (at most one), encoded.
     static func messageOption(_ inv: Invocation) throws(CLIError) -> [UInt8]? {
