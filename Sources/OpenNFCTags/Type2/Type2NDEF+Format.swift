@@ -25,7 +25,7 @@ extension Type2NDEF {
             let detected: NDEFLayoutState<Type2Layout>
             do {
                 detected = try detectLayout()
-            } catch where error.code == .tornStateDetected {
+            } catch  where error.code == .tornStateDetected {
                 try writeTLVArea(dataEnd: 16 + cc.dataAreaSize, lastPageFirst: true)
                 state = .unknown
                 return
@@ -64,7 +64,7 @@ extension Type2NDEF {
         do {
             memory.store(try link.read(page: 16), fromPage: 16)
             return 144
-        } catch where error.code == .commandRejected || error.rfError?.code == .timeout {
+        } catch  where error.code == .commandRejected || error.rfError?.code == .timeout {
             try link.reactivate(after: "READ page 16")
             return 48
         }
