@@ -39,7 +39,7 @@ package struct DESFireCardKey: Sendable, Hashable {
 }
 
 /// MIFARE DESFire EV1 authentication and secure messaging from the reader's side (NXP MF3ICD81 functional
-/// description, as summarised in tag-protocols.md §4), over ISO-wrapped native commands.
+/// description; see docs/SECURITY.md), over ISO-wrapped native commands.
 ///
 /// | Operation | Frames | Notes |
 /// |---|---|---|

@@ -14,8 +14,8 @@ struct DESFireSession: Sendable {
     var iv: [UInt8]
 }
 
-/// MIFARE DESFire EV1 authentication and secure messaging, card side (NXP MF3ICD81 functional description; the
-/// facts of tag-protocols.md §4).
+/// MIFARE DESFire EV1 authentication and secure messaging, card side (NXP MF3ICD81 functional description; see
+/// docs/SECURITY.md).
 ///
 /// | Feature | Here |
 /// |---|---|
