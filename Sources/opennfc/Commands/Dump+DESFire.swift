@@ -109,18 +109,10 @@ enum DESFireDump {
             return 0
         }
         let virtual = try virtualTag(image, tag)
-        do {
-            if let output = request.output {
-                try TagFile.write(virtual, path: output)
-                let files = image.applications.reduce(0) { $0 + $1.files.count }
-                Console.out(
-                    "Saved \(tag.chip) \(tag.uid) (\(image.applications.count) application(s), "
-                        + "\(files) file(s)) to \(output).\n")
-            } else {
-                Console.out(try TagFile.encodeJSON(virtual))
-            }
-        } catch {
-            throw CLIError.failure("\(error)")
+        let files = image.applications.reduce(0) { $0 + $1.files.count }
+        try DumpRequest.save(virtual, to: request.output) { output in
+            "Saved \(tag.chip) \(tag.uid) (\(image.applications.count) application(s), "
+                + "\(files) file(s)) to \(output).\n"
         }
         return 0
     }

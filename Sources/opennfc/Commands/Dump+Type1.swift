@@ -15,15 +15,8 @@ enum Type1Dump {
             return 0
         }
         let virtual = try virtualTag(image)
-        do {
-            if let output {
-                try TagFile.write(virtual, path: output)
-                Console.out("Saved \(virtual.chip) \(tag.uid) (\(image.bytes.count / 8) blocks) to \(output).\n")
-            } else {
-                Console.out(try TagFile.encodeJSON(virtual))
-            }
-        } catch {
-            throw CLIError.failure("\(error)")
+        try DumpRequest.save(virtual, to: output) { output in
+            "Saved \(virtual.chip) \(tag.uid) (\(image.bytes.count / 8) blocks) to \(output).\n"
         }
         return 0
     }

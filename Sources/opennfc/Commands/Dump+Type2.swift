@@ -49,15 +49,8 @@ enum Type2Dump {
         } catch {
             throw CLIError.failure("\(error)")
         }
-        do {
-            if let output = request.output {
-                try TagFile.write(virtual, path: output)
-                Console.out("Saved \(tag.chip) \(tag.uid) (\(image.pages.count) pages) to \(output).\n")
-            } else {
-                Console.out(try TagFile.encodeJSON(virtual))
-            }
-        } catch {
-            throw CLIError.failure("\(error)")
+        try DumpRequest.save(virtual, to: request.output) { output in
+            "Saved \(tag.chip) \(tag.uid) (\(image.pages.count) pages) to \(output).\n"
         }
         for n in notes { Console.err("Note: \(n)\n") }
         return 0

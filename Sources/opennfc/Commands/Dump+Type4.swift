@@ -87,22 +87,13 @@ enum Type4Dump {
             return 0
         }
         let virtual = try virtualTag(image, tag)
-        do {
-            if let output = request.output {
-                try TagFile.write(virtual, path: output)
-                Console.out(
-                    "Saved \(tag.chip) \(tag.uid) (NDEF file of \(image.ndefFile.count) bytes) to \(output).\n"
-                )
-                if TagFile.Format(path: output) == .flipper {
-                    Console.err(
-                        "Note: a Flipper .nfc file (ISO14443-4A) keeps only the UID and activation of a "
-                            + "Type 4 card, not its CC and NDEF file; save as .json to keep them\n")
-                }
-            } else {
-                Console.out(try TagFile.encodeJSON(virtual))
-            }
-        } catch {
-            throw CLIError.failure("\(error)")
+        try DumpRequest.save(virtual, to: request.output) { output in
+            "Saved \(tag.chip) \(tag.uid) (NDEF file of \(image.ndefFile.count) bytes) to \(output).\n"
+        }
+        if let output = request.output, TagFile.Format(path: output) == .flipper {
+            Console.err(
+                "Note: a Flipper .nfc file (ISO14443-4A) keeps only the UID and activation of a "
+                    + "Type 4 card, not its CC and NDEF file; save as .json to keep them\n")
         }
         return 0
     }

@@ -72,3 +72,20 @@ extension DumpFamily {
             return try Type2Dump.restore(s, path: path, inv, password: password)
         })
 }
+
+extension DumpRequest {
+    /// The end of every family's `dump`: the tag file written atomically to `output` (with the `saved` line on
+    /// stdout), or the JSON tag file on stdout. Any failure becomes one `Error:` line.
+    static func save(_ virtual: any VirtualTag, to output: String?, saved: (String) -> String) throws {
+        do {
+            if let output {
+                try TagFile.write(virtual, path: output)
+                Console.out(saved(output))
+            } else {
+                Console.out(try TagFile.encodeJSON(virtual))
+            }
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
+    }
+}
