@@ -1,4 +1,4 @@
-/// One BER-TLV data object as PC/SC Part 3 v2.02 §3.2.2.1.8 envelopes use them (`FF C2` manage session,
+/// One BER-TLV data object as PC/SC Part 3 v2.02 envelopes use them (`FF C2` manage session,
 /// transparent exchange, switch protocol): a tag of one byte, or two when the first byte's low five bits are all
 /// set (`5F 46`, `FF 6D`), a length of one byte or `81 xx` / `82 xx xx` (ISO/IEC 7816-4 §5.2.2.2), the value.
 package struct DataObject: Sendable, Hashable {
@@ -33,7 +33,8 @@ package struct DataObject: Sendable, Hashable {
                 tag = tag << 8 | UInt16(bytes[i])
                 i += 1
             }
-            try need(1, "the length of tag \(Hex.encode(tag > 0xFF ? [UInt8(tag >> 8), UInt8(tag & 0xFF)] : [UInt8(tag)]))")
+            try need(
+                1, "the length of tag \(Hex.encode(tag > 0xFF ? [UInt8(tag >> 8), UInt8(tag & 0xFF)] : [UInt8(tag)]))")
             var length = Int(bytes[i])
             i += 1
             if length == 0x81 || length == 0x82 {

@@ -2,7 +2,8 @@ internal import OpenNFCBytes
 internal import OpenNFCSimulation
 
 /// What the emulated reader answers for an ISO/IEC 15693 tag (NFC Forum Type 5): the reader side of PC/SC Part 3
-/// (storage-card pseudo-APDUs, by block) and of the PC/SC 2.02 transparent session (Part 3 v2.02 §3.2.2.1.8).
+/// (storage-card pseudo-APDUs, by block) and of the PC/SC 2.02 transparent session (Part 3 v2.02: Manage Session, Transparent
+/// Exchange, Switch Protocol).
 ///
 /// | Command (CLA `FF`) | Answer |
 /// |---|---|
@@ -50,7 +51,8 @@ extension VPCDCard {
     private func readBlock(_ n: Int) -> Result<[UInt8], StatusWord> {
         switch tag.receive(request(0x20, block: n), tearAfter: nil) {
         case .data(let d) where d.first == 0x00 && d.count > 1: return .success(Array(d.dropFirst()))
-        case .data(let d) where d.count == 2 && d[0] & 0x01 != 0 && d[1] == 0x10: return .failure(StatusWord(0x6A, 0x82))
+        case .data(let d) where d.count == 2 && d[0] & 0x01 != 0 && d[1] == 0x10:
+            return .failure(StatusWord(0x6A, 0x82))
         default: return .failure(StatusWord(0x63, 0x00))
         }
     }

@@ -30,7 +30,7 @@ import Testing
         #expect(card.respond(to: h("FFCA000004")) == [0x6C, 0x08])
         #expect(card.respond(to: h("FFB0000000")) == Array(tag.memory[0..<4]) + [0x90, 0x00])  // Le 00: one block
         #expect(card.respond(to: h("FFB0000108")) == Array(tag.memory[4..<12]) + [0x90, 0x00])
-        #expect(card.respond(to: h("FFB0001A08")) == [0x6A, 0x82])  // block 27 is the last: 28 is past the memory
+        #expect(card.respond(to: h("FFB0001B08")) == [0x6A, 0x82])  // block 27 is the last: 28 is past the memory
         #expect(card.respond(to: h("FFB000")) == [0x67, 0x00])
         #expect(card.respond(to: h("FFCA010000")) == [0x6A, 0x81])
     }
@@ -78,7 +78,8 @@ import Testing
         card.powerOn()
         let addr = Array(uid.reversed())
         let getSystemInfo = [0x22, 0x2B] + addr
-        let exchange = h("FFC20001") + [UInt8(getSystemInfo.count + 2), 0x95, UInt8(getSystemInfo.count)] + getSystemInfo
+        let exchange =
+            h("FFC20001") + [UInt8(getSystemInfo.count + 2), 0x95, UInt8(getSystemInfo.count)] + getSystemInfo
             + [0x00]
         // Outside a session the exchange is refused in the status object.
         #expect(card.respond(to: exchange) == h("C003006A819000"))
@@ -87,15 +88,22 @@ import Testing
         #expect(card.respond(to: h("FFC20002048F020003 00")) == h("C003006A809000"))  // ISO 14443 A: not this tag
         // Get System Information: flags 0F, UID, DSFID, AFI, 28 blocks of 4, IC reference 01.
         let info = h("000F") + addr + h("00001B0301")
-        #expect(card.respond(to: exchange) == h("C003009000 920100 96020000") + [0x97, UInt8(info.count)] + info + [0x90, 0x00])
+        #expect(
+            card.respond(to: exchange) == h("C003009000 920100 96020000") + [0x97, UInt8(info.count)] + info + [
+                0x90, 0x00,
+            ])
         // A write with the timer object.
         let write = [0x22, 0x21] + addr + h("05 01020304")
         let wrapped = h("5F460440420F00") + [0x95, UInt8(write.count)] + write
-        #expect(card.respond(to: h("FFC20001") + [UInt8(wrapped.count)] + wrapped + [0x00]) == h("C003009000 920100 96020000 970100 9000"))
+        #expect(
+            card.respond(to: h("FFC20001") + [UInt8(wrapped.count)] + wrapped + [0x00])
+                == h("C003009000 920100 96020000 970100 9000"))
         #expect(Array(tag.memory[20..<24]) == h("01020304"))
         // Stay Quiet gets no answer: no ICC response, for the object at index 0.
         let quiet = [0x22, 0x02] + addr
-        #expect(card.respond(to: h("FFC20001") + [UInt8(quiet.count + 2), 0x95, UInt8(quiet.count)] + quiet) == h("C00300640190 00"))
+        #expect(
+            card.respond(to: h("FFC20001") + [UInt8(quiet.count + 2), 0x95, UInt8(quiet.count)] + quiet)
+                == h("C00300640190 00"))
         // Unknown data objects are named by index.
         #expect(card.respond(to: h("FFC2000004 5F460400000000 8000")) == [0x67, 0x00])  // Lc disagrees
         #expect(card.respond(to: h("FFC20000098000 5F4604A0860100")) == h("C003006A819000"))
@@ -105,7 +113,9 @@ import Testing
         // Torn transparent write: no answer, the block is whole or untouched.
         _ = card.respond(to: h("FFC20000028100"))
         let write2 = [0x22, 0x21] + addr + h("06 0A0B0C0D")
-        #expect(card.respond(to: h("FFC20001") + [UInt8(write2.count + 2), 0x95, UInt8(write2.count)] + write2, tearAfter: 2) == nil)
+        #expect(
+            card.respond(
+                to: h("FFC20001") + [UInt8(write2.count + 2), 0x95, UInt8(write2.count)] + write2, tearAfter: 2) == nil)
         #expect(Array(tag.memory[24..<28]) != h("0A0B0C0D"))
     }
 }

@@ -1,9 +1,9 @@
 internal import OpenNFCBytes
-internal import Synchronization
 public import OpenNFCRF
+internal import Synchronization
 
-/// ISO/IEC 15693 tags through a reader that offers only PC/SC Part 3 storage-card access (PC/SC Part 3 §3.2.2.1.3
-/// READ BINARY, §3.2.2.1.4 UPDATE BINARY), addressed **by block**: P1 P2 = block number (MSB, LSB), as ACS-style
+/// ISO/IEC 15693 tags through a reader that offers only PC/SC Part 3 storage-card access (PC/SC Part 3 §3.2.2.1,
+/// READ BINARY and UPDATE BINARY), addressed **by block**: P1 P2 = block number (MSB, LSB), as ACS-style
 /// readers do (a reader that takes a byte address in P1 P2, as the ubisys 7047 does, is not handled by this profile).
 ///
 /// | ISO 15693 request (any addressing) | Sent as | Answer |
@@ -31,7 +31,9 @@ public struct ISO15693StorageCardProfile: PCSCProfile {
     }
 
     public func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
-        guard command.count >= 2 else { throw RFError(.protocolViolation, "ISO 15693 request of \(command.count) bytes") }
+        guard command.count >= 2 else {
+            throw RFError(.protocolViolation, "ISO 15693 request of \(command.count) bytes")
+        }
         let flags = command[0]
         let code = command[1]
         var i = 2 + (flags & 0x20 != 0 ? 8 : 0)
@@ -67,7 +69,8 @@ public struct ISO15693StorageCardProfile: PCSCProfile {
             let rest = n + count - first
             guard rest > 0 else { return .frame([0x00] + out) }
             guard rest * bs <= 255 else {
-                throw RFError(.frameTooLong, "\(rest * bs) bytes in one READ BINARY; this profile's Le carries at most 255")
+                throw RFError(
+                    .frameTooLong, "\(rest * bs) bytes in one READ BINARY; this profile's Le carries at most 255")
             }
             guard case .frame(let more) = try read(first: first, le: UInt8(rest * bs), card),
                 more.first == 0x00

@@ -1,8 +1,8 @@
 internal import OpenNFCBytes
 public import OpenNFCRF
 
-/// Raw ISO/IEC 15693 requests through a PC/SC 2.02 reader's transparent session (PC/SC Part 3 v2.02 §3.2.2.1.8
-/// "Manage Session", "Transparent Exchange", "Switch Protocol": the `FF C2 00 P2 Lc <data objects> 00` envelope).
+/// Raw ISO/IEC 15693 requests through a PC/SC 2.02 reader's transparent session (PC/SC Part 3 v2.02, the commands
+/// Manage Session, Transparent Exchange and Switch Protocol: the `FF C2 00 P2 Lc <data objects> 00` envelope).
 ///
 /// | Step | Bytes |
 /// |---|---|
@@ -99,7 +99,8 @@ public struct TransparentSessionProfile: PCSCProfile {
         }
         let objects: [DataObject]
         do { objects = try DataObject.decodeAll(r.data) } catch {
-            throw RFError(.protocolViolation, "'\(reader)' answered malformed data objects (\(error)): \(r.data.hexString)")
+            throw RFError(
+                .protocolViolation, "'\(reader)' answered malformed data objects (\(error)): \(r.data.hexString)")
         }
         guard let c0 = objects.first(where: { $0.tag == 0xC0 }), c0.value.count == 3 else {
             throw RFError(.protocolViolation, "'\(reader)' answered without a C0 status object: \(r.data.hexString)")
@@ -108,7 +109,9 @@ public struct TransparentSessionProfile: PCSCProfile {
         switch sw {
         case 0x9000: return objects
         case 0x6401:
-            throw RFError(.timeout, "the tag did not answer (no ICC response, C0 \(c0.value.hexString)); a write may still have succeeded")
+            throw RFError(
+                .timeout,
+                "the tag did not answer (no ICC response, C0 \(c0.value.hexString)); a write may still have succeeded")
         case 0x6400: throw RFError(.timeout, "the reader reported no IFD response (C0 \(c0.value.hexString))")
         default:
             throw RFError(
