@@ -23,6 +23,8 @@ public enum NFCTag {
             self = .iso7816(t)
         } else if let t = object as? FeliCaTagObject {
             self = .feliCa(t)
+        } else if let t = object as? ISO15693TagObject {
+            self = .iso15693(t)
         } else {
             self = .miFare(object as! MiFareTagObject)
         }
