@@ -169,6 +169,14 @@ extension NFCSystem {
                 return nil
             }
         }
+        if t.technology == .nfcF && !s.isNDEF {
+            // Core NFC delivers a FeliCa card to a tag session on the first declared system code that answers
+            // Polling, whatever its family (NFCSystem+FeliCa.swift).
+            guard let selection = selectFeliCaSystem(t, for: s, frontend: frontend) else { return nil }
+            var tag = make(.feliCa)
+            tag.feliCa = selection
+            return (tag, identity)
+        }
         switch identity.family {
         case .type2: return (make(.miFare(.ultralight)), identity)
         case .type1:
