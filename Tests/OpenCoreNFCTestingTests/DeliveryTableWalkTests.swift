@@ -39,6 +39,7 @@ import Testing
         case .miFare(let family): return "miFare \(family)"
         case .iso7816(let aid): return "iso7816 \(aid)"
         case .iso15693: return "iso15693"
+        case .feliCa: return "feliCa"
         case .ndefOnly: return "ndef"
         }
     }

@@ -156,6 +156,14 @@ extension NFCSystem {
         func advertisesPACE() -> Bool {
             reading == .tag && identity.family == .iso7816 && platform.advertisesPACE(identity, frontend: frontend)
         }
+        if t.technology == .nfcF && reading == .tag {
+            // Core NFC delivers a FeliCa card to a tag session on the first declared system code that answers
+            // Polling, whatever its family (NFCSystem+FeliCa.swift).
+            guard let selection = selectFeliCaSystem(t, for: s, frontend: frontend) else { return nil }
+            var tag = make(.feliCa)
+            tag.feliCa = selection
+            return (tag, identity)
+        }
         switch DeliveryPolicy.decide(identity.family, reading, declarations) {
         case .deliver(let kind):
             var tag = make(kind)
