@@ -137,10 +137,7 @@ import Testing
         defer { ws.cleanup() }
         // One record of TNF 5 (unknown) with a 39994-byte payload: a 40000-byte message (9C40h).
         let payload = (0..<39_994).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
-        let n = payload.count
-        let message =
-            [0xC5, 0x00, UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + payload
-        let hex = message.map { String(format: "%02X", $0) }.joined()
+        let hex = TagFixture.unknownRecordMessageHex(payload)
         let new = try ws.run([
             "tag", "new", "--chip", "type4", "--mapping", "3.0", "--ndef-file-size", "70000", "--uid",
             "04112233445566", "--ndef-hex", hex, "-o", "big.json",

@@ -66,53 +66,37 @@ extension NDEFMessage {
         var count = 0
         for _ in repeat (each R).self { count += 1 }
         guard count > 0 else { return [0xD0, 0x00, 0x00] }
-        // Small messages (most) in one pass: each record writes itself into a stack buffer, copied once into the
-        // result. A record that does not fit sends the message to the measured path.
-        let small = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) {
-            (buffer) throws(NDEFError) -> [UInt8]? in
-            var written = 0
-            var index = 0
-            for r in repeat each records {
-                guard
-                    let n = try r.write(
-                        to: UnsafeMutableBufferPointer(rebasing: buffer[written...]), begin: index == 0,
-                        end: index == count - 1)
-                else { return nil }
-                written += n
-                index += 1
+        // Each record writes itself into a scratch buffer, copied once into the result. First pass: a 256-byte stack
+        // buffer (most messages); if a record does not fit, the message is measured and written again into a buffer
+        // of its size; if a record still does not fit (an encodedLength() that disagrees with
+        // encode(into:begin:end:)), the records are appended instead.
+        var capacity = 256
+        var measured = false
+        while true {
+            let out = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) {
+                (buffer) throws(NDEFError) -> [UInt8]? in
+                var written = 0
+                var index = 0
+                for r in repeat each records {
+                    guard
+                        let n = try r.write(
+                            to: UnsafeMutableBufferPointer(rebasing: buffer[written...]), begin: index == 0,
+                            end: index == count - 1)
+                    else { return nil }
+                    written += n
+                    index += 1
+                }
+                return Array(UnsafeBufferPointer(rebasing: buffer[0..<written]))
             }
-            return Array(UnsafeBufferPointer(rebasing: buffer[0..<written]))
+            if let out { return out }
+            if measured { break }
+            measured = true
+            capacity = 0
+            for r in repeat each records { capacity += try r.encodedLength() }
+            if capacity <= 256 { break }
         }
-        if let small { return small }
-        return try encodedMeasured(repeat each records, count: count)
-    }
-
-    /// ``encoded(_:)`` of a message of any size: measured first, written into a scratch buffer of that size; if a
-    /// record does not fit (an encodedLength() that disagrees with encode(into:begin:end:)), appended instead.
-    @inlinable
-    static func encodedMeasured<each R: NDEFTypedRecord>(_ records: repeat each R, count: Int) throws(NDEFError)
-        -> [UInt8]
-    {
-        var length = 0
-        for r in repeat each records { length += try r.encodedLength() }
-        let out = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) {
-            (buffer) throws(NDEFError) -> [UInt8]? in
-            var written = 0
-            var index = 0
-            for r in repeat each records {
-                guard
-                    let n = try r.write(
-                        to: UnsafeMutableBufferPointer(rebasing: buffer[written...]), begin: index == 0,
-                        end: index == count - 1)
-                else { return nil }
-                written += n
-                index += 1
-            }
-            return Array(UnsafeBufferPointer(rebasing: buffer[0..<written]))
-        }
-        if let out { return out }
         var appended: [UInt8] = []
-        appended.reserveCapacity(length)
+        appended.reserveCapacity(capacity)
         var index = 0
         for r in repeat each records {
             try r.encode(into: &appended, begin: index == 0, end: index == count - 1)
