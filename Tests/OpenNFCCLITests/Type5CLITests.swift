@@ -162,7 +162,7 @@ import Testing
             "tag", "new", "--chip", "icode-slix2", "--uid", "E004010912345678", "--text", "hello vicinity", "-o", file,
         ])
         #expect(made.status == 0, "\(made.stderr)")
-        let (emulator, err) = try CLIRunner.start(["emulate", "--slot", "1", "--save", file])
+        let (emulator, _) = try CLIRunner.start(["emulate", "--slot", "1", "--save", file])
         defer { if emulator.isRunning { emulator.terminate() } }
 
         let read = try ws.run(["read", "--device", "pcsc:00 01", "--json"])
