@@ -164,7 +164,7 @@ extension NFCSystem {
                 tag.supportsPACE = true
                 log(.system, "tag \(t.handle) advertises PACE")
                 return (tag, identity)
-            case .type2, .type1, .type5, .mifareClassic, .unsupported:
+            case .type2, .type1, .type3, .type5, .mifareClassic, .unsupported:
                 log(.system, "tag \(t.handle) not delivered: PACE polling delivers ISO 7816 cards that advertise PACE")
                 return nil
             }
@@ -193,6 +193,9 @@ extension NFCSystem {
                 return nil
             }
             return (make(.iso15693), identity)
+        case .type3:
+            // Core NFC reads Type 3 NDEF in NDEF sessions; a tag session took the NFC-F path above.
+            return s.isNDEF ? (make(.ndefOnly), identity) : nil
         case .mifareClassic: return s.isNDEF ? nil : (make(.miFare(.unknown)), identity)
         case .unsupported(let why):
             log(.system, "tag \(t.handle) not deliverable: \(why)")
