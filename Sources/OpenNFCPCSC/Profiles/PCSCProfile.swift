@@ -1,4 +1,4 @@
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// How ``PCSCFrontend`` carries the tag protocol through one reader for one kind of card: the frontend's
 /// `exchange` delegates to the profile chosen when the target was activated.
@@ -9,7 +9,7 @@ public import OpenNFCRF
 /// | ``ISODEPProfile`` | ISO 14443-4 cards, any reader | n/a | every APDU; DESFire native commands |
 /// | ``ACR122UPassThroughProfile`` | level-3 tags on an ACR122U (PN532) | yes | every frame (`D4 42`) |
 /// | ``ACR1252UPassThroughProfile`` | level-3 tags on an ACR1252U/1255U | yes | every frame (`FF 00 00 00`) |
-public protocol PCSCProfile: Sendable {
+package protocol PCSCProfile: Sendable {
     /// A short name for logs and `opennfc readers`.
     var name: String { get }
     /// What the frontend advertises while a target is activated with this profile.
@@ -21,7 +21,7 @@ public protocol PCSCProfile: Sendable {
 extension PCSCError {
     /// The RF-level meaning of a PC/SC failure during an exchange: a tag that left is a lost link; a daemon or reader
     /// that went away is a frontend failure whose detail says what to do.
-    public var rfError: RFError {
+    package var rfError: RFError {
         switch code {
         case .cardRemoved, .noCard, .cardReset: return RFError(.linkLost, detail)
         case .cardUnresponsive, .timeout: return RFError(.timeout, detail)
