@@ -164,10 +164,18 @@ extension NFCSystem {
                 tag.supportsPACE = true
                 log(.system, "tag \(t.handle) advertises PACE")
                 return (tag, identity)
-            case .type2, .type1, .mifareClassic, .unsupported:
+            case .type2, .type1, .type5, .mifareClassic, .unsupported:
                 log(.system, "tag \(t.handle) not delivered: PACE polling delivers ISO 7816 cards that advertise PACE")
                 return nil
             }
+        }
+        if t.technology == .nfcF && !s.isNDEF {
+            // Core NFC delivers a FeliCa card to a tag session on the first declared system code that answers
+            // Polling, whatever its family (NFCSystem+FeliCa.swift).
+            guard let selection = selectFeliCaSystem(t, for: s, frontend: frontend) else { return nil }
+            var tag = make(.feliCa)
+            tag.feliCa = selection
+            return (tag, identity)
         }
         switch identity.family {
         case .type2: return (make(.miFare(.ultralight)), identity)
@@ -178,6 +186,13 @@ extension NFCSystem {
                 return nil
             }
             return (make(.ndefOnly), identity)
+        case .type5:
+            // Core NFC reads Type 5 NDEF in NDEF sessions, handing over its NFCISO15693Tag.
+            guard s.isNDEF else {
+                log(.system, "tag \(t.handle) not delivered: ISO 15693 tag sessions are not delivered yet")
+                return nil
+            }
+            return (make(.iso15693), identity)
         case .mifareClassic: return s.isNDEF ? nil : (make(.miFare(.unknown)), identity)
         case .unsupported(let why):
             log(.system, "tag \(t.handle) not deliverable: \(why)")

@@ -22,13 +22,17 @@ package struct DeliveredTag: Sendable, Hashable {
         case miFare(MiFareFamilyKind)
         /// `NFCISO7816Tag`, with the declared AID that selected (as spelt in the plist; "" when none was needed).
         case iso7816(initialSelectedAID: String)
+        /// `NFCISO15693Tag` (an NFC Forum Type 5 tag).
+        case iso15693
         /// An `NFCNDEFTag` with no tag protocol (Type 1 in an NDEF reader session).
         case ndefOnly
+        /// `NFCFeliCaTag`: a FeliCa card whose system ``DeliveredTag/feliCa`` was selected by Polling.
+        case feliCa
     }
 
     package var reference: TagReference
     package var kind: Kind
-    /// UID (NFC-A) or PUPI (NFC-B).
+    /// UID (NFC-A, NFC-V: MSB first) or PUPI (NFC-B).
     package var identifier: [UInt8]
     /// ISO 14443-4 historical bytes from the ATS (Type A), if any.
     package var historicalBytes: [UInt8]?
@@ -42,6 +46,8 @@ package struct DeliveredTag: Sendable, Hashable {
     /// Whether the card advertises PACE (`NFCISO7816Tag.supportsPACE`, iOS 26.4): its EF.CardAccess lists a PACE
     /// protocol (ICAO Doc 9303 Part 11 §9.2.1). Checked for ISO 7816 cards in tag reader sessions.
     package var supportsPACE = false
+    /// A FeliCa tag's selected system (`currentSystemCode`, `currentIDm`); `polling` updates it in the session.
+    package var feliCa: FeliCaSelection?
 }
 
 /// What a session hears from the system, always on the session's queue, in order.
