@@ -2,7 +2,7 @@
 ///
 /// Objects keep their keys in insertion order, so files and outputs are stable and diff well. Parsing reports the
 /// line and column of the first problem. Numbers are kept as `Int` when they are integers, `Double` otherwise.
-package enum JSONValue: Hashable, Sendable {
+public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -12,7 +12,7 @@ package enum JSONValue: Hashable, Sendable {
     /// Key/value pairs in order; keys are unique.
     case object([(String, JSONValue)])
 
-    package static func == (a: JSONValue, b: JSONValue) -> Bool {
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
@@ -26,7 +26,7 @@ package enum JSONValue: Hashable, Sendable {
         }
     }
 
-    package func hash(into h: inout Hasher) {
+    public func hash(into h: inout Hasher) {
         switch self {
         case .null: h.combine(0)
         case .bool(let b): h.combine(b)

@@ -3,7 +3,7 @@
 ///
 /// Decoding checks the RTD's rules. In strict mode every violation throws an ``NDEFError`` whose offset counts from
 /// the outermost message; in lenient mode the decoder repairs what it can and appends an ``NDEFRepair``.
-package protocol NDEFTypedRecord: Hashable, Sendable {
+public protocol NDEFTypedRecord: Hashable, Sendable {
     /// Decodes `record`, appending lenient repairs to `repairs`.
     init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair])
         throws(NDEFError)
@@ -20,16 +20,16 @@ package protocol NDEFTypedRecord: Hashable, Sendable {
 }
 
 extension NDEFTypedRecord {
-    package func encodedLength() throws(NDEFError) -> Int {
+    public func encodedLength() throws(NDEFError) -> Int {
         let r = try record()
         return NDEFRecord.encodedLength(typeCount: r.type.count, idCount: r.id.count, payloadCount: r.payload.count)
     }
 
-    package func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError) {
+    public func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError) {
         try record().encode(into: &out, begin: begin, end: end)
     }
 
-    package func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) throws(NDEFError) -> Int? {
+    public func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) throws(NDEFError) -> Int? {
         var out: [UInt8] = []
         try encode(into: &out, begin: begin, end: end)
         guard out.count <= buffer.count else { return nil }
@@ -45,7 +45,7 @@ extension NDEFMessage {
     /// message (one allocation: the result); the same bytes as `NDEFMessage(records: [r.record(), …]).encoded()`.
     /// No records give the empty message `D0 00 00`.
     @inlinable
-    package static func encoded<each R: NDEFTypedRecord>(_ records: repeat each R) throws(NDEFError) -> [UInt8] {
+    public static func encoded<each R: NDEFTypedRecord>(_ records: repeat each R) throws(NDEFError) -> [UInt8] {
         var count = 0
         var length = 0
         for r in repeat each records {
@@ -149,7 +149,7 @@ extension NDEFRecord {
 
 extension NDEFTypedRecord {
     /// Decodes `record` (strict by default), discarding lenient repairs.
-    package init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
+    public init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
         var repairs: [NDEFRepair] = []
         try self.init(decoding: record, options: options, repairs: &repairs)
     }

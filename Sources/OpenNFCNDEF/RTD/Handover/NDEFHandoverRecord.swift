@@ -10,25 +10,25 @@
 /// | `err` | only in `Hs` (strict) |
 /// | Other local records | kept in ``otherRecords`` |
 /// | Carrier records | are siblings of this record in the outer message, found through each `ac`'s CDR |
-package struct NDEFHandoverRecord: NDEFTypedRecord {
+public struct NDEFHandoverRecord: NDEFTypedRecord {
     /// Which handover record this is; the raw value is its well-known type.
-    package enum Kind: String, Hashable, Sendable, CaseIterable {
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
         case request = "Hr"
         case select = "Hs"
         case mediation = "Hm"
         case initiate = "Hi"
     }
 
-    package var kind: Kind
+    public var kind: Kind
     /// The version byte: major version in the high nibble, minor in the low (`0x13` = 1.3).
-    package var version: UInt8
-    package var alternativeCarriers: [NDEFAlternativeCarrier]
+    public var version: UInt8
+    public var alternativeCarriers: [NDEFAlternativeCarrier]
     /// The `cr` random number.
-    package var collisionResolution: UInt16?
-    package var error: NDEFHandoverError?
-    package var otherRecords: [NDEFRecord]
+    public var collisionResolution: UInt16?
+    public var error: NDEFHandoverError?
+    public var otherRecords: [NDEFRecord]
 
-    package init(
+    public init(
         kind: Kind, version: UInt8 = 0x13, alternativeCarriers: [NDEFAlternativeCarrier] = [],
         collisionResolution: UInt16? = nil, error: NDEFHandoverError? = nil, otherRecords: [NDEFRecord] = []
     ) {
@@ -40,15 +40,15 @@ package struct NDEFHandoverRecord: NDEFTypedRecord {
         self.otherRecords = otherRecords
     }
 
-    package var majorVersion: Int { Int(version >> 4) }
-    package var minorVersion: Int { Int(version & 0x0F) }
+    public var majorVersion: Int { Int(version >> 4) }
+    public var minorVersion: Int { Int(version & 0x0F) }
 
     static func kind(of record: NDEFRecord) -> Kind? {
         guard record.tnf == .wellKnown, record.type.count == 2 else { return nil }
         return Kind.allCases.first { record.type.elementsEqual($0.rawValue.utf8) }
     }
 
-    package init(
+    public init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard let kind = Self.kind(of: record) else {
@@ -112,7 +112,7 @@ package struct NDEFHandoverRecord: NDEFTypedRecord {
         }
     }
 
-    package func record() throws(NDEFError) -> NDEFRecord {
+    public func record() throws(NDEFError) -> NDEFRecord {
         var inner: [NDEFRecord] = []
         if let collisionResolution {
             inner.append(
