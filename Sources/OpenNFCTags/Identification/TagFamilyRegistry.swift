@@ -1,15 +1,15 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// One tag family as identification sees it: a name, and a test that either decides the target's kind (possibly
 /// exchanging frames, such as GET_VERSION) or passes (nil) to the next family.
-public struct TagFamilyIdentification: Sendable {
+package struct TagFamilyIdentification: Sendable {
     /// The family, for messages and docs (`desfire`, `type4`, `type2`, …).
-    public var name: String
+    package var name: String
     /// The kind of `target` when it belongs to this family; nil to let the next family look.
-    public var identify: @Sendable (_ target: RFTarget, _ frontend: any RFFrontend) throws(TagError) -> IdentifiedTag?
+    package var identify: @Sendable (_ target: RFTarget, _ frontend: any RFFrontend) throws(TagError) -> IdentifiedTag?
 
-    public init(
+    package init(
         name: String,
         identify:
             @escaping @Sendable (_ target: RFTarget, _ frontend: any RFFrontend) throws(TagError) -> IdentifiedTag?
@@ -23,7 +23,7 @@ public struct TagFamilyIdentification: Sendable {
 ///
 /// | Order | Family | Decides when |
 /// |---|---|---|
-/// | 1 | `nfc-f` | the target is NFC-F (no Type 3 procedure yet) |
+/// | 1 | `type3` | the target is NFC-F: a Type 3 tag, unless its IDm starts `01 FE` (an NFC-DEP device, NFC Forum Digital §6.6.2) |
 /// | 2 | `type5` | the target is NFC-V: UID `E0 …` and Get System Information (1 frame) name the chip (``Type5Chip``) |
 /// | 3 | `desfire` | NFC-A ISO-DEP with an NXP UID: DESFire GetVersion (3 frames) says DESFire, or leaves an ISO 7816 card |
 /// | 4 | `type4` | any other ISO-DEP target (NFC-A with an ATS or SAK bit 0x20, every NFC-B card) |
@@ -33,9 +33,9 @@ public struct TagFamilyIdentification: Sendable {
 ///
 /// DESFire comes before Type 4 because a DESFire is also an ISO-DEP card; MIFARE Classic before Type 2 because both
 /// are NFC-A level-3 targets told apart by SAK.
-public enum TagFamilies {
-    public static let identificationOrder: [TagFamilyIdentification] = [
-        .unsupportedTechnology(.nfcF, "NFC-F (Type 3) has no procedure yet"),
+package enum TagFamilies {
+    package static let identificationOrder: [TagFamilyIdentification] = [
+        .type3,
         .type5,
         .desfire,
         .type4,
@@ -58,6 +58,17 @@ extension TagFamilyIdentification {
     static let type5 = TagFamilyIdentification(name: "type5") { (target, frontend) throws(TagError) in
         guard target.technology == .nfcV else { return nil }
         return try Type5Chip.identify(target: target, frontend: frontend)
+    }
+
+    /// NFC Forum Type 3: every NFC-F target but an NFC-DEP device (NFCID2 `01 FE …`, NFC Forum Digital §6.6.2);
+    /// whether it holds NDEF is detection's question (Polling 12FC, T3T 1.0 §7.1).
+    static let type3 = TagFamilyIdentification(name: "type3") { target, _ in
+        guard target.technology == .nfcF else { return nil }
+        guard target.identifier.prefix(2) != [0x01, 0xFE] else {
+            return IdentifiedTag(
+                target: target, kind: .unsupported("an NFC-DEP device (NFCID2 01 FE), not a Type 3 tag"))
+        }
+        return IdentifiedTag(target: target, kind: .type3)
     }
 
     /// MIFARE DESFire: ISO-DEP with an NXP UID, confirmed by GetVersion (NXP MF3ICD81 §9).
