@@ -12,7 +12,7 @@
 ///
 /// Local types (`act`, `s`, `t`, `ac`, `cr`, `err`) are decoded by their parent; at the top level they are left
 /// unrecognised, as are other well-known types and TNF 0 and 5.
-public enum NDEFDecodedRecord: Hashable, Sendable {
+package enum NDEFDecodedRecord: Hashable, Sendable {
     case text(NDEFTextRecord)
     case uri(NDEFURIRecord)
     case smartPoster(NDEFSmartPosterRecord)
@@ -29,7 +29,7 @@ public enum NDEFDecodedRecord: Hashable, Sendable {
 
     /// Decodes `record` by its type; nil when the type is not one the codec knows. Throws (strict) or repairs
     /// (lenient) when a recognised record breaks its RTD.
-    public init?(
+    package init?(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         switch record.tnf {
@@ -76,7 +76,7 @@ public enum NDEFDecodedRecord: Hashable, Sendable {
     }
 
     /// Decodes `record` (strict by default), discarding repairs.
-    public init?(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
+    package init?(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
         var repairs: [NDEFRepair] = []
         guard let d = try NDEFDecodedRecord(decoding: record, options: options, repairs: &repairs) else { return nil }
         self = d
@@ -88,7 +88,7 @@ extension NDEFMessage {
     ///
     /// Strict mode throws the first RTD violation. Lenient mode repairs what it can; a record that still fails is
     /// left undecoded (nil) and reported as a repair, so lenient mode never throws here.
-    public func decodedRecords(
+    package func decodedRecords(
         options: NDEFDecodingOptions = .strict, repairs: inout [NDEFRepair]
     ) throws(NDEFError) -> [NDEFDecodedRecord?] {
         var out: [NDEFDecodedRecord?] = []

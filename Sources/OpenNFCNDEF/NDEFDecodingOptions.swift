@@ -6,34 +6,34 @@
 ///
 /// The guards hold in both modes: ``maxMessageSize`` (Core NFC's 128 KiB NDEF message limit by default) and
 /// ``maxNestingDepth`` (Smart Poster and Handover payloads nest messages; 16 levels by default).
-public struct NDEFDecodingOptions: Hashable, Sendable {
+package struct NDEFDecodingOptions: Hashable, Sendable {
     /// Strict rejects, lenient repairs and reports.
-    public enum Mode: Hashable, Sendable {
+    package enum Mode: Hashable, Sendable {
         case strict
         case lenient
     }
 
-    public var mode: Mode
+    package var mode: Mode
     /// Deepest nesting of messages inside record payloads; the outermost message is depth 0.
-    public var maxNestingDepth: Int
+    package var maxNestingDepth: Int
     /// Largest message accepted, in bytes. Core NFC limits NDEF messages to 128 KB.
-    public var maxMessageSize: Int
+    package var maxMessageSize: Int
     /// Nesting level of the message being decoded (0 outermost); typed decoders of nesting records raise it.
     var depth = 0
 
     /// The 128 KiB limit Core NFC documents for NDEF messages and records.
-    public static let coreNFCMessageSizeLimit = 128 * 1024
+    package static let coreNFCMessageSizeLimit = 128 * 1024
 
-    public init(mode: Mode = .strict, maxNestingDepth: Int = 16, maxMessageSize: Int = coreNFCMessageSizeLimit) {
+    package init(mode: Mode = .strict, maxNestingDepth: Int = 16, maxMessageSize: Int = coreNFCMessageSizeLimit) {
         self.mode = mode
         self.maxNestingDepth = maxNestingDepth
         self.maxMessageSize = maxMessageSize
     }
 
     /// Strict decoding with the default guards.
-    public static let strict = NDEFDecodingOptions()
+    package static let strict = NDEFDecodingOptions()
     /// Lenient decoding with the default guards.
-    public static let lenient = NDEFDecodingOptions(mode: .lenient)
+    package static let lenient = NDEFDecodingOptions(mode: .lenient)
 
     var isLenient: Bool { mode == .lenient }
 }

@@ -3,7 +3,7 @@
 extension NDEFMessage {
     /// Bytes of the encoded message. `chunkSize` is the most payload bytes per record chunk: a record with a longer
     /// payload is split into chunks of that size; 0 (the default) never chunks.
-    public func encodedLength(chunkSize: Int = 0) -> Int {
+    package func encodedLength(chunkSize: Int = 0) -> Int {
         if records.isEmpty { return 3 }
         // Borrow the records in place: copying one would retain and release its three slices.
         return records.withUnsafeBufferPointer { buffer in
@@ -18,10 +18,10 @@ extension NDEFMessage {
     }
 
     /// Convenience for ``encodedLength(chunkSize:)`` without chunking.
-    public var encodedLength: Int { encodedLength(chunkSize: 0) }
+    package var encodedLength: Int { encodedLength(chunkSize: 0) }
 
     /// The message on the wire; see ``encodedLength(chunkSize:)`` for `chunkSize`.
-    public func encoded(chunkSize: Int = 0) -> [UInt8] {
+    package func encoded(chunkSize: Int = 0) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(encodedLength(chunkSize: chunkSize))
         encode(into: &out, chunkSize: chunkSize)
@@ -29,7 +29,7 @@ extension NDEFMessage {
     }
 
     /// Appends the encoded message to `out`.
-    public func encode(into out: inout [UInt8], chunkSize: Int = 0) {
+    package func encode(into out: inout [UInt8], chunkSize: Int = 0) {
         if records.isEmpty {
             out.append(contentsOf: [0xD0, 0x00, 0x00] as [UInt8])
             return
@@ -45,7 +45,7 @@ extension NDEFMessage {
 
 extension NDEFRecord {
     /// Bytes a record with fields of these sizes takes on the wire, chunked at `chunkSize` (0: never).
-    public static func encodedLength(typeCount: Int, idCount: Int, payloadCount: Int, chunkSize: Int = 0) -> Int {
+    package static func encodedLength(typeCount: Int, idCount: Int, payloadCount: Int, chunkSize: Int = 0) -> Int {
         func header(_ payload: Int, _ type: Int, _ id: Int) -> Int {
             2 + (payload < 256 ? 1 : 4) + (id > 0 ? 1 : 0) + type + id + payload
         }
@@ -59,7 +59,7 @@ extension NDEFRecord {
 
     /// Appends this record with the given MB/ME flags, chunked at `chunkSize` (0: never); for encoders that chunk
     /// each record differently (Core NFC's per-payload chunk size).
-    public func encode(into out: inout [UInt8], begin: Bool, end: Bool, chunkSize: Int = 0) {
+    package func encode(into out: inout [UInt8], begin: Bool, end: Bool, chunkSize: Int = 0) {
         storage.withUnsafeBufferPointer { buffer in
             // Ranges are indices of `storage`; the buffer counts from its start.
             let base = storage.startIndex

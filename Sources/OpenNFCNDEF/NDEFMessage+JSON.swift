@@ -1,4 +1,4 @@
-public import OpenNFCBytes
+package import OpenNFCBytes
 
 /// The JSON form of messages and records, exactly as `opennfc ndef decode --json` prints it (docs/NDEF.md has the
 /// schema): `{"records":[{"tnf":1,"type":"55","id":"","payload":"…", <decoded field>}]}`. Hex is upper case without
@@ -6,14 +6,14 @@ public import OpenNFCBytes
 extension NDEFMessage {
     /// The message as JSON, with each recognised record's decoded field. Strict mode throws the first RTD violation;
     /// lenient mode repairs and reports (see ``decodedRecords(options:repairs:)``).
-    public func jsonValue(options: NDEFDecodingOptions, repairs: inout [NDEFRepair]) throws(NDEFError) -> JSONValue {
+    package func jsonValue(options: NDEFDecodingOptions, repairs: inout [NDEFRepair]) throws(NDEFError) -> JSONValue {
         let decoded = try decodedRecords(options: options, repairs: &repairs)
         return .object([("records", .array(zip(records, decoded).map { $0.jsonValue(decoded: $1) }))])
     }
 
     /// The message as JSON, decoded leniently and never failing (records that do not decode get no decoded field);
     /// for listings of tags whose content is whatever it is.
-    public func jsonValue() -> JSONValue {
+    package func jsonValue() -> JSONValue {
         var repairs: [NDEFRepair] = []
         return (try? jsonValue(options: .lenient, repairs: &repairs)) ?? .object([("records", .array([]))])
     }
@@ -21,7 +21,7 @@ extension NDEFMessage {
 
 extension NDEFRecord {
     /// The record's JSON object: `tnf`, `type`, `id`, `payload`, then the decoded field(s) of `decoded`.
-    public func jsonValue(decoded: NDEFDecodedRecord?) -> JSONValue {
+    package func jsonValue(decoded: NDEFDecodedRecord?) -> JSONValue {
         var o: [(String, JSONValue)] = [
             ("tnf", .int(Int(tnf.rawValue))), ("type", .string(type.hexString)), ("id", .string(id.hexString)),
             ("payload", .string(payload.hexString)),
@@ -34,7 +34,7 @@ extension NDEFRecord {
 extension NDEFDecodedRecord {
     /// The key/value pairs this decoded record adds to its record's JSON object. Media and external records always
     /// add `mime` / `external`; carrier and Android application records add a second, specific field.
-    public var jsonFields: [(String, JSONValue)] {
+    package var jsonFields: [(String, JSONValue)] {
         switch self {
         case .text(let t): return [("text", t.jsonValue)]
         case .uri(let u): return [("uri", .string(u.uri))]

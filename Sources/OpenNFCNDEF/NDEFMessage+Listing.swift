@@ -7,7 +7,7 @@
 /// ```
 extension NDEFMessage {
     /// The listing; strict mode throws the first RTD violation, lenient repairs and reports.
-    public func listing(options: NDEFDecodingOptions, repairs: inout [NDEFRepair]) throws(NDEFError) -> [String] {
+    package func listing(options: NDEFDecodingOptions, repairs: inout [NDEFRepair]) throws(NDEFError) -> [String] {
         let decoded = try decodedRecords(options: options, repairs: &repairs)
         var lines: [String] = []
         for (n, (r, d)) in zip(records, decoded).enumerated() {
@@ -18,7 +18,7 @@ extension NDEFMessage {
     }
 
     /// The listing, decoded leniently and never failing.
-    public func listing() -> [String] {
+    package func listing() -> [String] {
         var repairs: [NDEFRepair] = []
         return (try? listing(options: .lenient, repairs: &repairs)) ?? []
     }
@@ -34,7 +34,7 @@ func display(_ bytes: some Collection<UInt8>) -> String {
 
 extension NDEFRecord.TypeNameFormat {
     /// Lower-case name (`well-known`, `media`, …).
-    public var name: String {
+    package var name: String {
         switch self {
         case .empty: "empty"
         case .wellKnown: "well-known"
@@ -50,7 +50,7 @@ extension NDEFRecord.TypeNameFormat {
 
 extension NDEFRecord {
     /// `well-known "U", id "1", payload 10 bytes`.
-    public var summary: String {
+    package var summary: String {
         var s = tnf.name
         if !type.isEmpty { s += " " + display(type) }
         if !id.isEmpty { s += ", id " + display(id) }
@@ -61,7 +61,7 @@ extension NDEFRecord {
 
 extension NDEFDecodedRecord {
     /// Lines describing the decoded content (without indentation).
-    public var listing: [String] {
+    package var listing: [String] {
         switch self {
         case .text(let t): return ["Text (\(t.language), \(t.encoding.rawValue)): \(t.text)"]
         case .uri(let u): return ["URI: \(u.uri)"]

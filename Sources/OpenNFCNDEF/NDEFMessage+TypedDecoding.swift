@@ -11,7 +11,7 @@ extension NDEFMessage {
     /// the end of the message when records are missing). Lenient repairs are discarded; use
     /// ``decoded(_:as:options:repairs:)`` to keep them.
     @inlinable
-    public static func decoded<each R: NDEFTypedRecord>(
+    package static func decoded<each R: NDEFTypedRecord>(
         _ bytes: ArraySlice<UInt8>, as types: repeat (each R).Type, options: NDEFDecodingOptions = .strict
     ) throws(NDEFError) -> (repeat each R) {
         var repairs: [NDEFRepair] = []
@@ -20,7 +20,7 @@ extension NDEFMessage {
 
     /// ``decoded(_:as:options:)`` of an array.
     @inlinable
-    public static func decoded<each R: NDEFTypedRecord>(
+    package static func decoded<each R: NDEFTypedRecord>(
         _ bytes: [UInt8], as types: repeat (each R).Type, options: NDEFDecodingOptions = .strict
     ) throws(NDEFError) -> (repeat each R) {
         var repairs: [NDEFRepair] = []
@@ -30,7 +30,7 @@ extension NDEFMessage {
     /// ``decoded(_:as:options:)``, appending every lenient repair (message structure first, then each record's in
     /// order) to `repairs`.
     @inlinable
-    public static func decoded<each R: NDEFTypedRecord>(
+    package static func decoded<each R: NDEFTypedRecord>(
         _ bytes: ArraySlice<UInt8>, as types: repeat (each R).Type, options: NDEFDecodingOptions,
         repairs: inout [NDEFRepair]
     ) throws(NDEFError) -> (repeat each R) {

@@ -6,34 +6,34 @@
 ///
 /// A message with no records encodes as the empty NDEF message `D0 00 00` (one TNF 0 record), the conventional
 /// content of a formatted but empty tag; that message decodes to one ``NDEFRecord/empty`` record.
-public struct NDEFMessage: Hashable, Sendable {
-    public var records: [NDEFRecord]
+package struct NDEFMessage: Hashable, Sendable {
+    package var records: [NDEFRecord]
 
-    public init(records: [NDEFRecord]) {
+    package init(records: [NDEFRecord]) {
         self.records = records
     }
 
     /// The empty NDEF message, `D0 00 00`: one empty record.
-    public static let empty = NDEFMessage(records: [.empty])
+    package static let empty = NDEFMessage(records: [.empty])
 
     /// Decodes one message from `bytes` (strict by default). Offsets in errors count from `bytes.startIndex`.
-    public init(decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
+    package init(decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
         var sink = RepairLog(recording: false)
         try self.init(decoding: bytes, options: options, baseOffset: 0, repairs: &sink)
     }
 
     /// Decodes one message from `bytes` (strict by default).
-    public init(decoding bytes: [UInt8], options: NDEFDecodingOptions = .strict) throws(NDEFError) {
+    package init(decoding bytes: [UInt8], options: NDEFDecodingOptions = .strict) throws(NDEFError) {
         try self.init(decoding: bytes[...], options: options)
     }
 
     /// Decodes one message from any byte collection (copied once into an array first).
-    public init(decoding bytes: some Collection<UInt8>, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
+    package init(decoding bytes: some Collection<UInt8>, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
         try self.init(decoding: Array(bytes)[...], options: options)
     }
 
     /// Decodes one message and appends every lenient repair to `repairs` (strict mode never repairs).
-    public init(
+    package init(
         decoding bytes: ArraySlice<UInt8>, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         var log = RepairLog(recording: true)
@@ -42,7 +42,7 @@ public struct NDEFMessage: Hashable, Sendable {
     }
 
     /// Decodes one message and appends every lenient repair to `repairs` (strict mode never repairs).
-    public init(decoding bytes: [UInt8], options: NDEFDecodingOptions, repairs: inout [NDEFRepair]) throws(NDEFError) {
+    package init(decoding bytes: [UInt8], options: NDEFDecodingOptions, repairs: inout [NDEFRepair]) throws(NDEFError) {
         try self.init(decoding: bytes[...], options: options, repairs: &repairs)
     }
 }

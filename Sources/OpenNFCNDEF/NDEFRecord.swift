@@ -7,9 +7,9 @@
 /// `type`, `id` and `payload` are slices. A decoded record's slices share the decoded buffer (no copies), so their
 /// indices are those of that buffer: use `first`, `dropFirst`, `startIndex`-relative indexing or `Array(_:)`, never
 /// `payload[0]`. Each access returns a slice (a retain of the buffer); bind it once in loops.
-public struct NDEFRecord: Hashable, Sendable {
+package struct NDEFRecord: Hashable, Sendable {
     /// The TNF field (NDEF 1.0 §3.2.6), raw values 0–7 as on the wire.
-    public enum TypeNameFormat: UInt8, Hashable, Sendable, CaseIterable {
+    package enum TypeNameFormat: UInt8, Hashable, Sendable, CaseIterable {
         /// No type, no ID, no payload.
         case empty = 0
         /// NFC Forum well-known type (RTD), `urn:nfc:wkt:` omitted.
@@ -28,7 +28,7 @@ public struct NDEFRecord: Hashable, Sendable {
         case reserved = 7
     }
 
-    public private(set) var tnf: TypeNameFormat
+    package private(set) var tnf: TypeNameFormat
     /// The bytes holding type, ID and payload: for a decoded record the decoded buffer itself, for a record built
     /// in code one array. One reference for the three fields keeps copies cheap (one retain, not three).
     let storage: ArraySlice<UInt8>
@@ -40,16 +40,16 @@ public struct NDEFRecord: Hashable, Sendable {
     let payloadOffset: Int
 
     /// The TYPE field (`U`, `text/plain`, `example.com:t`, …); empty for TNF 0, 5.
-    public var type: ArraySlice<UInt8> { storage[typeRange] }
+    package var type: ArraySlice<UInt8> { storage[typeRange] }
     /// The ID field; empty when the record has none.
-    public var id: ArraySlice<UInt8> { storage[idRange] }
+    package var id: ArraySlice<UInt8> { storage[idRange] }
     /// The payload (chunks reassembled).
-    public var payload: ArraySlice<UInt8> { storage[payloadRange] }
+    package var payload: ArraySlice<UInt8> { storage[payloadRange] }
 
     /// Builds a record, checking the TNF rules: `empty` has no type, ID or payload; well-known, media, absolute URI
     /// and external need a type; unknown has none; `unchanged` and `reserved` cannot form a whole record. Type and ID
     /// are at most 255 bytes, the payload at most 2^32−1.
-    public init(
+    package init(
         tnf: TypeNameFormat, type: some Collection<UInt8> = [], id: some Collection<UInt8> = [],
         payload: some Collection<UInt8> = []
     ) throws(NDEFError) {
@@ -106,11 +106,11 @@ public struct NDEFRecord: Hashable, Sendable {
     }
 
     /// The empty record (TNF 0), which alone makes the empty NDEF message `D0 00 00`.
-    public static let empty = NDEFRecord(
+    package static let empty = NDEFRecord(
         tnf: .empty, storage: [], typeRange: 0..<0, idRange: 0..<0, payloadRange: 0..<0, payloadOffset: 0)
 
     /// A copy with another ID (checked: at most 255 bytes).
-    public func withID(_ id: some Collection<UInt8>) throws(NDEFError) -> NDEFRecord {
+    package func withID(_ id: some Collection<UInt8>) throws(NDEFError) -> NDEFRecord {
         guard id.count <= 255 else { throw NDEFError(.idTooLong, at: 0) }
         guard tnf != .empty || id.isEmpty else { throw NDEFError(.nonEmptyEmptyRecord, at: 0) }
         return NDEFRecord(unchecked: tnf, type: type, id: id, payload: payload, payloadOffset: payloadOffset)
@@ -118,21 +118,21 @@ public struct NDEFRecord: Hashable, Sendable {
 
     /// True when the record has this TNF and its type equals `type` byte for byte (well-known types are
     /// case-sensitive, NFC Forum RTD 1.0 §2.1).
-    public func isType(_ tnf: TypeNameFormat, _ type: some Collection<UInt8>) -> Bool {
+    package func isType(_ tnf: TypeNameFormat, _ type: some Collection<UInt8>) -> Bool {
         self.tnf == tnf && self.type.elementsEqual(type)
     }
 
     /// True for a well-known record of the given type name (`"T"`, `"U"`, `"Sp"`, …).
-    public func isWellKnown(_ name: StaticString) -> Bool {
+    package func isWellKnown(_ name: StaticString) -> Bool {
         guard tnf == .wellKnown, typeRange.count == name.utf8CodeUnitCount else { return false }
         return name.withUTF8Buffer { storage[typeRange].elementsEqual($0) }
     }
 
-    public static func == (a: NDEFRecord, b: NDEFRecord) -> Bool {
+    package static func == (a: NDEFRecord, b: NDEFRecord) -> Bool {
         a.tnf == b.tnf && a.type == b.type && a.id == b.id && a.payload == b.payload
     }
 
-    public func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         h.combine(tnf)
         h.combine(type)
         h.combine(id)

@@ -3,17 +3,17 @@
 ///
 /// The check is RFC 3986 §3.1 scheme syntax (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`) followed by visible
 /// ASCII; strict mode rejects anything else, lenient keeps it and reports.
-public struct NDEFAbsoluteURIRecord: NDEFTypedRecord {
-    public var uri: String
-    public var data: [UInt8]
+package struct NDEFAbsoluteURIRecord: NDEFTypedRecord {
+    package var uri: String
+    package var data: [UInt8]
 
-    public init(uri: String, data: [UInt8] = []) {
+    package init(uri: String, data: [UInt8] = []) {
         self.uri = uri
         self.data = data
     }
 
     /// True for `scheme:rest` with an RFC 3986 scheme and visible ASCII throughout.
-    public static func isValid(_ uri: some Collection<UInt8>) -> Bool {
+    package static func isValid(_ uri: some Collection<UInt8>) -> Bool {
         guard let colon = uri.firstIndex(of: UInt8(ascii: ":")) else { return false }
         let scheme = uri[..<colon]
         guard let f = scheme.first, (f | 0x20) >= 0x61 && (f | 0x20) <= 0x7A else { return false }
@@ -24,7 +24,7 @@ public struct NDEFAbsoluteURIRecord: NDEFTypedRecord {
         return schemeOK && uri.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard record.tnf == .absoluteURI else {
@@ -39,7 +39,7 @@ public struct NDEFAbsoluteURIRecord: NDEFTypedRecord {
         data = Array(record.payload)
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         let type = Array(uri.utf8)
         guard Self.isValid(type), type.count <= 255 else { throw NDEFError(.invalidAbsoluteURI, at: 0) }
         return NDEFRecord(unchecked: .absoluteURI, type: type[...], id: [], payload: data[...])

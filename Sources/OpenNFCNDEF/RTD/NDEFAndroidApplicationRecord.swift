@@ -2,15 +2,15 @@
 /// (Android's `NdefRecord.createApplicationRecord`; the type is an NFC Forum external type, RTD 1.0 §3.3).
 ///
 /// Strict decoding requires a non-empty package name of letters, digits, `_` and `.`; lenient keeps what is there.
-public struct NDEFAndroidApplicationRecord: NDEFTypedRecord {
-    public var packageName: String
+package struct NDEFAndroidApplicationRecord: NDEFTypedRecord {
+    package var packageName: String
 
-    public init(packageName: String) {
+    package init(packageName: String) {
         self.packageName = packageName
     }
 
     /// The external type, `android.com:pkg`.
-    public static let externalType = "android.com:pkg"
+    package static let externalType = "android.com:pkg"
 
     static func isAAR(_ record: NDEFRecord) -> Bool {
         record.tnf == .external && record.type.count == 15
@@ -24,7 +24,7 @@ public struct NDEFAndroidApplicationRecord: NDEFTypedRecord {
             }
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard Self.isAAR(record) else {
@@ -38,7 +38,7 @@ public struct NDEFAndroidApplicationRecord: NDEFTypedRecord {
         packageName = String(decoding: record.payload, as: UTF8.self)
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         let p = Array(packageName.utf8)
         guard Self.isValidPackage(p) else { throw NDEFError(.invalidAndroidApplication, at: 0) }
         return NDEFRecord(unchecked: .external, type: Array(Self.externalType.utf8)[...], id: [], payload: p[...])

@@ -1,25 +1,25 @@
 /// The Device Information record, well-known type `Di` (NFC Forum Device Information RTD 1.0 §3): a list of
 /// TLVs — 0 manufacturer name, 1 model name, 2 device (unique) name, 3 UUID (16 bytes), 4 firmware version; other
 /// types are kept in ``otherElements``. Manufacturer and model are required (strict).
-public struct NDEFDeviceInformationRecord: NDEFTypedRecord {
+package struct NDEFDeviceInformationRecord: NDEFTypedRecord {
     /// A TLV of a type this decoder does not name.
-    public struct Element: Hashable, Sendable {
-        public var type: UInt8
-        public var value: [UInt8]
-        public init(type: UInt8, value: [UInt8]) {
+    package struct Element: Hashable, Sendable {
+        package var type: UInt8
+        package var value: [UInt8]
+        package init(type: UInt8, value: [UInt8]) {
             self.type = type
             self.value = value
         }
     }
 
-    public var manufacturer: String
-    public var model: String
-    public var deviceName: String?
-    public var uuid: [UInt8]?
-    public var firmwareVersion: String?
-    public var otherElements: [Element]
+    package var manufacturer: String
+    package var model: String
+    package var deviceName: String?
+    package var uuid: [UInt8]?
+    package var firmwareVersion: String?
+    package var otherElements: [Element]
 
-    public init(
+    package init(
         manufacturer: String, model: String, deviceName: String? = nil, uuid: [UInt8]? = nil,
         firmwareVersion: String? = nil, otherElements: [Element] = []
     ) {
@@ -31,7 +31,7 @@ public struct NDEFDeviceInformationRecord: NDEFTypedRecord {
         self.otherElements = otherElements
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("Di")
@@ -74,7 +74,7 @@ public struct NDEFDeviceInformationRecord: NDEFTypedRecord {
         self.model = model ?? ""
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         var p: [UInt8] = []
         func add(_ type: UInt8, _ value: [UInt8]) throws(NDEFError) {
             guard value.count <= 255 else {

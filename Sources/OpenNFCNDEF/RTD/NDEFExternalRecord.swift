@@ -6,22 +6,22 @@
 /// | Domain | letters, digits, `.`, `-`; not empty |
 /// | Type | URN NSS characters (RFC 2141: letters, digits, `()+,-.:=@;$_!*'%`); not empty |
 /// | Invalid syntax | strict: error; lenient: kept as written and reported |
-public struct NDEFExternalRecord: NDEFTypedRecord {
-    public var domain: String
-    public var name: String
-    public var data: [UInt8]
+package struct NDEFExternalRecord: NDEFTypedRecord {
+    package var domain: String
+    package var name: String
+    package var data: [UInt8]
 
-    public init(domain: String, name: String, data: [UInt8]) {
+    package init(domain: String, name: String, data: [UInt8]) {
         self.domain = domain
         self.name = name
         self.data = data
     }
 
     /// `domain:type` as in the type field.
-    public var externalType: String { domain + ":" + name }
+    package var externalType: String { domain + ":" + name }
 
     /// Splits `domain:type` at the first colon after checking the syntax; nil when invalid.
-    public static func parse(_ type: some Collection<UInt8>) -> (domain: String, name: String)? {
+    package static func parse(_ type: some Collection<UInt8>) -> (domain: String, name: String)? {
         let bytes = Array(type)
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < bytes.count - 1 else {
             return nil
@@ -39,7 +39,7 @@ public struct NDEFExternalRecord: NDEFTypedRecord {
         )
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard record.tnf == .external else {
@@ -60,7 +60,7 @@ public struct NDEFExternalRecord: NDEFTypedRecord {
         data = Array(record.payload)
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         let type = Array(externalType.utf8)
         guard Self.parse(type) != nil, type.count <= 255 else { throw NDEFError(.invalidExternalType, at: 0) }
         return NDEFRecord(unchecked: .external, type: type[...], id: [], payload: data[...])

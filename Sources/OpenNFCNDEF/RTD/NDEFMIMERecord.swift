@@ -6,23 +6,23 @@
 /// | Syntax | `type/subtype` of RFC 2045 token characters, optional `; name=value` parameters |
 /// | Case | kept as written; ``normalizedMediaType`` lower-cases and drops parameters for matching |
 /// | Invalid syntax | strict: error; lenient: kept as written and reported |
-public struct NDEFMIMERecord: NDEFTypedRecord {
-    public var mediaType: String
-    public var data: [UInt8]
+package struct NDEFMIMERecord: NDEFTypedRecord {
+    package var mediaType: String
+    package var data: [UInt8]
 
-    public init(mediaType: String, data: [UInt8]) {
+    package init(mediaType: String, data: [UInt8]) {
         self.mediaType = mediaType
         self.data = data
     }
 
     /// Lower-cased `type/subtype` without parameters, for comparisons (media types are case-insensitive).
-    public var normalizedMediaType: String {
+    package var normalizedMediaType: String {
         let bare = mediaType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
         return String(bare.filter { $0 != " " && $0 != "\t" }).lowercased()
     }
 
     /// True when `type` is `type/subtype` (RFC 2045 §5.1 tokens) with optional `;name=value` parameters.
-    public static func isValidMediaType(_ type: some Collection<UInt8>) -> Bool {
+    package static func isValidMediaType(_ type: some Collection<UInt8>) -> Bool {
         func isToken(_ b: UInt8) -> Bool {
             guard b > 0x20, b < 0x7F else { return false }
             switch b {
@@ -63,7 +63,7 @@ public struct NDEFMIMERecord: NDEFTypedRecord {
         }
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard record.tnf == .media else {
@@ -78,7 +78,7 @@ public struct NDEFMIMERecord: NDEFTypedRecord {
         data = Array(record.payload)
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         let type = Array(mediaType.utf8)
         guard Self.isValidMediaType(type), type.count <= 255 else { throw NDEFError(.invalidMediaType, at: 0) }
         return NDEFRecord(unchecked: .media, type: type[...], id: [], payload: data[...])

@@ -12,19 +12,19 @@
 /// | Hash type | 0x02 (SHA-256) |
 /// | Certificate format | 0 X.509, 1 M2M |
 /// | Lengths | every field inside the payload, nothing after the certificate field |
-public struct NDEFSignatureRecord: NDEFTypedRecord {
-    public var version: UInt8
-    public var signatureType: UInt8
-    public var hashType: UInt8
+package struct NDEFSignatureRecord: NDEFTypedRecord {
+    package var version: UInt8
+    package var signatureType: UInt8
+    package var hashType: UInt8
     /// The signature, when it is carried in the record.
-    public var signature: [UInt8]
+    package var signature: [UInt8]
     /// Where the signature is, when the record carries a URI instead.
-    public var signatureURI: String?
-    public var certificateFormat: UInt8
-    public var certificates: [[UInt8]]
-    public var certificateURI: String?
+    package var signatureURI: String?
+    package var certificateFormat: UInt8
+    package var certificates: [[UInt8]]
+    package var certificateURI: String?
 
-    public init(
+    package init(
         signatureType: UInt8, hashType: UInt8 = 0x02, signature: [UInt8] = [], signatureURI: String? = nil,
         certificateFormat: UInt8 = 0, certificates: [[UInt8]] = [], certificateURI: String? = nil
     ) {
@@ -39,16 +39,16 @@ public struct NDEFSignatureRecord: NDEFTypedRecord {
     }
 
     /// Names of signature types 0x00–0x0B (Signature RTD 2.0 Table 3).
-    public static let signatureTypeNames: [String] = [
+    package static let signatureTypeNames: [String] = [
         "none", "RSASSA-PSS-1024", "RSASSA-PKCS1-v1_5-1024", "DSA-1024", "ECDSA-P192", "RSASSA-PSS-2048",
         "RSASSA-PKCS1-v1_5-2048", "DSA-2048", "ECDSA-P224", "ECDSA-K233", "ECDSA-B233", "ECDSA-P256",
     ]
 
-    public var signatureTypeName: String {
+    package var signatureTypeName: String {
         Int(signatureType) < Self.signatureTypeNames.count ? Self.signatureTypeNames[Int(signatureType)] : "reserved"
     }
-    public var hashTypeName: String { hashType == 0x02 ? "SHA-256" : "reserved" }
-    public var certificateFormatName: String {
+    package var hashTypeName: String { hashType == 0x02 ? "SHA-256" : "reserved" }
+    package var certificateFormatName: String {
         switch certificateFormat {
         case 0: "X.509"
         case 1: "M2M"
@@ -56,7 +56,7 @@ public struct NDEFSignatureRecord: NDEFTypedRecord {
         }
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("Sig")
@@ -106,7 +106,7 @@ public struct NDEFSignatureRecord: NDEFTypedRecord {
         try check(c.isAtEnd, c.offset, "bytes after the certificate field")
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         var p: [UInt8] = [version, (signatureURI != nil ? 0x80 : 0) | signatureType & 0x7F, hashType]
         let field = signatureURI.map { Array($0.utf8) } ?? signature
         guard field.count <= 0xFFFF, certificates.count <= 15, certificates.allSatisfy({ $0.count <= 0xFFFF }) else {

@@ -11,26 +11,26 @@
 /// | Icons | MIME records whose type starts with `image/` or `video/` |
 /// | Other records | kept in ``otherRecords`` (the RTD says to ignore them) and still checked by their own RTD |
 /// | Nesting | the inner message counts one level against ``NDEFDecodingOptions/maxNestingDepth`` |
-public struct NDEFSmartPosterRecord: NDEFTypedRecord {
+package struct NDEFSmartPosterRecord: NDEFTypedRecord {
     /// The `act` record's values (SPR 1.0 §3.3.2).
-    public enum Action: UInt8, Hashable, Sendable {
+    package enum Action: UInt8, Hashable, Sendable {
         case doAction = 0
         case saveForLater = 1
         case openForEditing = 2
     }
 
-    public var uri: String
-    public var titles: [NDEFTextRecord]
-    public var action: Action?
+    package var uri: String
+    package var titles: [NDEFTextRecord]
+    package var action: Action?
     /// Size in bytes of the referenced object (`s`).
-    public var size: UInt32?
+    package var size: UInt32?
     /// MIME type of the referenced object (`t`).
-    public var mediaType: String?
-    public var icons: [NDEFMIMERecord]
+    package var mediaType: String?
+    package var icons: [NDEFMIMERecord]
     /// Records of other types found in the poster, in order.
-    public var otherRecords: [NDEFRecord]
+    package var otherRecords: [NDEFRecord]
 
-    public init(
+    package init(
         uri: String, titles: [NDEFTextRecord] = [], action: Action? = nil, size: UInt32? = nil,
         mediaType: String? = nil, icons: [NDEFMIMERecord] = [], otherRecords: [NDEFRecord] = []
     ) {
@@ -43,7 +43,7 @@ public struct NDEFSmartPosterRecord: NDEFTypedRecord {
         self.otherRecords = otherRecords
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("Sp")
@@ -117,7 +117,7 @@ public struct NDEFSmartPosterRecord: NDEFTypedRecord {
         return lower.elementsEqual("image/".utf8) || lower.elementsEqual("video/".utf8)
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         var records: [NDEFRecord] = [try NDEFURIRecord(uri: uri).record()]
         for t in titles { records.append(try t.record()) }
         if let action { records.append(.wellKnown("act", payload: [action.rawValue])) }

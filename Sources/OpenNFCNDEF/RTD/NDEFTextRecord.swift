@@ -10,25 +10,25 @@
 /// | UTF-16 without BOM | read big-endian (RTD-Text §3.4) | — |
 /// | Reserved bit 6 set | strict: error; lenient: ignored | never set |
 /// | Empty language code | strict: error; lenient: `""` | rejected |
-public struct NDEFTextRecord: NDEFTypedRecord {
+package struct NDEFTextRecord: NDEFTypedRecord {
     /// The text encoding named by bit 7 of the status byte; the raw value is the name used in JSON output.
-    public enum Encoding: String, Hashable, Sendable {
+    package enum Encoding: String, Hashable, Sendable {
         case utf8 = "utf-8"
         case utf16 = "utf-16"
     }
 
-    public var text: String
+    package var text: String
     /// IANA language code (`en`, `de-CH`), 1–63 ASCII characters.
-    public var language: String
-    public var encoding: Encoding
+    package var language: String
+    package var encoding: Encoding
 
-    public init(text: String, language: String = "en", encoding: Encoding = .utf8) {
+    package init(text: String, language: String = "en", encoding: Encoding = .utf8) {
         self.text = text
         self.language = language
         self.encoding = encoding
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         // Fast path: UTF-8 text, no reserved bit, a 1–63 character printable ASCII language code, valid UTF-8.
@@ -71,7 +71,7 @@ public struct NDEFTextRecord: NDEFTypedRecord {
         }
     }
 
-    public init(
+    package init(
         validFields tnf: NDEFRecord.TypeNameFormat, type: UnsafeBufferPointer<UInt8>,
         payload: UnsafeBufferPointer<UInt8>
     ) throws(NDEFError) {
@@ -144,13 +144,13 @@ public struct NDEFTextRecord: NDEFTypedRecord {
         return String(decoding: units, as: UTF16.self)
     }
 
-    public func encodedLength() throws(NDEFError) -> Int {
+    package func encodedLength() throws(NDEFError) -> Int {
         let lang = try checkedLanguageCount()
         let body = encoding == .utf8 ? text.utf8.count : 2 + 2 * text.utf16.count
         return NDEFRecord.encodedLength(typeCount: 1, idCount: 0, payloadCount: 1 + lang + body)
     }
 
-    public func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError) {
+    package func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError) {
         guard encoding == .utf8 else { return try record().encode(into: &out, begin: begin, end: end) }
         _ = try checkedLanguageCount()
         var languageCopy = language
@@ -168,7 +168,7 @@ public struct NDEFTextRecord: NDEFTypedRecord {
         }
     }
 
-    public func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) throws(NDEFError) -> Int? {
+    package func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) throws(NDEFError) -> Int? {
         guard encoding == .utf8 else {
             var out: [UInt8] = []
             try record().encode(into: &out, begin: begin, end: end)
@@ -210,7 +210,7 @@ public struct NDEFTextRecord: NDEFTypedRecord {
         return count
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         let lang = language.utf8
         guard (1...63).contains(lang.count), lang.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             throw NDEFError(.invalidText, at: 0, detail: "language code must be 1–63 ASCII characters")

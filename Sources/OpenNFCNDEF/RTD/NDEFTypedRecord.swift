@@ -3,7 +3,7 @@
 ///
 /// Decoding checks the RTD's rules. In strict mode every violation throws an ``NDEFError`` whose offset counts from
 /// the outermost message; in lenient mode the decoder repairs what it can and appends an ``NDEFRepair``.
-public protocol NDEFTypedRecord: Hashable, Sendable {
+package protocol NDEFTypedRecord: Hashable, Sendable {
     /// Decodes `record`, appending lenient repairs to `repairs`.
     init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair])
         throws(NDEFError)
@@ -30,23 +30,23 @@ public protocol NDEFTypedRecord: Hashable, Sendable {
 }
 
 extension NDEFTypedRecord {
-    public init(
+    package init(
         validFields tnf: NDEFRecord.TypeNameFormat, type: UnsafeBufferPointer<UInt8>,
         payload: UnsafeBufferPointer<UInt8>
     ) throws(NDEFError) {
         throw .declined
     }
 
-    public func encodedLength() throws(NDEFError) -> Int {
+    package func encodedLength() throws(NDEFError) -> Int {
         let r = try record()
         return NDEFRecord.encodedLength(typeCount: r.type.count, idCount: r.id.count, payloadCount: r.payload.count)
     }
 
-    public func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError) {
+    package func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError) {
         try record().encode(into: &out, begin: begin, end: end)
     }
 
-    public func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) throws(NDEFError) -> Int? {
+    package func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) throws(NDEFError) -> Int? {
         var out: [UInt8] = []
         try encode(into: &out, begin: begin, end: end)
         guard out.count <= buffer.count else { return nil }
@@ -62,7 +62,7 @@ extension NDEFMessage {
     /// message (one allocation: the result); the same bytes as `NDEFMessage(records: [r.record(), …]).encoded()`.
     /// No records give the empty message `D0 00 00`.
     @inlinable
-    public static func encoded<each R: NDEFTypedRecord>(_ records: repeat each R) throws(NDEFError) -> [UInt8] {
+    package static func encoded<each R: NDEFTypedRecord>(_ records: repeat each R) throws(NDEFError) -> [UInt8] {
         var count = 0
         for _ in repeat (each R).self { count += 1 }
         guard count > 0 else { return [0xD0, 0x00, 0x00] }
@@ -172,7 +172,7 @@ extension NDEFRecord {
 
 extension NDEFTypedRecord {
     /// Decodes `record` (strict by default), discarding lenient repairs.
-    public init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
+    package init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions = .strict) throws(NDEFError) {
         var repairs: [NDEFRepair] = []
         try self.init(decoding: record, options: options, repairs: &repairs)
     }

@@ -7,16 +7,16 @@
 /// | Encoding | picks the longest matching prefix (so `urn:epc:id:x` uses 0x1E, not 0x13) |
 /// | RFU codes 0x24–0xFF | strict: error; lenient: read as 0x00 (no prefix) |
 /// | Invalid UTF-8 | strict: error; lenient: U+FFFD |
-public struct NDEFURIRecord: NDEFTypedRecord {
+package struct NDEFURIRecord: NDEFTypedRecord {
     /// The whole URI, prefix expanded.
-    public var uri: String
+    package var uri: String
 
-    public init(uri: String) {
+    package init(uri: String) {
         self.uri = uri
     }
 
     /// The prefixes of identifier codes 0x00–0x23 (RTD-URI §3.2.2), indexed by code.
-    public static let prefixes: [String] = staticPrefixes.map(\.description)
+    package static let prefixes: [String] = staticPrefixes.map(\.description)
 
     /// The table as static strings (decoding copies a prefix straight into the result).
     static let staticPrefixes: [StaticString] = [
@@ -47,7 +47,7 @@ public struct NDEFURIRecord: NDEFTypedRecord {
     }()
 
     /// The identifier code and the length of the prefix it abbreviates for `uri` (longest match; 0 and 0 if none).
-    public static func abbreviation(for uri: some Collection<UInt8>) -> (code: UInt8, prefixLength: Int) {
+    package static func abbreviation(for uri: some Collection<UInt8>) -> (code: UInt8, prefixLength: Int) {
         if let fast = uri.withContiguousStorageIfAvailable({ abbreviation(forBytes: $0) }) { return fast }
         return abbreviation(forBytes: Array(uri))
     }
@@ -87,7 +87,7 @@ public struct NDEFURIRecord: NDEFTypedRecord {
         uri.withUnsafeBufferPointer { abbreviation(forBytes: $0) }
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         // Fast path: a known prefix code and valid UTF-8, decoded straight from the record's buffer.
@@ -113,7 +113,7 @@ public struct NDEFURIRecord: NDEFTypedRecord {
             c.rest(), at: restOffset, code: .invalidURI, options: options, repairs: &repairs, prefix: prefix)
     }
 
-    public init(
+    package init(
         validFields tnf: NDEFRecord.TypeNameFormat, type: UnsafeBufferPointer<UInt8>,
         payload: UnsafeBufferPointer<UInt8>
     ) throws(NDEFError) {
@@ -125,7 +125,7 @@ public struct NDEFURIRecord: NDEFTypedRecord {
         self.init(uri: uri)
     }
 
-    public func encodedLength() -> Int {
+    package func encodedLength() -> Int {
         withUTF8Bytes(uri) { bytes in
             NDEFRecord.encodedLength(
                 typeCount: 1, idCount: 0,
@@ -133,7 +133,7 @@ public struct NDEFURIRecord: NDEFTypedRecord {
         }
     }
 
-    public func encode(into out: inout [UInt8], begin: Bool, end: Bool) {
+    package func encode(into out: inout [UInt8], begin: Bool, end: Bool) {
         var u = uri
         u.withUTF8 { bytes in
             let (code, length) = Self.abbreviation(forBytes: bytes)
@@ -146,7 +146,7 @@ public struct NDEFURIRecord: NDEFTypedRecord {
         }
     }
 
-    public func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) -> Int? {
+    package func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) -> Int? {
         withUTF8Bytes(uri) { bytes -> Int? in
             let (code, length) = Self.abbreviation(forBytes: bytes)
             let payloadCount = 1 + bytes.count - length
@@ -163,7 +163,7 @@ public struct NDEFURIRecord: NDEFTypedRecord {
         }
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         var u = uri
         return u.withUTF8 { bytes in
             let (code, length) = Self.abbreviation(forBytes: bytes)

@@ -1,15 +1,15 @@
 /// The Alternative Carrier record `ac` (Connection Handover 1.3 §6.4.1): carrier power state, a reference to the
 /// carrier data record (its record ID), and auxiliary data references.
-public struct NDEFAlternativeCarrier: NDEFTypedRecord {
+package struct NDEFAlternativeCarrier: NDEFTypedRecord {
     /// Carrier power state (bits 1–0 of the first byte).
-    public enum PowerState: UInt8, Hashable, Sendable {
+    package enum PowerState: UInt8, Hashable, Sendable {
         case inactive = 0
         case active = 1
         case activating = 2
         case unknown = 3
 
         /// Lower-case name used in JSON and listings.
-        public var name: String {
+        package var name: String {
             switch self {
             case .inactive: "inactive"
             case .active: "active"
@@ -19,18 +19,18 @@ public struct NDEFAlternativeCarrier: NDEFTypedRecord {
         }
     }
 
-    public var powerState: PowerState
+    package var powerState: PowerState
     /// The ID of the carrier configuration record (1–255 bytes).
-    public var carrierDataReference: [UInt8]
-    public var auxiliaryDataReferences: [[UInt8]]
+    package var carrierDataReference: [UInt8]
+    package var auxiliaryDataReferences: [[UInt8]]
 
-    public init(powerState: PowerState, carrierDataReference: [UInt8], auxiliaryDataReferences: [[UInt8]] = []) {
+    package init(powerState: PowerState, carrierDataReference: [UInt8], auxiliaryDataReferences: [[UInt8]] = []) {
         self.powerState = powerState
         self.carrierDataReference = carrierDataReference
         self.auxiliaryDataReferences = auxiliaryDataReferences
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("ac")
@@ -64,7 +64,7 @@ public struct NDEFAlternativeCarrier: NDEFTypedRecord {
         }
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         guard (1...255).contains(carrierDataReference.count), auxiliaryDataReferences.count <= 255,
             auxiliaryDataReferences.allSatisfy({ $0.count <= 255 })
         else { throw NDEFError(.invalidHandover, at: 0, detail: "reference longer than 255 bytes") }

@@ -11,30 +11,30 @@
 /// kept in order in ``dataStructures`` (so encoding is lossless); the accessors decode the common ones: local name
 /// (0x08/0x09), class of device (0x0D), 16-bit service UUIDs (0x02/0x03), appearance (0x19), LE role (0x1C).
 /// Strict decoding checks the OOB length, the structure lengths and (LE) the presence of address and role.
-public struct NDEFBluetoothCarrier: NDEFTypedRecord {
-    public enum Transport: String, Hashable, Sendable {
+package struct NDEFBluetoothCarrier: NDEFTypedRecord {
+    package enum Transport: String, Hashable, Sendable {
         case classic = "application/vnd.bluetooth.ep.oob"
         case lowEnergy = "application/vnd.bluetooth.le.oob"
     }
 
     /// One EIR (BR/EDR) or AD (LE) structure.
-    public struct DataStructure: Hashable, Sendable {
-        public var type: UInt8
-        public var data: [UInt8]
-        public init(type: UInt8, data: [UInt8]) {
+    package struct DataStructure: Hashable, Sendable {
+        package var type: UInt8
+        package var data: [UInt8]
+        package init(type: UInt8, data: [UInt8]) {
             self.type = type
             self.data = data
         }
     }
 
-    public var transport: Transport
+    package var transport: Transport
     /// The device address in display order (most significant byte first), as in `00:11:22:33:44:55`.
-    public var address: [UInt8]
+    package var address: [UInt8]
     /// LE only: 0 public, 1 random (from AD type 0x1B).
-    public var addressType: UInt8?
-    public var dataStructures: [DataStructure]
+    package var addressType: UInt8?
+    package var dataStructures: [DataStructure]
 
-    public init(transport: Transport, address: [UInt8], addressType: UInt8? = nil, dataStructures: [DataStructure] = [])
+    package init(transport: Transport, address: [UInt8], addressType: UInt8? = nil, dataStructures: [DataStructure] = [])
     {
         self.transport = transport
         self.address = address
@@ -49,7 +49,7 @@ public struct NDEFBluetoothCarrier: NDEFTypedRecord {
     }
 
     /// `AA:BB:CC:DD:EE:FF`.
-    public var addressString: String {
+    package var addressString: String {
         address.map { b in
             let h = String(b, radix: 16, uppercase: true)
             return h.count == 1 ? "0" + h : h
@@ -59,27 +59,27 @@ public struct NDEFBluetoothCarrier: NDEFTypedRecord {
     func data(_ types: UInt8...) -> [UInt8]? { dataStructures.first { types.contains($0.type) }?.data }
 
     /// Complete (0x09) or shortened (0x08) local name.
-    public var localName: String? { data(0x09, 0x08).map { String(decoding: $0, as: UTF8.self) } }
+    package var localName: String? { data(0x09, 0x08).map { String(decoding: $0, as: UTF8.self) } }
     /// Class of device (0x0D), 24 bits.
-    public var classOfDevice: UInt32? {
+    package var classOfDevice: UInt32? {
         guard let d = data(0x0D), d.count == 3 else { return nil }
         return UInt32(d[0]) | UInt32(d[1]) << 8 | UInt32(d[2]) << 16
     }
     /// 16-bit service class UUIDs (0x02 incomplete, 0x03 complete list).
-    public var serviceUUIDs16: [UInt16] {
+    package var serviceUUIDs16: [UInt16] {
         dataStructures.filter { $0.type == 0x02 || $0.type == 0x03 }.flatMap { s in
             stride(from: 0, to: s.data.count - 1, by: 2).map { UInt16(s.data[$0]) | UInt16(s.data[$0 + 1]) << 8 }
         }
     }
     /// LE appearance (0x19).
-    public var appearance: UInt16? {
+    package var appearance: UInt16? {
         guard let d = data(0x19), d.count == 2 else { return nil }
         return UInt16(d[0]) | UInt16(d[1]) << 8
     }
     /// LE role (0x1C): 0 peripheral only, 1 central only, 2 both with peripheral preferred, 3 both with central.
-    public var role: UInt8? { data(0x1C)?.first }
+    package var role: UInt8? { data(0x1C)?.first }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard let transport = Self.transport(of: record) else {
@@ -131,7 +131,7 @@ public struct NDEFBluetoothCarrier: NDEFTypedRecord {
         }
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         guard address.count == 6 else {
             throw NDEFError(.invalidBluetoothCarrier, at: 0, detail: "address is not 6 bytes")
         }

@@ -1,18 +1,18 @@
 /// The Handover Carrier record `Hc` (Connection Handover 1.3 §6.4.2): names a carrier by type (with its own TNF)
 /// and carries optional carrier data, for carriers without a full configuration record.
-public struct NDEFHandoverCarrierRecord: NDEFTypedRecord {
+package struct NDEFHandoverCarrierRecord: NDEFTypedRecord {
     /// The TNF of ``carrierType`` (bits 2–0 of the CTF byte).
-    public var carrierTypeFormat: NDEFRecord.TypeNameFormat
-    public var carrierType: [UInt8]
-    public var carrierData: [UInt8]
+    package var carrierTypeFormat: NDEFRecord.TypeNameFormat
+    package var carrierType: [UInt8]
+    package var carrierData: [UInt8]
 
-    public init(carrierTypeFormat: NDEFRecord.TypeNameFormat, carrierType: [UInt8], carrierData: [UInt8] = []) {
+    package init(carrierTypeFormat: NDEFRecord.TypeNameFormat, carrierType: [UInt8], carrierData: [UInt8] = []) {
         self.carrierTypeFormat = carrierTypeFormat
         self.carrierType = carrierType
         self.carrierData = carrierData
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         try record.expectWellKnown("Hc")
@@ -30,7 +30,7 @@ public struct NDEFHandoverCarrierRecord: NDEFTypedRecord {
         carrierData = Array(c.rest())
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         guard carrierType.count <= 255 else {
             throw NDEFError(.invalidHandover, at: 0, detail: "carrier type too long")
         }

@@ -1,11 +1,11 @@
 /// The Handover Error record `err` (Connection Handover 1.3 §6.5): a reason and its data.
-public struct NDEFHandoverError: Hashable, Sendable {
+package struct NDEFHandoverError: Hashable, Sendable {
     /// 0x01 temporary memory constraint (data: 1 byte, retry after ms), 0x02 permanent memory constraint (4 bytes,
     /// maximum request size), 0x03 carrier-specific constraint (1 byte, retry after ms).
-    public var reason: UInt8
-    public var data: UInt32
+    package var reason: UInt8
+    package var data: UInt32
 
-    public init(reason: UInt8, data: UInt32) {
+    package init(reason: UInt8, data: UInt32) {
         self.reason = reason
         self.data = data
     }

@@ -10,25 +10,25 @@
 /// | `err` | only in `Hs` (strict) |
 /// | Other local records | kept in ``otherRecords`` |
 /// | Carrier records | are siblings of this record in the outer message, found through each `ac`'s CDR |
-public struct NDEFHandoverRecord: NDEFTypedRecord {
+package struct NDEFHandoverRecord: NDEFTypedRecord {
     /// Which handover record this is; the raw value is its well-known type.
-    public enum Kind: String, Hashable, Sendable, CaseIterable {
+    package enum Kind: String, Hashable, Sendable, CaseIterable {
         case request = "Hr"
         case select = "Hs"
         case mediation = "Hm"
         case initiate = "Hi"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The version byte: major version in the high nibble, minor in the low (`0x13` = 1.3).
-    public var version: UInt8
-    public var alternativeCarriers: [NDEFAlternativeCarrier]
+    package var version: UInt8
+    package var alternativeCarriers: [NDEFAlternativeCarrier]
     /// The `cr` random number.
-    public var collisionResolution: UInt16?
-    public var error: NDEFHandoverError?
-    public var otherRecords: [NDEFRecord]
+    package var collisionResolution: UInt16?
+    package var error: NDEFHandoverError?
+    package var otherRecords: [NDEFRecord]
 
-    public init(
+    package init(
         kind: Kind, version: UInt8 = 0x13, alternativeCarriers: [NDEFAlternativeCarrier] = [],
         collisionResolution: UInt16? = nil, error: NDEFHandoverError? = nil, otherRecords: [NDEFRecord] = []
     ) {
@@ -40,15 +40,15 @@ public struct NDEFHandoverRecord: NDEFTypedRecord {
         self.otherRecords = otherRecords
     }
 
-    public var majorVersion: Int { Int(version >> 4) }
-    public var minorVersion: Int { Int(version & 0x0F) }
+    package var majorVersion: Int { Int(version >> 4) }
+    package var minorVersion: Int { Int(version & 0x0F) }
 
     static func kind(of record: NDEFRecord) -> Kind? {
         guard record.tnf == .wellKnown, record.type.count == 2 else { return nil }
         return Kind.allCases.first { record.type.elementsEqual($0.rawValue.utf8) }
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard let kind = Self.kind(of: record) else {
@@ -112,7 +112,7 @@ public struct NDEFHandoverRecord: NDEFTypedRecord {
         }
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         var inner: [NDEFRecord] = []
         if let collisionResolution {
             inner.append(

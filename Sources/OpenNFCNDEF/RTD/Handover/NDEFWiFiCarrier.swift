@@ -6,31 +6,31 @@
 /// attribute (0x100E) into SSID (0x1045), network key (0x1027), authentication type (0x1003), encryption type
 /// (0x100F), MAC address (0x1020) and network index (0x1026). Strict decoding checks every attribute length and
 /// requires an SSID in each credential.
-public struct NDEFWiFiCarrier: NDEFTypedRecord {
+package struct NDEFWiFiCarrier: NDEFTypedRecord {
     /// One WSC attribute.
-    public struct Attribute: Hashable, Sendable {
-        public var type: UInt16
-        public var value: [UInt8]
-        public init(type: UInt16, value: [UInt8]) {
+    package struct Attribute: Hashable, Sendable {
+        package var type: UInt16
+        package var value: [UInt8]
+        package init(type: UInt16, value: [UInt8]) {
             self.type = type
             self.value = value
         }
     }
 
     /// A decoded Credential attribute.
-    public struct Credential: Hashable, Sendable {
-        public var networkIndex: UInt8?
-        public var ssid: [UInt8]
+    package struct Credential: Hashable, Sendable {
+        package var networkIndex: UInt8?
+        package var ssid: [UInt8]
         /// Bit mask: 0x0001 open, 0x0002 WPA-Personal, 0x0004 shared, 0x0008 WPA-Enterprise, 0x0010 WPA2-Enterprise,
         /// 0x0020 WPA2-Personal.
-        public var authenticationType: UInt16?
+        package var authenticationType: UInt16?
         /// Bit mask: 0x0001 none, 0x0002 WEP, 0x0004 TKIP, 0x0008 AES.
-        public var encryptionType: UInt16?
-        public var networkKey: [UInt8]?
-        public var macAddress: [UInt8]?
+        package var encryptionType: UInt16?
+        package var networkKey: [UInt8]?
+        package var macAddress: [UInt8]?
 
         /// Names of the authentication bits (`wpa2-personal`, …).
-        public var authenticationNames: [String] {
+        package var authenticationNames: [String] {
             guard let a = authenticationType else { return [] }
             let names: [(UInt16, String)] = [
                 (0x0001, "open"), (0x0002, "wpa-personal"), (0x0004, "shared"), (0x0008, "wpa-enterprise"),
@@ -40,7 +40,7 @@ public struct NDEFWiFiCarrier: NDEFTypedRecord {
         }
 
         /// Names of the encryption bits (`aes`, …).
-        public var encryptionNames: [String] {
+        package var encryptionNames: [String] {
             guard let e = encryptionType else { return [] }
             let names: [(UInt16, String)] = [(0x0001, "none"), (0x0002, "wep"), (0x0004, "tkip"), (0x0008, "aes")]
             return names.filter { e & $0.0 != 0 }.map(\.1)
@@ -48,16 +48,16 @@ public struct NDEFWiFiCarrier: NDEFTypedRecord {
     }
 
     /// The MIME type, `application/vnd.wfa.wsc`.
-    public static let mediaType = "application/vnd.wfa.wsc"
+    package static let mediaType = "application/vnd.wfa.wsc"
 
-    public var attributes: [Attribute]
+    package var attributes: [Attribute]
 
-    public init(attributes: [Attribute]) {
+    package init(attributes: [Attribute]) {
         self.attributes = attributes
     }
 
     /// A configuration token with one credential (and the Version attribute 0x104A = 0x10 first).
-    public init(
+    package init(
         ssid: [UInt8], networkKey: [UInt8], authenticationType: UInt16 = 0x0020, encryptionType: UInt16 = 0x0008,
         macAddress: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
     ) {
@@ -91,12 +91,12 @@ public struct NDEFWiFiCarrier: NDEFTypedRecord {
     }
 
     /// The Credential attributes, decoded.
-    public var credentials: [Credential] {
+    package var credentials: [Credential] {
         attributes.filter { $0.type == 0x100E }.compactMap { try? Self.credential($0.value[...], base: 0) }
     }
 
     /// The Version attribute (0x104A), e.g. 0x10 for 1.0.
-    public var version: UInt8? { attributes.first { $0.type == 0x104A }?.value.first }
+    package var version: UInt8? { attributes.first { $0.type == 0x104A }?.value.first }
 
     static func credential(_ bytes: ArraySlice<UInt8>, base: Int) throws(NDEFError) -> Credential {
         let attrs = try parse(bytes, base: base)
@@ -113,7 +113,7 @@ public struct NDEFWiFiCarrier: NDEFTypedRecord {
             encryptionType: u16(0x100F), networkKey: value(0x1027), macAddress: value(0x1020))
     }
 
-    public init(
+    package init(
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         guard Self.isWSC(record) else {
@@ -135,7 +135,7 @@ public struct NDEFWiFiCarrier: NDEFTypedRecord {
         }
     }
 
-    public func record() throws(NDEFError) -> NDEFRecord {
+    package func record() throws(NDEFError) -> NDEFRecord {
         var p: [UInt8] = []
         for a in attributes {
             guard a.value.count <= 0xFFFF else {
