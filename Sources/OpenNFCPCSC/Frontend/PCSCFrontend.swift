@@ -62,7 +62,7 @@ public final class PCSCFrontend: RFFrontend {
     public var capabilities: RFCapabilities {
         if let activeProfile { return activeProfile.capabilities }
         var c = RFCapabilities(
-            maxCommandSize: 252, maxResponseSize: 252, rawFrames: false, technologies: [.nfcA, .nfcB])
+            maxCommandSize: 252, maxResponseSize: 252, rawFrames: false, technologies: [.nfcA, .nfcB, .nfcF])
         if let r = readerName, PCSCProfileSelection.passThroughProfile(forReaderNamed: r) != nil { c.rawFrames = true }
         return c
     }
@@ -170,6 +170,10 @@ public final class PCSCFrontend: RFFrontend {
                 default: (nil, nil)
                 }
             return .nfcA(uid: uid, sensRes: atqa, selRes: sak, handle: handle)
+        case .storage where technology == .nfcF:
+            // FeliCa: `FF CA` gives the IDm; PMm is not in the ATR (Polling through a pass-through profile returns it).
+            return RFTarget(
+                .nfcF(NFCFActivation(idm: uid, pmm: [], bitRate: kind.feliCaBitRate ?? 212)), handle: handle)
         default:
             return RFTarget(.identifierOnly(technology, uid), handle: handle)
         }

@@ -8,6 +8,9 @@ internal import OpenNFCBytes
 /// 3. Storage-card ATR on any other reader: probe the ACR122U pass-through with GET_VERSION (`FF 00 00 00 03 D4 42 60`).
 ///    An answer `D5 43 …` means the reader carries native frames (a renamed ACR122U, `opennfc emulate`); anything
 ///    else means Part 3 only → ``StorageCardProfile``. The probe's GET_VERSION answer also names the chip.
+/// 4. FeliCa (ATR card name `00 3B`, `F0 11`, `F0 12`, whatever the SS byte): ``ACR122UFeliCaProfile`` or
+///    ``ACR1252UFeliCaProfile`` by reader name; on another reader a wildcard Polling probes the ACR122U form
+///    (InListPassiveTarget), then the ACR1252U form (`FF 00 00 00` with LEN); neither answers → ``FeliCaStorageCardProfile``.
 public enum PCSCProfileSelection {
     /// The result of choosing: the profile, and the GET_VERSION answer when a probe or lookup obtained one.
     public struct Choice: Sendable {
@@ -34,6 +37,9 @@ public enum PCSCProfileSelection {
     /// Chooses the profile for the card behind `card`, sending at most one probe command.
     public static func choose(for kind: ContactlessCard, card: PCSCCard) -> Choice {
         if case .isoDEP = kind { return Choice(profile: ISODEPProfile(), version: nil, tagWentMute: false) }
+        if kind.technology == .nfcF {
+            return Choice(profile: chooseFeliCa(for: kind, card: card), version: nil, tagWentMute: false)
+        }
         if case .storage(0x03, let nn) = kind, type1CardNames.contains(nn) {
             // Type 1 travels only through PN532 InDataExchange (ACR122U, `opennfc emulate`); the ACR1252U family's
             // pass-through has no Type 1 framing, so there the tag gets Part 3 APDUs, which no Type 1 command fits.
@@ -63,5 +69,19 @@ public enum PCSCProfileSelection {
                 return Choice(profile: known ?? StorageCardProfile(), version: nil, tagWentMute: known != nil)
             }
         }
+    }
+
+    /// The FeliCa profile (rule 4): a wildcard Polling (`00 FF FF 00 00`, JIS X 6319-4 §8.5.1) answered `01 IDm …`
+    /// shows which pass-through the reader carries.
+    static func chooseFeliCa(for kind: ContactlessCard, card: PCSCCard) -> any PCSCProfile {
+        let bitRate = kind.feliCaBitRate ?? 212
+        let n = card.reader.uppercased()
+        if n.contains("ACR122") { return ACR122UFeliCaProfile(bitRate: bitRate) }
+        if n.contains("ACR1252") || n.contains("ACR1255") || n.contains("ACR1251") { return ACR1252UFeliCaProfile() }
+        let probe: [UInt8] = [0x00, 0xFF, 0xFF, 0x00, 0x00]
+        for profile in [ACR122UFeliCaProfile(bitRate: bitRate), ACR1252UFeliCaProfile()] as [any PCSCProfile] {
+            if case .frame(let b)? = try? profile.exchange(probe, on: card), b.first == 0x01 { return profile }
+        }
+        return FeliCaStorageCardProfile()
     }
 }
