@@ -136,6 +136,7 @@ let package = Package(
             name: "OpenCoreNFCTestingTests",
             dependencies: [
                 "OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem", "OpenNFCCrypto",
+                "OpenNFCTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
