@@ -55,7 +55,9 @@ public struct StandardTagPlatform: TagPlatform {
             if let rf = e.rfError { return SystemError(rf: rf, writing: writing) }
             return SystemError(writing ? .tagUpdateFailure : .tagResponseError, e.description)
         case .commandRejected, .invalidResponse, .tornStateDetected:
-            return SystemError(writing ? .tagUpdateFailure : .tagResponseError, e.description)
+            return SystemError(
+                writing ? .tagUpdateFailure : .tagResponseError, e.description,
+                tagStatus: e.iso15693Error.map { .iso15693($0) })
         case .notFormatted:
             return SystemError(writing ? .tagUpdateFailure : .tagResponseError, "Tag Not NDEF formatted")
         case .readOnly: return SystemError(.tagNotWritable, e.description)

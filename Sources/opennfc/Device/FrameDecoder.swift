@@ -9,8 +9,9 @@ import OpenNFCRF
 enum FrameDecoder {
     // MARK: Commands
 
-    static func describe(command c: [UInt8], isoDEP: Bool, felica: Bool = false) -> String? {
+    static func describe(command c: [UInt8], isoDEP: Bool, nfcV: Bool = false, felica: Bool = false) -> String? {
         if felica { return describeFeliCa(command: c) }
+        if nfcV { return describeISO15693(command: c) }
         guard let first = c.first else { return nil }
         if isoDEP {
             if c.count >= 4, let apdu = describeAPDU(c) { return apdu }
@@ -101,8 +102,11 @@ enum FrameDecoder {
 
     // MARK: Answers
 
-    static func describe(response r: RFResponse, to c: [UInt8], isoDEP: Bool, felica: Bool = false) -> String? {
+    static func describe(
+        response r: RFResponse, to c: [UInt8], isoDEP: Bool, nfcV: Bool = false, felica: Bool = false
+    ) -> String? {
         if felica, case .frame(let b) = r { return describeFeliCa(response: b, to: c) }
+        if nfcV { return describeISO15693(response: r, to: c) }
         switch r {
         case .ack: return "ACK"
         case .nak(let n): return nakMeaning(n)
