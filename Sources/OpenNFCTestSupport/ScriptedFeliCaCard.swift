@@ -37,8 +37,11 @@ package final class ScriptedFeliCaCard: VirtualTag, @unchecked Sendable {
 
     /// Every frame received, the field's own technology detection included.
     package var allFrames: [[UInt8]] { lock.withLock { received } }
-    /// The frames after the field's technology detection (its wildcard Polling `00 FF FF 00 00`).
-    package var frames: [[UInt8]] { allFrames.filter { $0 != [0x00, 0xFF, 0xFF, 0x00, 0x00] } }
+    /// The frames after the field's technology detection (its wildcard Polling `00 FF FF 00 00`) and the Type 3
+    /// NDEF detection (Polling `00 12 FC 01 00`, which these cards leave unanswered unless they have system 12FC).
+    package var frames: [[UInt8]] {
+        allFrames.filter { $0 != [0x00, 0xFF, 0xFF, 0x00, 0x00] && $0 != [0x00, 0x12, 0xFC, 0x01, 0x00] }
+    }
 
     package var activation: VirtualActivation {
         VirtualActivation(.nfcF(NFCFActivation(idm: systems[0].idm, pmm: pmm)))

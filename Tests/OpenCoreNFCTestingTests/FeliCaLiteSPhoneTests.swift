@@ -87,4 +87,29 @@ import Testing
             ])
         #expect(Array(card.user[1]) == [UInt8](data))
     }
+
+    @Test func ndefOperationsOnADeliveredFeliCaTagRunTheType3Procedure() throws {
+        let card = try FeliCaLiteSTag.factory(idm: Self.idm, holding: Pin.uri("felica.example"))
+        let message = NFCNDEFMessage(records: [NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://t3.example")!])
+        let lines = run(
+            ["12FC"], card,
+            [
+                { t, done in
+                    t.queryNDEFStatus { status, capacity, e in
+                        done("status \(status.rawValue) \(capacity) \(Pin.code(e))")
+                    }
+                },
+                { t, done in t.readNDEF { m, e in done("read \(Pin.host(m)) \(Pin.code(e))") } },
+                { t, done in t.writeNDEF(message) { e in done("write \(Pin.code(e))") } },
+                { t, done in t.readNDEF { m, e in done("reread \(Pin.host(m)) \(Pin.code(e))") } },
+                { t, done in t.writeLock { e in done("lock \(Pin.code(e))") } },
+                { t, done in t.queryNDEFStatus { status, _, e in done("status \(status.rawValue) \(Pin.code(e))") } },
+            ])
+        // 13 user blocks after the attribute block: 208 bytes (NFC Forum T3T §7.1, Nmaxb × 16).
+        #expect(
+            lines == [
+                "feliCa 12FC", "status 2 208 0", "read felica.example 0", "write 0", "reread t3.example 0", "lock 0",
+                "status 3 0",
+            ])
+    }
 }
