@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// FeliCa frames through an ACS ACR122U (NXP PN532 behind an ACS MCU; ACR122U API §6.1 "Direct Transmit", PN532
 /// user manual §7.3.5 InListPassiveTarget and §7.3.9 InCommunicateThru). The procedures send `code IDm …` without
@@ -13,20 +13,20 @@ public import OpenNFCRF
 ///
 /// Frames are at most 251 bytes (the PN532 host frame holds 254 with `D4 42 LEN`). Tested end to end through pcscd
 /// with `opennfc emulate`, whose card server answers the same commands; a physical ACR122U is not available to CI.
-public struct ACR122UFeliCaProfile: PCSCProfile {
+package struct ACR122UFeliCaProfile: PCSCProfile {
     /// 212 or 424 kbit/s (ATR card name `F0 11` / `F0 12`).
-    public var bitRate: Int
+    package var bitRate: Int
 
-    public init(bitRate: Int = 212) { self.bitRate = bitRate }
+    package init(bitRate: Int = 212) { self.bitRate = bitRate }
 
-    public var name: String { "ACR122U FeliCa (PN532 InListPassiveTarget + InCommunicateThru, \(bitRate) kbit/s)" }
+    package var name: String { "ACR122U FeliCa (PN532 InListPassiveTarget + InCommunicateThru, \(bitRate) kbit/s)" }
 
-    public var capabilities: RFCapabilities {
+    package var capabilities: RFCapabilities {
         RFCapabilities(
             maxCommandSize: 251, maxResponseSize: 251, rawFrames: true, technologies: [.nfcF], frameModes: [.felica])
     }
 
-    public func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
         guard !command.isEmpty, command.count <= 251 else {
             throw RFError(.frameTooLong, "\(command.count)-byte FeliCa frame; the ACR122U carries 1 to 251")
         }

@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// FeliCa frames through an ACS ACR1252U / ACR1255U / ACR1251U (NXP PN512 behind an ACS MCU; ACR1252U API "Direct
 /// Transmit"): `FF 00 00 00 Lc` followed by the whole FeliCa frame with its LEN byte, no PN53x framing.
@@ -12,17 +12,17 @@ public import OpenNFCRF
 /// Frames are at most 254 bytes (LEN is one byte counting itself). Not verified on hardware (none available to CI):
 /// the byte forms come from ACS's manuals and a public trace (IDm `01 01 0A 10 8E 1B AD 39`); `opennfc emulate`
 /// answers the same form, so the profile runs end to end through pcscd.
-public struct ACR1252UFeliCaProfile: PCSCProfile {
-    public init() {}
+package struct ACR1252UFeliCaProfile: PCSCProfile {
+    package init() {}
 
-    public var name: String { "ACR1252U FeliCa (direct transmit with LEN)" }
+    package var name: String { "ACR1252U FeliCa (direct transmit with LEN)" }
 
-    public var capabilities: RFCapabilities {
+    package var capabilities: RFCapabilities {
         RFCapabilities(
             maxCommandSize: 254, maxResponseSize: 254, rawFrames: true, technologies: [.nfcF], frameModes: [.felica])
     }
 
-    public func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
         guard !command.isEmpty, command.count <= 254 else {
             throw RFError(.frameTooLong, "\(command.count)-byte FeliCa frame; the ACR1252U carries 1 to 254")
         }
