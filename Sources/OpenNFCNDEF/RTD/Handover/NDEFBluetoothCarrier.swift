@@ -34,8 +34,9 @@ package struct NDEFBluetoothCarrier: NDEFTypedRecord {
     package var addressType: UInt8?
     package var dataStructures: [DataStructure]
 
-    package init(transport: Transport, address: [UInt8], addressType: UInt8? = nil, dataStructures: [DataStructure] = [])
-    {
+    package init(
+        transport: Transport, address: [UInt8], addressType: UInt8? = nil, dataStructures: [DataStructure] = []
+    ) {
         self.transport = transport
         self.address = address
         self.addressType = addressType
