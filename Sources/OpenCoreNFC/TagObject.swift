@@ -21,6 +21,7 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
         switch delivered.kind {
         case .iso7816: return ISO7816TagObject(delivered, session: session)
         case .miFare: return MiFareTagObject(delivered, session: session)
+        case .iso15693: return ISO15693TagObject(delivered, session: session)
         case .ndefOnly: return TagObject(delivered, session: session)
         }
     }
@@ -39,7 +40,7 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
     var type: __NFCTagType { .miFare }
     var session: (any NFCReaderSessionProtocol)? { owner }
     var isAvailable: Bool { system.isAvailable(reference) }
-    func asNFCISO15693Tag() -> (any NFCISO15693Tag)? { nil }
+    func asNFCISO15693Tag() -> (any NFCISO15693Tag)? { self as? ISO15693TagObject }
     func asNFCISO7816Tag() -> (any NFCISO7816Tag)? { self as? ISO7816TagObject }
     func asNFCFeliCaTag() -> (any NFCFeliCaTag)? { nil }
     func asNFCMiFareTag() -> (any NFCMiFareTag)? { self as? MiFareTagObject }
@@ -146,7 +147,7 @@ final class MiFareTagObject: TagObject, NFCMiFareTag, @unchecked Sendable {
         case .miFare(.ultralight): return .ultralight
         case .miFare(.plus): return .plus
         case .miFare(.desfire): return .desfire
-        case .miFare(.unknown), .iso7816, .ndefOnly: return .unknown
+        case .miFare(.unknown), .iso7816, .iso15693, .ndefOnly: return .unknown
         }
     }
     var identifier: Data { Data(delivered.identifier) }

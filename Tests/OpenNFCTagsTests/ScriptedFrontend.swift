@@ -33,11 +33,11 @@ final class ScriptedFrontend: RFFrontend {
 
     init(
         maxCommandSize: Int = 255, maxResponseSize: Int = 256, rawFrames: Bool = true,
-        _ steps: [Step]
+        technologies: Set<RFTechnology> = [.nfcA, .nfcB], _ steps: [Step]
     ) {
         self.capabilities = RFCapabilities(
             maxCommandSize: maxCommandSize, maxResponseSize: maxResponseSize, rawFrames: rawFrames,
-            technologies: [.nfcA, .nfcB])
+            technologies: technologies)
         self.steps = steps
     }
 
@@ -45,7 +45,8 @@ final class ScriptedFrontend: RFFrontend {
     /// exchange (`ACK`, `NAK <n>`, `TIMEOUT` or the answer's hex), `ACTIVATE -> …` for an expected re-activation.
     /// A malformed script is a bug in the test: it is recorded and gives an empty script.
     convenience init(
-        maxCommandSize: Int = 255, maxResponseSize: Int = 256, rawFrames: Bool = true, transcript: String,
+        maxCommandSize: Int = 255, maxResponseSize: Int = 256, rawFrames: Bool = true,
+        technologies: Set<RFTechnology> = [.nfcA, .nfcB], transcript: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         var steps: [Step] = []
@@ -67,7 +68,8 @@ final class ScriptedFrontend: RFFrontend {
             Issue.record("\(error)", sourceLocation: sourceLocation)
         }
         self.init(
-            maxCommandSize: maxCommandSize, maxResponseSize: maxResponseSize, rawFrames: rawFrames, steps)
+            maxCommandSize: maxCommandSize, maxResponseSize: maxResponseSize, rawFrames: rawFrames,
+            technologies: technologies, steps)
     }
 
     var isComplete: Bool { position == steps.count }

@@ -164,7 +164,7 @@ extension NFCSystem {
                 tag.supportsPACE = true
                 log(.system, "tag \(t.handle) advertises PACE")
                 return (tag, identity)
-            case .type2, .type1, .mifareClassic, .unsupported:
+            case .type2, .type1, .type5, .mifareClassic, .unsupported:
                 log(.system, "tag \(t.handle) not delivered: PACE polling delivers ISO 7816 cards that advertise PACE")
                 return nil
             }
@@ -178,6 +178,13 @@ extension NFCSystem {
                 return nil
             }
             return (make(.ndefOnly), identity)
+        case .type5:
+            // Core NFC reads Type 5 NDEF in NDEF sessions, handing over its NFCISO15693Tag.
+            guard s.isNDEF else {
+                log(.system, "tag \(t.handle) not delivered: ISO 15693 tag sessions are not delivered yet")
+                return nil
+            }
+            return (make(.iso15693), identity)
         case .mifareClassic: return s.isNDEF ? nil : (make(.miFare(.unknown)), identity)
         case .unsupported(let why):
             log(.system, "tag \(t.handle) not deliverable: \(why)")

@@ -22,13 +22,15 @@ public struct DeliveredTag: Sendable, Hashable {
         case miFare(MiFareFamilyKind)
         /// `NFCISO7816Tag`, with the declared AID that selected (as spelt in the plist; "" when none was needed).
         case iso7816(initialSelectedAID: String)
+        /// `NFCISO15693Tag` (an NFC Forum Type 5 tag).
+        case iso15693
         /// An `NFCNDEFTag` with no tag protocol (Type 1 in an NDEF reader session).
         case ndefOnly
     }
 
     public var reference: TagReference
     public var kind: Kind
-    /// UID (NFC-A) or PUPI (NFC-B).
+    /// UID (NFC-A, NFC-V: MSB first) or PUPI (NFC-B).
     public var identifier: [UInt8]
     /// ISO 14443-4 historical bytes from the ATS (Type A), if any.
     public var historicalBytes: [UInt8]?

@@ -2,7 +2,7 @@ public import OpenNFCRF
 internal import OpenNFCTags
 
 /// The reader procedures of `OpenNFCTags` as the system's platform: identification (`TagIdentifier`) and the NFC
-/// Forum NDEF procedures (`Type2NDEF`, `Type4NDEF`), with their errors mapped to the session's codes — the read and
+/// Forum NDEF procedures (`Type1NDEF`, `Type2NDEF`, `Type4NDEF`, `Type5NDEF`), with their errors mapped to the session's codes — the read and
 /// write columns of `TagError`'s table (a garbled answer is 102 while reading, 401 while writing; Apple's Core NFC documentation).
 public struct StandardTagPlatform: TagPlatform {
     public init() {}
@@ -20,6 +20,7 @@ public struct StandardTagPlatform: TagPlatform {
         case .type1: family = .type1
         case .desfire: family = .desfire
         case .iso7816: family = .iso7816
+        case .type5(let chip): family = .type5(chip: chip.name)
         case .mifareClassic: family = .mifareClassic
         case .unsupported(let why): family = .unsupported(why)
         }
@@ -38,6 +39,7 @@ public struct StandardTagPlatform: TagPlatform {
         case .type2(let name): kind = .type2(Type2Chip.known.first { $0.name == name } ?? .generic)
         case .type1: kind = .type1
         case .desfire, .iso7816: kind = .iso7816
+        case .type5: kind = .type5(Type5Chip(uid: tag.target.identifier))
         case .mifareClassic, .unsupported: return nil
         }
         guard let procedure = IdentifiedTag(target: tag.target, kind: kind).ndefProcedure(frontend: frontend) else {

@@ -12,9 +12,11 @@ public struct TagIdentity: Sendable, Hashable {
         case iso7816
         /// An NFC Forum Type 1 tag (Topaz): NDEF reader sessions only; Core NFC has no `NFCTag` case for it.
         case type1
+        /// An NFC Forum Type 5 tag (ISO/IEC 15693: ICODE, ST25, Tag-it), by chip name: Core NFC's `NFCISO15693Tag`.
+        case type5(chip: String)
         /// MIFARE Classic / Plus in SL1: `NFCMiFareTag` with family `.unknown` (no NDEF: Crypto1 is not supported).
         case mifareClassic
-        /// Something no session can deliver yet (Type 1, FeliCa, ISO 15693 without procedures).
+        /// Something no session can deliver yet (FeliCa without procedures, an unrecognised target).
         case unsupported(String)
     }
 

@@ -10,9 +10,12 @@ public enum TagKind: Sendable, Hashable, CustomStringConvertible {
     case desfire(DESFireVersion)
     /// Any other ISO-DEP target (NFC-A or NFC-B): a Type 4 tag candidate.
     case iso7816
+    /// An NFC Forum Type 5 tag (NFC-V, ISO/IEC 15693): ICODE, ST25, Tag-it; identified from its UID and Get System
+    /// Information.
+    case type5(Type5Chip)
     /// MIFARE Classic or Plus in SL1/SL2 (SAK `08`, `09`, `18`, `88`, `10`, `11`): no NFC Forum procedure here.
     case mifareClassic
-    /// A technology the procedures do not cover yet (NFC-F, NFC-V, Type 1), with the reason.
+    /// A technology the procedures do not cover yet (NFC-F), or a target no family recognises, with the reason.
     case unsupported(String)
 
     public var description: String {
@@ -21,6 +24,7 @@ public enum TagKind: Sendable, Hashable, CustomStringConvertible {
         case .type1: return "type1"
         case .desfire(let v): return "desfire-\(v.generation.rawValue)"
         case .iso7816: return "iso7816"
+        case .type5(let chip): return chip.name
         case .mifareClassic: return "mifare-classic"
         case .unsupported(let why): return "unsupported (\(why))"
         }
@@ -61,6 +65,7 @@ public struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
         case .type1: return Type1NDEF(target: target, frontend: frontend)
         case .desfire(let version): return Type4NDEF(target: target, frontend: frontend, desfire: version)
         case .iso7816: return Type4NDEF(target: target, frontend: frontend)
+        case .type5: return Type5NDEF(uid: target.identifier, frontend: frontend)
         case .mifareClassic, .unsupported: return nil
         }
     }

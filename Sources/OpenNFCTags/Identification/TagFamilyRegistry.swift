@@ -24,7 +24,7 @@ public struct TagFamilyIdentification: Sendable {
 /// | Order | Family | Decides when |
 /// |---|---|---|
 /// | 1 | `nfc-f` | the target is NFC-F (no Type 3 procedure yet) |
-/// | 2 | `nfc-v` | the target is NFC-V (no Type 5 procedure yet) |
+/// | 2 | `type5` | the target is NFC-V: UID `E0 …` and Get System Information (1 frame) name the chip (``Type5Chip``) |
 /// | 3 | `desfire` | NFC-A ISO-DEP with an NXP UID: DESFire GetVersion (3 frames) says DESFire, or leaves an ISO 7816 card |
 /// | 4 | `type4` | any other ISO-DEP target (NFC-A with an ATS or SAK bit 0x20, every NFC-B card) |
 /// | 5 | `type1` | NFC-A without SEL_RES, with HR0/HR1 or SENS_RES bits 4–0 zero (ISO/IEC 14443-3 §6.4.2, Topaz) |
@@ -36,7 +36,7 @@ public struct TagFamilyIdentification: Sendable {
 public enum TagFamilies {
     public static let identificationOrder: [TagFamilyIdentification] = [
         .unsupportedTechnology(.nfcF, "NFC-F (Type 3) has no procedure yet"),
-        .unsupportedTechnology(.nfcV, "NFC-V (Type 5) has no procedure yet"),
+        .type5,
         .desfire,
         .type4,
         .type1,
@@ -51,6 +51,13 @@ extension TagFamilyIdentification {
         TagFamilyIdentification(name: technology.rawValue) { target, _ in
             target.technology == technology ? IdentifiedTag(target: target, kind: .unsupported(why)) : nil
         }
+    }
+
+    /// NFC Forum Type 5 (ISO/IEC 15693): every NFC-V target with an `E0` UID (NFC Forum T5T 1.0 §4.1; ISO/IEC
+    /// 15693-3 §7.1).
+    static let type5 = TagFamilyIdentification(name: "type5") { (target, frontend) throws(TagError) in
+        guard target.technology == .nfcV else { return nil }
+        return try Type5Chip.identify(target: target, frontend: frontend)
     }
 
     /// MIFARE DESFire: ISO-DEP with an NXP UID, confirmed by GetVersion (NXP MF3ICD81 §9).

@@ -15,7 +15,8 @@ public import OpenNFCRF
 /// | NFC-A ISO-DEP, NXP UID | DESFire GetVersion `90 60 00 00 00` + 2 × `90 AF 00 00 00` (3 frames) | ``TagKind/desfire(_:)`` or ``TagKind/iso7816`` |
 /// | NFC-A ISO-DEP, other UID; NFC-B | none | ``TagKind/iso7816`` |
 /// | NFC-A without SEL_RES: SENS_RES byte 1 without anticollision bits, or HR0/HR1 reported | none | ``TagKind/type1`` |
-/// | NFC-F, NFC-V | none | ``TagKind/unsupported(_:)`` |
+/// | NFC-V, UID `E0 …` | GET SYSTEM INFORMATION `2B` (1 frame; skipped when the frontend carries no ISO 15693 requests) | ``TagKind/type5(_:)`` |
+/// | NFC-F | none | ``TagKind/unsupported(_:)`` |
 ///
 /// GetVersion is sent ISO-wrapped, which every DESFire generation accepts and which a non-DESFire ISO-DEP card
 /// refuses with a status word (so the card is left as it was). After a NAK (which mutes NXP Type 2 chips) or a

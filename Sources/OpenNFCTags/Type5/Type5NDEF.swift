@@ -264,17 +264,11 @@ public final class Type5NDEF: NDEFTagProcedure {
     /// memory size is not in the short answer (more than 256 blocks).
     func memorySize() throws(TagError) -> (blocks: Int, size: Int) {
         let info = try link.send(0x2B, what: "GET SYSTEM INFORMATION")
-        guard info.count >= 9 else { throw TagError(.invalidResponse, "GET SYSTEM INFORMATION: \(info.count) bytes") }
-        let flags = info[0]
-        var i = 9
-        if flags & 0x01 != 0 { i += 1 }
-        if flags & 0x02 != 0 { i += 1 }
-        if flags & 0x04 != 0 {
-            guard info.count >= i + 2 else {
-                throw TagError(.invalidResponse, "GET SYSTEM INFORMATION: memory size cut")
-            }
-            return (Int(info[i]) + 1, Int(info[i + 1] & 0x1F) + 1)
+        var problem = ""
+        guard let parsed = Type5SystemInfo(getSystemInformationAnswer: info, problem: &problem) else {
+            throw TagError(.invalidResponse, problem)
         }
+        if let blocks = parsed.blockCount, let size = parsed.blockSize { return (blocks, size) }
         let ext = try link.send(0x3B, [0x04], what: "EXTENDED GET SYSTEM INFORMATION")
         guard ext.count >= 12, ext[0] & 0x04 != 0 else {
             throw TagError(.unsupported, "the tag reports no memory size: it cannot be formatted without one")
