@@ -25,9 +25,10 @@ extension MifareClassicTag {
         let sectors = ndefSectors
         let capacity = sectors.reduce(0) { $0 + 16 * (MifareClassicModel.blockCount(inSector: $1) - 1) }
         let m = message ?? []
-        let tlv: [UInt8] =
+        var tlv: [UInt8] =
             (m.count < 0xFF ? [0x03, UInt8(m.count)] : [0x03, 0xFF, UInt8(m.count >> 8), UInt8(m.count & 0xFF)]) + m
-            + [0xFE]
+        // The Terminator TLV only where it fits (AN1305 §6.2: a full area has none).
+        if tlv.count < capacity { tlv.append(0xFE) }
         guard tlv.count <= capacity else {
             throw FactoryError("an NDEF message of \(m.count) bytes does not fit in \(capacity) bytes of NDEF sectors")
         }

@@ -143,9 +143,13 @@ public final class MifareClassicTag: VirtualAirFrameTag {
         transferBuffer = nil
         backdoor = 0
         isMuted = false
+        sessionUID = uid
     }
 
-    private var uidWord: UInt32 { UInt32(mifareBytes: uid) }
+    /// The UID the reader selected: Crypto1 keeps using it until the next activation, even after a gen2 WRITE of
+    /// block 0 (the new UID answers anticollision from then on).
+    private var sessionUID: [UInt8]?
+    private var uidWord: UInt32 { UInt32(mifareBytes: sessionUID ?? uid) }
 
     // MARK: Plain frames
 
