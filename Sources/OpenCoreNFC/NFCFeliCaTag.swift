@@ -1,11 +1,223 @@
 public import Foundation
 
-/// A FeliCa tag (Apple's Core NFC documentation; docs/PARITY.md §9.2). Partial: the type exists so exhaustive switches over ``NFCTag`` compile, with its
-/// two properties; its commands are not implemented and no session delivers FeliCa tags yet (no virtual FeliCa chip
-/// or reader procedure). See docs/PARITY.md.
+/// A FeliCa card (Apple's Core NFC documentation; docs/PARITY.md §9.2), delivered to tag reader sessions polling
+/// `.iso18092` once a system code declared in the Info.plist answers Polling. Every command is one FeliCa frame to
+/// the system selected by the last Polling (`currentIDm`); LEN and CRC are added by the reader. When the error is
+/// non-nil the other values of a completion handler are meaningless. Status Flag 1 and 2 are the card's own report
+/// (zero on success) and come with a nil error.
 public protocol NFCFeliCaTag: __NFCTag, NFCNDEFTag {
-    /// The system code most recently selected by Polling.
+    /// The system code most recently selected by Polling (2 bytes, as in the Info.plist).
     var currentSystemCode: Data { get }
-    /// The IDm from the most recent Polling.
+    /// The IDm from the most recent Polling; empty when that Polling found no system.
     var currentIDm: Data { get }
+
+    /// Polling (`00`) for a declared system code: (PMm, request data). The request data is empty unless
+    /// `requestCode` asks for it and the card sends it. Updates `currentIDm` and `currentSystemCode`.
+    func polling(
+        systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
+        completionHandler: @escaping (Data, Data, (any Error)?) -> Void)
+    /// Request Service (`02`): the key version of each node (1…32 node codes, 2 bytes little-endian each).
+    func requestService(nodeCodeList: [Data], completionHandler: @escaping ([Data], (any Error)?) -> Void)
+    /// Request Response (`04`): the card's mode (0…3).
+    func requestResponse(completionHandler: @escaping (Int, (any Error)?) -> Void)
+    /// Read Without Encryption (`06`): Status Flag 1, Status Flag 2, and the 16-byte blocks.
+    func readWithoutEncryption(
+        serviceCodeList: [Data], blockList: [Data],
+        completionHandler: @escaping (Int, Int, [Data], (any Error)?) -> Void
+    )
+    /// Write Without Encryption (`08`): Status Flag 1 and 2. `blockData` has one 16-byte block per `blockList` element.
+    func writeWithoutEncryption(
+        serviceCodeList: [Data], blockList: [Data], blockData: [Data],
+        completionHandler: @escaping (Int, Int, (any Error)?) -> Void)
+    /// Request System Code (`0C`): the card's system codes, 2 bytes each.
+    func requestSystemCode(completionHandler: @escaping ([Data], (any Error)?) -> Void)
+    /// Request Service V2 (`32`): Status Flags, encryption identifier, AES and DES key versions.
+    func requestServiceV2(
+        nodeCodeList: [Data],
+        completionHandler: @escaping (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void)
+    /// Request Specification Version (`3C`): Status Flags, basic version, option versions.
+    func requestSpecificationVersion(completionHandler: @escaping (Int, Int, Data, Data, (any Error)?) -> Void)
+    /// Reset Mode (`3E`): Status Flags; the card returns to Mode 0.
+    func resetMode(completionHandler: @escaping (Int, Int, (any Error)?) -> Void)
+    /// Sends a packet `code IDm parameters` (at most 254 bytes, without LEN; the LEN byte and the CRC are added) and
+    /// returns the answer without LEN, starting with its response code (docs/DIFFERENCES.md "FeliCa").
+    func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void)
+}
+
+/// The imported `async` forms and the iOS 14 overlay's `Result` forms.
+extension NFCFeliCaTag {
+    public func polling(
+        systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot
+    ) async throws -> (Data, Data) {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<(Data, Data), any Error>) in
+            polling(systemCode: systemCode, requestCode: requestCode, timeSlot: timeSlot) { pmm, rd, error in
+                if let error { c.resume(throwing: error) } else { c.resume(returning: (pmm, rd)) }
+            }
+        }
+    }
+
+    public func polling(
+        systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
+        resultHandler: @escaping (Result<NFCFeliCaPollingResponse, any Error>) -> Void
+    ) {
+        polling(systemCode: systemCode, requestCode: requestCode, timeSlot: timeSlot) { pmm, rd, error in
+            if let error { return resultHandler(.failure(error)) }
+            resultHandler(
+                .success(NFCFeliCaPollingResponse(manufactureParameter: pmm, requestData: rd.isEmpty ? nil : rd)))
+        }
+    }
+
+    public func requestService(nodeCodeList: [Data]) async throws -> [Data] {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<[Data], any Error>) in
+            requestService(nodeCodeList: nodeCodeList) { versions, error in
+                if let error { c.resume(throwing: error) } else { c.resume(returning: versions) }
+            }
+        }
+    }
+
+    public func requestService(
+        nodeCodeList: [Data], resultHandler: @escaping (Result<[Data], any Error>) -> Void
+    ) {
+        requestService(nodeCodeList: nodeCodeList) { versions, error in
+            resultHandler(error.map { .failure($0) } ?? .success(versions))
+        }
+    }
+
+    public func requestResponse() async throws -> Int {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Int, any Error>) in
+            requestResponse { mode, error in
+                if let error { c.resume(throwing: error) } else { c.resume(returning: mode) }
+            }
+        }
+    }
+
+    public func requestResponse(resultHandler: @escaping (Result<Int, any Error>) -> Void) {
+        requestResponse { mode, error in resultHandler(error.map { .failure($0) } ?? .success(mode)) }
+    }
+
+    public func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data]) async throws -> (Int, Int, [Data]) {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<(Int, Int, [Data]), any Error>) in
+            readWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList) { sf1, sf2, blocks, error in
+                if let error { c.resume(throwing: error) } else { c.resume(returning: (sf1, sf2, blocks)) }
+            }
+        }
+    }
+
+    public func readWithoutEncryption(
+        serviceCodeList: [Data], blockList: [Data],
+        resultHandler: @escaping (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void
+    ) {
+        readWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList) { sf1, sf2, blocks, error in
+            if let error { return resultHandler(.failure(error)) }
+            resultHandler(.success((NFCFeliCaStatusFlag(statusFlag1: sf1, statusFlag2: sf2), blocks)))
+        }
+    }
+
+    public func writeWithoutEncryption(
+        serviceCodeList: [Data], blockList: [Data], blockData: [Data]
+    ) async throws -> (Int, Int) {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<(Int, Int), any Error>) in
+            writeWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList, blockData: blockData) {
+                sf1, sf2, error in
+                if let error { c.resume(throwing: error) } else { c.resume(returning: (sf1, sf2)) }
+            }
+        }
+    }
+
+    public func writeWithoutEncryption(
+        serviceCodeList: [Data], blockList: [Data], blockData: [Data],
+        resultHandler: @escaping (Result<NFCFeliCaStatusFlag, any Error>) -> Void
+    ) {
+        writeWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList, blockData: blockData) {
+            sf1, sf2, error in
+            if let error { return resultHandler(.failure(error)) }
+            resultHandler(.success(NFCFeliCaStatusFlag(statusFlag1: sf1, statusFlag2: sf2)))
+        }
+    }
+
+    public func requestSystemCode() async throws -> [Data] {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<[Data], any Error>) in
+            requestSystemCode { codes, error in
+                if let error { c.resume(throwing: error) } else { c.resume(returning: codes) }
+            }
+        }
+    }
+
+    public func requestSystemCode(resultHandler: @escaping (Result<[Data], any Error>) -> Void) {
+        requestSystemCode { codes, error in resultHandler(error.map { .failure($0) } ?? .success(codes)) }
+    }
+
+    public func requestServiceV2(
+        nodeCodeList: [Data]
+    ) async throws -> (Int, Int, NFCFeliCaEncryptionId, [Data], [Data]) {
+        try await withCheckedThrowingContinuation {
+            (c: CheckedContinuation<(Int, Int, NFCFeliCaEncryptionId, [Data], [Data]), any Error>) in
+            requestServiceV2(nodeCodeList: nodeCodeList) { sf1, sf2, id, aes, des, error in
+                if let error { c.resume(throwing: error) } else { c.resume(returning: (sf1, sf2, id, aes, des)) }
+            }
+        }
+    }
+
+    public func requestServiceV2(
+        nodeCodeList: [Data], resultHandler: @escaping (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void
+    ) {
+        requestServiceV2(nodeCodeList: nodeCodeList) { sf1, sf2, id, aes, des, error in
+            if let error { return resultHandler(.failure(error)) }
+            resultHandler(
+                .success(
+                    NFCFeliCaRequsetServiceV2Response(
+                        statusFlag1: sf1, statusFlag2: sf2, encryptionIdentifier: id,
+                        nodeKeyVersionListAES: sf1 == 0 ? aes : nil, nodeKeyVersionListDES: des.isEmpty ? nil : des)))
+        }
+    }
+
+    public func requestSpecificationVersion() async throws -> (Int, Int, Data, Data) {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<(Int, Int, Data, Data), any Error>) in
+            requestSpecificationVersion { sf1, sf2, basic, option, error in
+                if let error { c.resume(throwing: error) } else { c.resume(returning: (sf1, sf2, basic, option)) }
+            }
+        }
+    }
+
+    public func requestSpecificationVersion(
+        resultHandler: @escaping (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void
+    ) {
+        requestSpecificationVersion { sf1, sf2, basic, option, error in
+            if let error { return resultHandler(.failure(error)) }
+            resultHandler(
+                .success(
+                    NFCFeliCaRequestSpecificationVersionResponse(
+                        statusFlag1: sf1, statusFlag2: sf2, basicVersion: sf1 == 0 ? basic : nil,
+                        optionVersion: sf1 == 0 ? option : nil)))
+        }
+    }
+
+    public func resetMode() async throws -> (Int, Int) {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<(Int, Int), any Error>) in
+            resetMode { sf1, sf2, error in
+                if let error { c.resume(throwing: error) } else { c.resume(returning: (sf1, sf2)) }
+            }
+        }
+    }
+
+    public func resetMode(resultHandler: @escaping (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
+        resetMode { sf1, sf2, error in
+            if let error { return resultHandler(.failure(error)) }
+            resultHandler(.success(NFCFeliCaStatusFlag(statusFlag1: sf1, statusFlag2: sf2)))
+        }
+    }
+
+    public func sendFeliCaCommand(commandPacket: Data) async throws -> Data {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Data, any Error>) in
+            sendFeliCaCommand(commandPacket: commandPacket) { data, error in
+                if let error { c.resume(throwing: error) } else { c.resume(returning: data) }
+            }
+        }
+    }
+
+    public func sendFeliCaCommand(commandPacket: Data, resultHandler: @escaping (Result<Data, any Error>) -> Void) {
+        sendFeliCaCommand(commandPacket: commandPacket) { data, error in
+            resultHandler(error.map { .failure($0) } ?? .success(data))
+        }
+    }
 }

@@ -21,6 +21,8 @@ public enum NFCTag {
     init(_ object: TagObject) {
         if let t = object as? ISO7816TagObject {
             self = .iso7816(t)
+        } else if let t = object as? FeliCaTagObject {
+            self = .feliCa(t)
         } else if let t = object as? ISO15693TagObject {
             self = .iso15693(t)
         } else {

@@ -52,7 +52,17 @@ extension NFCReaderError {
         case .tagSizeTooSmall: code = .ndefReaderSessionErrorTagSizeTooSmall
         case .zeroLengthMessage: code = .ndefReaderSessionErrorZeroLengthMessage
         }
-        self.init(code, userInfo: e.unexpectedLength ? [NFCTagResponseUnexpectedLengthErrorKey: true] : [:])
+        var userInfo: [String: Any] = [:]
+        if e.unexpectedLength { userInfo[NFCTagResponseUnexpectedLengthErrorKey] = true }
+        switch e.tagStatus {
+        case .iso15693(let status)?: userInfo[NFCISO15693TagResponseErrorKey] = Int(status)
+        case .felica?:
+            // Core NFC has no userInfo key for FeliCa status flags: its commands return statusFlag1 and
+            // statusFlag2 as values, so nothing is added here.
+            break
+        case nil: break
+        }
+        self.init(code, userInfo: userInfo)
     }
 }
 

@@ -23,6 +23,7 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
         case .miFare: return MiFareTagObject(delivered, session: session)
         case .iso15693: return ISO15693TagObject(delivered, session: session)
         case .ndefOnly: return TagObject(delivered, session: session)
+        case .feliCa: return FeliCaTagObject(delivered, session: session)
         }
     }
 
@@ -42,7 +43,7 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
     var isAvailable: Bool { system.isAvailable(reference) }
     func asNFCISO15693Tag() -> (any NFCISO15693Tag)? { self as? ISO15693TagObject }
     func asNFCISO7816Tag() -> (any NFCISO7816Tag)? { self as? ISO7816TagObject }
-    func asNFCFeliCaTag() -> (any NFCFeliCaTag)? { nil }
+    func asNFCFeliCaTag() -> (any NFCFeliCaTag)? { self as? FeliCaTagObject }
     func asNFCMiFareTag() -> (any NFCMiFareTag)? { self as? MiFareTagObject }
 
     // MARK: NFCNDEFTag
@@ -147,7 +148,7 @@ final class MiFareTagObject: TagObject, NFCMiFareTag, @unchecked Sendable {
         case .miFare(.ultralight): return .ultralight
         case .miFare(.plus): return .plus
         case .miFare(.desfire): return .desfire
-        case .miFare(.unknown), .iso7816, .iso15693, .ndefOnly: return .unknown
+        case .miFare(.unknown), .iso7816, .iso15693, .ndefOnly, .feliCa: return .unknown
         }
     }
     var identifier: Data { Data(delivered.identifier) }

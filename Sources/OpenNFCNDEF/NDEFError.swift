@@ -51,6 +51,9 @@ public struct NDEFError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let chunkedEmptyRecord = Code(rawValue: "chunked empty record")
         /// Nested messages (Smart Poster, Handover) deeper than ``NDEFDecodingOptions/maxNestingDepth``.
         public static let nestingTooDeep = Code(rawValue: "nesting too deep")
+        /// A message decoded as a given list of typed records (``NDEFMessage/decoded(_:as:options:)``) holds more
+        /// or fewer records than listed.
+        public static let unexpectedRecordCount = Code(rawValue: "unexpected number of records")
 
         // Record construction.
         /// TYPE longer than 255 bytes.

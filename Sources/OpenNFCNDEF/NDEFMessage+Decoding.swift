@@ -251,61 +251,71 @@ extension NDEFMessage {
     /// and the general decoder runs from the start, so errors and their offsets come from one place.
     @inline(__always)
     static func strictFastPath(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> [NDEFRecord]? {
-        let base = bytes.startIndex
-        return bytes.withUnsafeBufferPointer { buffer -> [NDEFRecord]? in
-            // Pass 1: check every rule and count the records.
-            let n = buffer.count
-            var count = 0
-            var i = 0
-            var ended = false
-            while i < n {
-                let flags = buffer[i]
-                guard flags & Flag.cf == 0, (flags & Flag.mb != 0) == (i == 0) else { return nil }
-                let headerLength = (flags & Flag.sr != 0 ? 3 : 6) + (flags & Flag.il != 0 ? 1 : 0)
-                guard n - i >= headerLength else { return nil }
-                let typeLength = Int(buffer[i + 1])
-                let payloadLength = Self.payloadLength(buffer, at: i, flags: flags)
-                let idLength = flags & Flag.il != 0 ? Int(buffer[i + headerLength - 1]) : 0
-                let recordEnd = i + headerLength + typeLength + idLength + payloadLength
-                guard recordEnd <= n else { return nil }
-                switch flags & Flag.tnfMask {
-                case 0: guard typeLength == 0, idLength == 0, payloadLength == 0 else { return nil }
-                case 1, 2, 3, 4: guard typeLength > 0 else { return nil }
-                case 5: guard typeLength == 0 else { return nil }
-                default: return nil
-                }
-                count += 1
-                i = recordEnd
-                if flags & Flag.me != 0 {
-                    ended = true
-                    break
-                }
-            }
-            guard ended, i == n else { return nil }
+        bytes.withUnsafeBufferPointer { buffer -> [NDEFRecord]? in
+            guard let count = strictRecordCount(buffer) else { return nil }
             // Pass 2: the records, into an array of the right size (one allocation).
             var records: [NDEFRecord] = []
             records.reserveCapacity(count)
-            i = 0
+            var i = 0
             for _ in 0..<count {
-                let flags = buffer[i]
-                let headerLength = (flags & Flag.sr != 0 ? 3 : 6) + (flags & Flag.il != 0 ? 1 : 0)
-                let typeStart = i + headerLength
-                let idStart = typeStart + Int(buffer[i + 1])
-                let payloadStart = idStart + (flags & Flag.il != 0 ? Int(buffer[i + headerLength - 1]) : 0)
-                let recordEnd = payloadStart + Self.payloadLength(buffer, at: i, flags: flags)
-                let raw = flags & Flag.tnfMask
-                records.append(
-                    raw == 0
-                        ? .empty
-                        : NDEFRecord(
-                            tnf: NDEFRecord.TypeNameFormat(rawValue: raw)!, storage: bytes,
-                            typeRange: base + typeStart..<base + idStart, idRange: base + idStart..<base + payloadStart,
-                            payloadRange: base + payloadStart..<base + recordEnd,
-                            payloadOffset: baseOffset + payloadStart))
-                i = recordEnd
+                records.append(checkedRecord(at: &i, buffer, in: bytes, baseOffset: baseOffset))
             }
             return records
         }
+    }
+
+    /// Pass 1 of the strict fast path: checks every rule of an unchunked message (see ``strictFastPath(_:baseOffset:)``)
+    /// and counts its records; nil at the first irregularity.
+    @inline(__always)
+    static func strictRecordCount(_ buffer: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = buffer.count
+        var count = 0
+        var i = 0
+        while i < n {
+            let flags = buffer[i]
+            guard flags & Flag.cf == 0, (flags & Flag.mb != 0) == (i == 0) else { return nil }
+            let headerLength = (flags & Flag.sr != 0 ? 3 : 6) + (flags & Flag.il != 0 ? 1 : 0)
+            guard n - i >= headerLength else { return nil }
+            let typeLength = Int(buffer[i + 1])
+            let payloadLength = Self.payloadLength(buffer, at: i, flags: flags)
+            let idLength = flags & Flag.il != 0 ? Int(buffer[i + headerLength - 1]) : 0
+            let recordEnd = i + headerLength + typeLength + idLength + payloadLength
+            guard recordEnd <= n else { return nil }
+            switch flags & Flag.tnfMask {
+            case 0: guard typeLength == 0, idLength == 0, payloadLength == 0 else { return nil }
+            case 1, 2, 3, 4: guard typeLength > 0 else { return nil }
+            case 5: guard typeLength == 0 else { return nil }
+            default: return nil
+            }
+            count += 1
+            i = recordEnd
+            if flags & Flag.me != 0 { return i == n ? count : nil }
+        }
+        return nil
+    }
+
+    /// Pass 2 of the strict fast path: the record whose header is at `i` (relative to `buffer`, which is `bytes`'
+    /// storage) of a message ``strictRecordCount(_:)`` accepted; advances `i` past it. The record's slices share
+    /// `bytes`.
+    @inline(__always)
+    static func checkedRecord(
+        at i: inout Int, _ buffer: UnsafeBufferPointer<UInt8>, in bytes: ArraySlice<UInt8>, baseOffset: Int
+    ) -> NDEFRecord {
+        let base = bytes.startIndex
+        let flags = buffer[i]
+        let headerLength = (flags & Flag.sr != 0 ? 3 : 6) + (flags & Flag.il != 0 ? 1 : 0)
+        let typeStart = i + headerLength
+        let idStart = typeStart + Int(buffer[i + 1])
+        let payloadStart = idStart + (flags & Flag.il != 0 ? Int(buffer[i + headerLength - 1]) : 0)
+        let recordEnd = payloadStart + Self.payloadLength(buffer, at: i, flags: flags)
+        let raw = flags & Flag.tnfMask
+        i = recordEnd
+        return raw == 0
+            ? .empty
+            : NDEFRecord(
+                tnf: NDEFRecord.TypeNameFormat(rawValue: raw)!, storage: bytes,
+                typeRange: base + typeStart..<base + idStart, idRange: base + idStart..<base + payloadStart,
+                payloadRange: base + payloadStart..<base + recordEnd, payloadOffset: baseOffset + payloadStart)
     }
 
     /// PAYLOAD_LENGTH of the record header at `i`: one byte (SR) or four, big-endian (NDEF 1.0 §3.2.4).

@@ -14,7 +14,13 @@ extension VPCDCard {
         let a = tag.activation
         switch a.technology {
         case .nfcF: return (0x11, 0x003B)
-        case .nfcV: return (0x0B, 0x0014)
+        case .nfcV:
+            // PC/SC Part 3 supplement card names: 00 14 ICODE SLI (NXP), 00 12 Tag-it (TI); none for the ST25DV (00 00).
+            switch a.uid.count == 8 ? a.uid[1] : 0 {
+            case 0x04: return (0x0B, 0x0014)
+            case 0x07: return (0x0B, 0x0012)
+            default: return (0x0B, 0x0000)
+            }
         case .nfcB: return (0x07, 0x0000)
         case .nfcA: break
         }

@@ -21,12 +21,18 @@ public import OpenNFCSimulation
 /// re-activated (``VirtualTag/reset()``) after a `63 00`, so the next pseudo-APDU works. Pass-through frames get no
 /// such help: a tag muted by a raw frame stays mute until the next reset, as on an ACR122U.
 ///
+/// ISO 15693 tags (Type 5): the Part 3 ATR with standard `0B`, `FF CA` (UID LSB first), READ/UPDATE BINARY by block
+/// and the PC/SC 2.02 transparent session `FF C2`; the table is in `VPCDCard+ISO15693.swift`.
+///
 /// Not emulated: MIFARE Classic authentication (`FF 82`/`FF 86`), value blocks (`FF D7`/`FF B1`), reader LED and
 /// buzzer commands, `SCardControl` escapes (vpcd has no control channel).
 public final class VPCDCard {
     public let tag: any VirtualTag
     /// Power state as the reader last set it.
-    public private(set) var isPowered = false
+    public internal(set) var isPowered = false
+    /// ISO 15693: whether a PC/SC 2.02 transparent session is open, and the block size the reader learnt.
+    var transparentSession = false
+    var iso15693BlockSize: Int?
 
     public init(tag: any VirtualTag) {
         self.tag = tag
@@ -34,7 +40,10 @@ public final class VPCDCard {
 
     // MARK: Power (vpcd control messages 0x00, 0x01, 0x02)
 
-    public func powerOff() { isPowered = false }
+    public func powerOff() {
+        isPowered = false
+        transparentSession = false
+    }
 
     public func powerOn() {
         isPowered = true
@@ -44,6 +53,7 @@ public final class VPCDCard {
     /// Warm reset: the reader re-activates the tag; volatile state (authentication, selected file, mute) is cleared.
     public func reset() {
         isPowered = true
+        transparentSession = false
         tag.reset()
     }
 
@@ -65,6 +75,7 @@ public final class VPCDCard {
             }
         }
         let (ins, p1, p2) = (apdu[1], apdu[2], apdu[3])
+        if isISO15693, let r = respondISO15693(apdu, tearAfter: tearAfter) { return r }
         switch (ins, p1) {
         case (0xCA, 0x00): return getData(apdu, tearAfter != nil) { self.tag.activation.uid }
         case (0xCA, 0x01):
@@ -79,7 +90,7 @@ public final class VPCDCard {
         }
     }
 
-    private func getData(_ apdu: [UInt8], _ torn: Bool, _ value: () -> [UInt8]) -> [UInt8]? {
+    func getData(_ apdu: [UInt8], _ torn: Bool, _ value: () -> [UInt8]) -> [UInt8]? {
         if torn { return nil }
         let v = value()
         let le = apdu.count >= 5 ? Int(apdu[4]) : 0

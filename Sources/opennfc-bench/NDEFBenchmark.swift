@@ -12,7 +12,10 @@ import OpenNFCNDEF
 /// machines this runs on are shared):
 /// - `decode_*`: `NDEFMessage(decoding:)` on each message's bytes (records as slices of the input, no copies).
 /// - `encode_*`: `NDEFMessage.encoded()` of each decoded message.
-/// - `typed.decode_*`: decoding plus the URI and Text records to strings (what ndeflib's `message_decoder` does).
+/// - `typed.decode_*`: from the bytes to the URI and Text records' strings (what ndeflib's `message_decoder` does),
+///   `NDEFMessage.decoded(bytes, as: NDEFURIRecord.self, NDEFTextRecord.self)`, every strict check made;
+///   `typed.decode_via_message_*` decodes the `NDEFMessage` first, then `NDEFURIRecord(decoding: records[0])` and
+///   `NDEFTextRecord(decoding: records[1])`.
 /// - `typed.encode_*`: from the two strings to the message's bytes through the typed records,
 ///   `NDEFMessage.encoded(NDEFURIRecord(uri:), NDEFTextRecord(text:language:))` (what ndeflib's `message_encoder`
 ///   does with its typed records); `typed.encode_via_records_*` builds the two `NDEFRecord`s and an `NDEFMessage`
@@ -114,6 +117,14 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
     let typedDecode = try bestTime(rounds: rounds) {
         var c = 0
         for m in corpus {
+            let (uri, text) = try NDEFMessage.decoded(m, as: NDEFURIRecord.self, NDEFTextRecord.self)
+            c &+= uri.uri.utf8.count &+ text.text.utf8.count
+        }
+        return c
+    }
+    let typedDecodeViaMessage = try bestTime(rounds: rounds) {
+        var c = 0
+        for m in corpus {
             let message = try NDEFMessage(decoding: m)
             c &+= try NDEFURIRecord(decoding: message.records[0]).uri.utf8.count
             c &+= try NDEFTextRecord(decoding: message.records[1]).text.utf8.count
@@ -138,6 +149,9 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
         }
         return c
     }
+    guard typedDecode.check == typedDecodeViaMessage.check else {
+        throw BenchError(description: "typed decoding mismatch")
+    }
     guard typedEncode.check == bytes, typedEncodeViaRecords.check == bytes else {
         throw BenchError(description: "typed encoding mismatch")
     }
@@ -161,6 +175,7 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
             "typed",
             .object(
                 rates(typedDecode.seconds, messages: n, bytes: bytes, prefix: "decode")
+                    + rates(typedDecodeViaMessage.seconds, messages: n, bytes: bytes, prefix: "decode_via_message")
                     + rates(typedEncode.seconds, messages: n, bytes: bytes, prefix: "encode")
                     + rates(typedEncodeViaRecords.seconds, messages: n, bytes: bytes, prefix: "encode_via_records"))
         ))
@@ -178,6 +193,7 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
                         ("decode", ratio(Double(n) / decode.seconds, d)),
                         ("encode", ratio(Double(n) / encode.seconds, e)),
                         ("typed_decode", ratio(Double(n) / typedDecode.seconds, d)),
+                        ("typed_decode_via_message", ratio(Double(n) / typedDecodeViaMessage.seconds, d)),
                         ("typed_encode", ratio(Double(n) / typedEncode.seconds, e)),
                         ("typed_encode_via_records", ratio(Double(n) / typedEncodeViaRecords.seconds, e)),
                     ])

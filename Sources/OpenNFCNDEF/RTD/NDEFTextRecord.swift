@@ -166,11 +166,41 @@ public struct NDEFTextRecord: NDEFTypedRecord {
         }
     }
 
+    public func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) throws(NDEFError) -> Int? {
+        guard encoding == .utf8 else {
+            var out: [UInt8] = []
+            try record().encode(into: &out, begin: begin, end: end)
+            guard out.count <= buffer.count else { return nil }
+            return out.withUnsafeBufferPointer { copyBytes($0, to: buffer.baseAddress!) }
+        }
+        let written = withUTF8Bytes(language) { languageBytes -> Int? in
+            guard (1...63).contains(languageBytes.count), isPrintableASCII(languageBytes) else { return -1 }
+            return withUTF8Bytes(text) { body -> Int? in
+                let payloadCount = 1 + languageBytes.count + body.count
+                guard
+                    NDEFRecord.headerLength(idCount: 0, payloadCount: payloadCount) + 1 + payloadCount
+                        <= buffer.count, let p = buffer.baseAddress
+                else { return nil }
+                var i = NDEFRecord.writeHeader(
+                    to: p, flags: (begin ? 0x80 : 0) | (end ? 0x40 : 0), tnf: 1, typeCount: 1, idCount: 0,
+                    payloadCount: payloadCount)
+                p[i] = 0x54  // "T"
+                p[i + 1] = UInt8(languageBytes.count)
+                i += 2
+                i += copyBytes(languageBytes, to: p + i)
+                return i + copyBytes(body, to: p + i)
+            }
+        }
+        guard written != -1 else {
+            throw NDEFError(.invalidText, at: 0, detail: "language code must be 1–63 ASCII characters")
+        }
+        return written
+    }
+
     /// The language code's length, checked as ``record()`` checks it (1–63 printable ASCII characters).
     private func checkedLanguageCount() throws(NDEFError) -> Int {
-        var copy = language
-        let count = copy.withUTF8 { bytes in
-            (1...63).contains(bytes.count) && bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) ? bytes.count : 0
+        let count = withUTF8Bytes(language) { bytes in
+            (1...63).contains(bytes.count) && isPrintableASCII(bytes) ? bytes.count : 0
         }
         guard count > 0 else {
             throw NDEFError(.invalidText, at: 0, detail: "language code must be 1–63 ASCII characters")

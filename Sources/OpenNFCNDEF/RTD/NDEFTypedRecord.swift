@@ -14,6 +14,9 @@ public protocol NDEFTypedRecord: Hashable, Sendable {
     /// Appends this record, unchunked, with the given MB/ME flags: the bytes ``record()`` would encode to, without
     /// building it. Default: through ``record()``.
     func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError)
+    /// Writes the bytes ``encode(into:begin:end:)`` appends to the start of `buffer` and returns how many they are;
+    /// nil, with nothing written, when they do not fit. Default: through ``encode(into:begin:end:)`` and a copy.
+    func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) throws(NDEFError) -> Int?
 }
 
 extension NDEFTypedRecord {
@@ -24,6 +27,16 @@ extension NDEFTypedRecord {
 
     public func encode(into out: inout [UInt8], begin: Bool, end: Bool) throws(NDEFError) {
         try record().encode(into: &out, begin: begin, end: end)
+    }
+
+    public func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) throws(NDEFError) -> Int? {
+        var out: [UInt8] = []
+        try encode(into: &out, begin: begin, end: end)
+        guard out.count <= buffer.count else { return nil }
+        _ = out.withUnsafeBufferPointer {
+            UnsafeMutableBufferPointer(rebasing: buffer[0..<out.count]).initialize(from: $0)
+        }
+        return out.count
     }
 }
 
@@ -40,18 +53,75 @@ extension NDEFMessage {
             length += try r.encodedLength()
         }
         guard count > 0 else { return [0xD0, 0x00, 0x00] }
-        var out: [UInt8] = []
-        out.reserveCapacity(length)
+        // Each record writes itself into a scratch buffer (on the stack when small), copied once into the result;
+        // if one does not fit (an encodedLength() that disagrees with encode(into:begin:end:)), the records are
+        // appended instead.
+        let out = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) {
+            (buffer) throws(NDEFError) -> [UInt8]? in
+            var written = 0
+            var index = 0
+            for r in repeat each records {
+                guard
+                    let n = try r.write(
+                        to: UnsafeMutableBufferPointer(rebasing: buffer[written...]), begin: index == 0,
+                        end: index == count - 1)
+                else { return nil }
+                written += n
+                index += 1
+            }
+            return Array(UnsafeBufferPointer(rebasing: buffer[0..<written]))
+        }
+        if let out { return out }
+        var appended: [UInt8] = []
+        appended.reserveCapacity(length)
         var index = 0
         for r in repeat each records {
-            try r.encode(into: &out, begin: index == 0, end: index == count - 1)
+            try r.encode(into: &appended, begin: index == 0, end: index == count - 1)
             index += 1
         }
-        return out
+        return appended
     }
 }
 
 extension NDEFRecord {
+    /// Bytes of a record header (NDEF 1.0 §3.2) for fields of these sizes: flags, TYPE_LENGTH, PAYLOAD_LENGTH (1 byte
+    /// with SR, else 4), ID_LENGTH when there is an ID.
+    @inline(__always)
+    static func headerLength(idCount: Int, payloadCount: Int) -> Int {
+        (payloadCount < 256 ? 3 : 6) + (idCount > 0 ? 1 : 0)
+    }
+
+    /// Writes a record header at `p` (the bytes ``writeHeader(into:flags:tnf:typeCount:idCount:payloadCount:)``
+    /// appends) and returns its length.
+    @inline(__always)
+    static func writeHeader(
+        to p: UnsafeMutablePointer<UInt8>, flags: UInt8, tnf: UInt8, typeCount: Int, idCount: Int, payloadCount: Int
+    ) -> Int {
+        let short = payloadCount < 256
+        var f = flags | tnf
+        if short { f |= 0x10 }
+        if idCount > 0 { f |= 0x08 }
+        p[0] = f
+        p[1] = UInt8(truncatingIfNeeded: typeCount)
+        var i = 2
+        if short {
+            p[2] = UInt8(truncatingIfNeeded: payloadCount)
+            i = 3
+        } else {
+            let n = UInt32(truncatingIfNeeded: payloadCount)
+            p[2] = UInt8(truncatingIfNeeded: n >> 24)
+            p[3] = UInt8(truncatingIfNeeded: n >> 16)
+            p[4] = UInt8(truncatingIfNeeded: n >> 8)
+            p[5] = UInt8(truncatingIfNeeded: n)
+            i = 6
+        }
+        if idCount > 0 {
+            p[i] = UInt8(truncatingIfNeeded: idCount)
+            i += 1
+        }
+        return i
+    }
+
     /// Appends a record header (NDEF 1.0 §3.2): flags with SR when the payload fits one byte and IL with an ID,
     /// TYPE_LENGTH, PAYLOAD_LENGTH, ID_LENGTH.
     @inline(__always)
@@ -260,4 +330,27 @@ func fastUTF8String(prefix: StaticString = "", _ rest: UnsafeBufferPointer<UInt8
         if let from = rest.baseAddress { (buffer.baseAddress! + p).initialize(from: from, count: rest.count) }
         return p + rest.count
     }
+}
+
+/// Calls `body` with the UTF-8 of `string` in place (native and small strings need no copy); a bridged string is
+/// made contiguous in a copy first.
+@inline(__always)
+func withUTF8Bytes<R>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let r = string.utf8.withContiguousStorageIfAvailable(body) { return r }
+    var copy = string
+    return copy.withUTF8(body)
+}
+
+/// Copies `bytes` to `p` and returns their count.
+@inline(__always)
+func copyBytes(_ bytes: UnsafeBufferPointer<UInt8>, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    if let from = bytes.baseAddress, bytes.count > 0 { p.initialize(from: from, count: bytes.count) }
+    return bytes.count
+}
+
+/// True when every byte is printable ASCII (0x20–0x7E), as a Text record's language code must be (RTD-Text §3.2.1).
+@inline(__always)
+func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for b in bytes where b < 0x20 || b >= 0x7F { return false }
+    return true
 }

@@ -121,8 +121,7 @@ public struct NDEFURIRecord: NDEFTypedRecord {
     }
 
     public func encodedLength() -> Int {
-        var u = uri
-        return u.withUTF8 { bytes in
+        withUTF8Bytes(uri) { bytes in
             NDEFRecord.encodedLength(
                 typeCount: 1, idCount: 0,
                 payloadCount: 1 + bytes.count - Self.abbreviation(forBytes: bytes).prefixLength)
@@ -139,6 +138,23 @@ public struct NDEFURIRecord: NDEFTypedRecord {
             out.append(0x55)  // "U"
             out.append(code)
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[length...]))
+        }
+    }
+
+    public func write(to buffer: UnsafeMutableBufferPointer<UInt8>, begin: Bool, end: Bool) -> Int? {
+        withUTF8Bytes(uri) { bytes -> Int? in
+            let (code, length) = Self.abbreviation(forBytes: bytes)
+            let payloadCount = 1 + bytes.count - length
+            guard NDEFRecord.headerLength(idCount: 0, payloadCount: payloadCount) + 1 + payloadCount <= buffer.count,
+                let p = buffer.baseAddress
+            else { return nil }
+            var i = NDEFRecord.writeHeader(
+                to: p, flags: (begin ? 0x80 : 0) | (end ? 0x40 : 0), tnf: 1, typeCount: 1, idCount: 0,
+                payloadCount: payloadCount)
+            p[i] = 0x55  // "U"
+            p[i + 1] = code
+            i += 2
+            return i + copyBytes(UnsafeBufferPointer(rebasing: bytes[length...]), to: p + i)
         }
     }
 

@@ -33,6 +33,10 @@ public enum ContactlessCard: Sendable, Hashable {
         self = .other
     }
 
+    /// Standard bytes that mean ISO/IEC 15693: `0B` (part 3, PC/SC Part 3 supplement) and `0C` (part 4, what Windows
+    /// contactless drivers report for the same tags).
+    public static let iso15693Standards: Set<UInt8> = [0x0B, 0x0C]
+
     /// Decodes raw ATR bytes; malformed ATRs are `.other`.
     public init(atrBytes: [UInt8]) {
         if let atr = try? ATR(decoding: atrBytes) { self.init(atr: atr) } else { self = .other }
@@ -44,6 +48,7 @@ public enum ContactlessCard: Sendable, Hashable {
         case 0x03: return "ISO 14443 A part 3"
         case 0x07: return "ISO 14443 B part 3"
         case 0x0B: return "ISO 15693 part 3"
+        case 0x0C: return "ISO 15693 part 4"
         case 0x11: return "FeliCa"
         default: return "standard \(Hex.encode([ss]))"
         }
@@ -65,7 +70,10 @@ public enum ContactlessCard: Sendable, Hashable {
         case 0x003A: return "MIFARE Ultralight C"
         case 0x003B: return "FeliCa"
         case 0x003D: return "MIFARE Ultralight EV1"
+        case 0x0012: return "Tag-it HF-I"
+        case 0x0013: return "ST LRI512"
         case 0x0014: return "ICODE SLI"
+        case 0x0021: return "ST LRI64"
         case 0xF004: return "Topaz/Jewel (ACS)"
         case 0xF011: return "FeliCa 212 kbit/s (ACS)"
         case 0xF012: return "FeliCa 424 kbit/s (ACS)"
@@ -82,7 +90,7 @@ public enum ContactlessCard: Sendable, Hashable {
             switch ss {
             case 0x03: return .nfcA
             case 0x07: return .nfcB
-            case 0x0B: return .nfcV
+            case 0x0B, 0x0C: return .nfcV
             case 0x11: return .nfcF
             default: return nil
             }

@@ -8,7 +8,7 @@ public import OpenNFCRF
 /// |---|---|
 /// | `poll` | `SCardGetStatusChange` (no wait) over the reader(s); each card present is connected shared for `FF CA 00 00 00` (UID), then released |
 /// | `activate` | `SCardConnect` **exclusive** (no other application touches the tag until `deactivate`); profile chosen by ``PCSCProfileSelection`` |
-/// | `exchange` | the profile: Part 3 `FF B0`/`FF D6`, ACR122U/ACR1252U pass-through, or APDUs for ISO-DEP; a level-3 answer above the profile's `maxResponseSize` is `frameTooLong` naming the limit |
+/// | `exchange` | the profile: Part 3 `FF B0`/`FF D6`, ACR122U/ACR1252U pass-through, `FF C2` transparent exchange for ISO 15693, or APDUs for ISO-DEP; a level-3 answer above the profile's `maxResponseSize` is `frameTooLong` naming the limit |
 /// | `deactivate` | `SCardDisconnect(SCARD_RESET_CARD)`: the next activation finds the tag freshly selected |
 ///
 /// What PC/SC does not report, and what the target carries instead:
@@ -17,6 +17,8 @@ public import OpenNFCRF
 ///   `0x20` and no SENS_RES.
 /// * The ATS is reconstructed from the ATR's historical bytes as `TL 08 <historical bytes>`.
 /// * ISO-DEP type A and B cards look the same through PC/SC; they are reported as NFC-A.
+/// * ISO 15693 tags: the UID is reported MSB first (`E0 …`) whichever order the reader's `FF CA` uses; DSFID and AFI
+///   are not visible (reported 00).
 ///
 /// `capabilities` are exact once a target is active (they come from its profile); before that they are the
 /// reader's likely ones. A card that leaves mid-command (an empty successful `SCardTransmit`) throws
@@ -62,7 +64,7 @@ public final class PCSCFrontend: RFFrontend {
     public var capabilities: RFCapabilities {
         if let activeProfile { return activeProfile.capabilities }
         var c = RFCapabilities(
-            maxCommandSize: 252, maxResponseSize: 252, rawFrames: false, technologies: [.nfcA, .nfcB])
+            maxCommandSize: 252, maxResponseSize: 252, rawFrames: false, technologies: [.nfcA, .nfcB, .nfcV])
         if let r = readerName, PCSCProfileSelection.passThroughProfile(forReaderNamed: r) != nil { c.rawFrames = true }
         return c
     }
@@ -170,6 +172,11 @@ public final class PCSCFrontend: RFFrontend {
                 default: (nil, nil)
                 }
             return .nfcA(uid: uid, sensRes: atqa, selRes: sak, handle: handle)
+        case .storage where technology == .nfcV:
+            // Readers differ in the order of an ISO 15693 UID from FF CA: the `E0` byte says which end is the MSB.
+            let msbFirst = uid.count == 8 && uid.last == 0xE0 && uid.first != 0xE0 ? Array(uid.reversed()) : uid
+            // DSFID and AFI are not visible through PC/SC: reported as 00.
+            return RFTarget(.nfcV(NFCVActivation(uid: msbFirst, dsfid: 0)), handle: handle)
         default:
             return RFTarget(.identifierOnly(technology, uid), handle: handle)
         }
@@ -209,6 +216,10 @@ public final class PCSCFrontend: RFFrontend {
                 }
             }
         }
+        do { try profile.begin(on: card) } catch {
+            card.disconnect(.leave)
+            throw error
+        }
         activeCard = card
         activeProfile = profile
         activeTarget = entry.target
@@ -246,6 +257,7 @@ public final class PCSCFrontend: RFFrontend {
 
     public func deactivate() {
         guard let card = activeCard else { return }
+        activeProfile?.end(on: card)
         card.disconnect(.reset)
         activeCard = nil
         activeProfile = nil

@@ -9,6 +9,8 @@ public import OpenNFCRF
 /// | ``ISODEPProfile`` | ISO 14443-4 cards, any reader | n/a | every APDU; DESFire native commands |
 /// | ``ACR122UPassThroughProfile`` | level-3 tags on an ACR122U (PN532) | yes | every frame (`D4 42`) |
 /// | ``ACR1252UPassThroughProfile`` | level-3 tags on an ACR1252U/1255U | yes | every frame (`FF 00 00 00`) |
+/// | ``TransparentSessionProfile`` | ISO 15693 tags on a PC/SC 2.02 reader (ACR1552U, OMNIKEY, Identiv) | n/a | every ISO 15693 request (`FF C2`) |
+/// | ``ISO15693StorageCardProfile`` | ISO 15693 tags on a Part 3-only reader | n/a | Read/Write Single Block, Read Multiple Blocks (as `FF B0` / `FF D6` by block) |
 public protocol PCSCProfile: Sendable {
     /// A short name for logs and `opennfc readers`.
     var name: String { get }
@@ -16,6 +18,15 @@ public protocol PCSCProfile: Sendable {
     var capabilities: RFCapabilities { get }
     /// Sends one frame (level-3 target) or ISO-DEP payload through `card`.
     func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse
+    /// Called once when the target is activated with this profile (a transparent session switches protocol here).
+    func begin(on card: PCSCCard) throws(RFError)
+    /// Called before the connection is released (a transparent session ends here).
+    func end(on card: PCSCCard)
+}
+
+extension PCSCProfile {
+    public func begin(on card: PCSCCard) throws(RFError) {}
+    public func end(on card: PCSCCard) {}
 }
 
 extension PCSCError {

@@ -8,6 +8,10 @@ internal import OpenNFCBytes
 /// 3. Storage-card ATR on any other reader: probe the ACR122U pass-through with GET_VERSION (`FF 00 00 00 03 D4 42 60`).
 ///    An answer `D5 43 …` means the reader carries native frames (a renamed ACR122U, `opennfc emulate`); anything
 ///    else means Part 3 only → ``StorageCardProfile``. The probe's GET_VERSION answer also names the chip.
+/// 4. ISO 15693 ATR (standard byte `0B`, or `0C` as Windows drivers report it): start a PC/SC 2.02 transparent session
+///    (`FF C2 00 00 02 81 00 00`). Accepted → ``TransparentSessionProfile`` (every request reaches the tag); refused →
+///    ``ISO15693StorageCardProfile`` (READ/UPDATE BINARY by block only). An ACR122U or ACR1252U never shows such a
+///    card: neither reader carries ISO 15693.
 public enum PCSCProfileSelection {
     /// The result of choosing: the profile, and the GET_VERSION answer when a probe or lookup obtained one.
     public struct Choice: Sendable {
@@ -41,6 +45,13 @@ public enum PCSCProfileSelection {
             let noType1 = n.contains("ACR1252") || n.contains("ACR1255") || n.contains("ACR1251")
             return Choice(
                 profile: noType1 ? StorageCardProfile() : ACR122UType1Profile(), version: nil, tagWentMute: false)
+        }
+        if case .storage(let ss, _) = kind, ContactlessCard.iso15693Standards.contains(ss) {
+            let transparent = TransparentSessionProfile.startSession(on: card)
+            return Choice(
+                profile: transparent
+                    ? TransparentSessionProfile(sessionStarted: true) : ISO15693StorageCardProfile(),
+                version: nil, tagWentMute: false)
         }
         guard case .storage(0x03, _) = kind else {
             return Choice(profile: StorageCardProfile(), version: nil, tagWentMute: false)

@@ -82,8 +82,11 @@ extension NFCSystem {
             let active = try frontend.activate(target)
             defer { frontend.deactivate() }
             let identity = try platform.identify(active, frontend: frontend)
-            if case .mifareClassic = identity.family {
-                log(.system, "background reading: tag \(target.handle) is MIFARE Classic, never read")
+            let decision = DeliveryPolicy.decide(identity.family, .background, declarations)
+            guard case .readNDEF = decision else {
+                let why: String
+                if case .nothing(let reason) = decision { why = reason } else { why = "not read" }
+                log(.system, "background reading: tag \(target.handle): \(why)")
                 return
             }
             guard let stored = try storedNDEF(identity, frontend: frontend) else {

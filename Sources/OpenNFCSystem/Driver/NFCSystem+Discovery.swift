@@ -151,74 +151,66 @@ extension NFCSystem {
             }
             return d
         }
-        if !s.isNDEF, pollsPACE(s) {
-            // PACE-only polling (Core NFC `NFCPollingPACE`): ISO 7816 cards that advertise PACE, delivered without an
-            // AID SELECT; every other tag is not delivered.
-            switch identity.family {
-            case .desfire, .iso7816:
-                guard platform.advertisesPACE(identity, frontend: frontend) else {
-                    log(.system, "tag \(t.handle) not delivered: PACE polling and the card does not advertise PACE")
-                    return nil
-                }
-                var tag = make(.iso7816(initialSelectedAID: ""))
-                tag.supportsPACE = true
-                log(.system, "tag \(t.handle) advertises PACE")
-                return (tag, identity)
-            case .type2, .type1, .type5, .mifareClassic, .unsupported:
-                log(.system, "tag \(t.handle) not delivered: PACE polling delivers ISO 7816 cards that advertise PACE")
-                return nil
-            }
+        let reading: DeliveryReading = s.isNDEF ? .ndef : pollsPACE(s) ? .pace : .tag
+        // supportsPACE (iOS 26.4) of a tag session's ISO 7816 card: EF.CardAccess, read before any AID SELECT.
+        func advertisesPACE() -> Bool {
+            reading == .tag && identity.family == .iso7816 && platform.advertisesPACE(identity, frontend: frontend)
         }
-        switch identity.family {
-        case .type2: return (make(.miFare(.ultralight)), identity)
-        case .type1:
-            // Core NFC reads Type 1 NDEF in NDEF sessions; a tag reader session has no NFCTag case for it.
-            guard s.isNDEF else {
-                log(.system, "tag \(t.handle) not delivered: a tag reader session has no NFCTag for Type 1")
-                return nil
-            }
-            return (make(.ndefOnly), identity)
-        case .type5:
-            // Core NFC reads Type 5 NDEF in NDEF sessions, handing over its NFCISO15693Tag.
-            guard s.isNDEF else {
-                log(.system, "tag \(t.handle) not delivered: ISO 15693 tag sessions are not delivered yet")
-                return nil
-            }
-            return (make(.iso15693), identity)
-        case .mifareClassic: return s.isNDEF ? nil : (make(.miFare(.unknown)), identity)
-        case .unsupported(let why):
-            log(.system, "tag \(t.handle) not deliverable: \(why)")
+        if t.technology == .nfcF && reading == .tag {
+            // Core NFC delivers a FeliCa card to a tag session on the first declared system code that answers
+            // Polling, whatever its family (NFCSystem+FeliCa.swift).
+            guard let selection = selectFeliCaSystem(t, for: s, frontend: frontend) else { return nil }
+            var tag = make(.feliCa)
+            tag.feliCa = selection
+            return (tag, identity)
+        }
+        switch DeliveryPolicy.decide(identity.family, reading, declarations) {
+        case .deliver(let kind):
+            var tag = make(kind)
+            if case .iso7816 = kind { tag.supportsPACE = advertisesPACE() }
+            return (tag, identity)
+        case .nothing(let why):
+            log(.system, "tag \(t.handle) not delivered: \(why)")
             return nil
-        case .desfire, .iso7816:
-            if s.isNDEF { return (make(.iso7816(initialSelectedAID: "D2760000850101")), identity) }
-            let declared = selectIdentifiers(for: s)
-            // supportsPACE (iOS 26.4) of a tag session's ISO 7816 card: EF.CardAccess, read before any AID SELECT.
-            let pace = identity.family == .iso7816 && platform.advertisesPACE(identity, frontend: frontend)
-            func card(_ aid: String) -> DeliveredTag {
-                var tag = make(.iso7816(initialSelectedAID: aid))
-                tag.supportsPACE = pace
-                return tag
-            }
-            if configuration.validSelectIdentifiers.isEmpty && configuration.profile == .desktop {
-                return (card(""), identity)
-            }
-            if configuration.validSelectIdentifiers.isEmpty, case .iso7816 = identity.family {
-                // docs/PARITY.md §7.3: without a valid select-identifiers entry the session ends with 2.
-                log(.system, "tag \(t.handle) is an ISO 7816 card and the Info.plist declares no valid AID")
-                run(
-                    arbiter.end(
-                        s.id,
-                        .securityViolation("no valid \(AppConfiguration.selectIdentifiersKey) entry in Info.plist")))
+        case .readNDEF:
+            // The table gives this only for background reading, which does not come here.
+            log(.system, "tag \(t.handle) not delivered: a session never reads in the background")
+            return nil
+        case .endSession(let why):
+            // docs/PARITY.md §7.3: without a valid select-identifiers entry the session ends with 2.
+            log(.system, "tag \(t.handle) is an ISO 7816 card and the Info.plist declares no valid AID")
+            run(arbiter.end(s.id, .securityViolation(why)))
+            return nil
+        case .deliverIfPACE:
+            // PACE-only polling (Core NFC `NFCPollingPACE`): ISO 7816 cards that advertise PACE, delivered without an
+            // AID SELECT.
+            guard platform.advertisesPACE(identity, frontend: frontend) else {
+                log(.system, "tag \(t.handle) not delivered: PACE polling and the card does not advertise PACE")
                 return nil
             }
-            for (text, aid) in declared where select(aid, on: frontend) {
+            var tag = make(.iso7816(initialSelectedAID: ""))
+            tag.supportsPACE = true
+            log(.system, "tag \(t.handle) advertises PACE")
+            return (tag, identity)
+        case .selectDeclaredAID(let otherwise):
+            let pace = advertisesPACE()
+            for (text, aid) in selectIdentifiers(for: s) where select(aid, on: frontend) {
                 log(.system, "tag \(t.handle) selected \(text)")
-                return (card(text), identity)
+                var tag = make(.iso7816(initialSelectedAID: text))
+                tag.supportsPACE = pace
+                return (tag, identity)
             }
-            if case .desfire = identity.family { return (make(.miFare(.desfire)), identity) }
+            if let otherwise { return (make(otherwise), identity) }
             log(.system, "tag \(t.handle) not delivered: no declared AID selects")
             return nil
         }
+    }
+
+    /// What the app's Info.plist declares, as the delivery-policy table reads it.
+    var declarations: DeliveryDeclarations {
+        DeliveryDeclarations(
+            hasSelectIdentifiers: !configuration.validSelectIdentifiers.isEmpty,
+            desktop: configuration.profile == .desktop)
     }
 
     /// SELECT by DF name (ISO/IEC 7816-4 §11.2.2, `00 A4 04 00 Lc AID 00`); true on 90 00 or 61 xx.

@@ -34,7 +34,7 @@ extension NFCSystem {
             } else {
                 switch s.kind {
                 case .ndef: refusal = configuration.ndefSessionRefusal
-                case .tag: refusal = configuration.tagSessionRefusal(pace: pollsPACE(s))
+                case .tag: refusal = configuration.tagSessionRefusal(pace: pollsPACE(s)) ?? feliCaRefusal(s)
                 case .vas(let commands):
                     refusal =
                         configuration.vasSessionRefusal ?? Self.vasProblem(commands).map { .invalidConfiguration($0) }

@@ -156,7 +156,7 @@ extension NFCSystem {
 
     // MARK: plumbing
 
-    private func operation<T>(
+    func operation<T>(
         _ ref: TagReference, requireConnected: Bool = true,
         _ body: (SessionState, (tag: DeliveredTag, identity: TagIdentity), any RFFrontend) throws(SystemError) -> T
     ) throws(SystemError) -> T {
@@ -195,7 +195,7 @@ extension NFCSystem {
         return a
     }
 
-    private func exchange(
+    func exchange(
         _ s: SessionState, _ ref: TagReference, _ frontend: any RFFrontend, _ command: [UInt8]
     ) throws(SystemError) -> RFResponse {
         do {
@@ -206,7 +206,7 @@ extension NFCSystem {
     }
 
     /// Notes a tag that left the field.
-    private func lost(_ s: SessionState, _ ref: TagReference, _ e: SystemError) -> SystemError {
+    func lost(_ s: SessionState, _ ref: TagReference, _ e: SystemError) -> SystemError {
         if e.code == .tagConnectionLost {
             s.gone.insert(ref.handle)
             if s.connected == ref.handle { s.connected = nil }

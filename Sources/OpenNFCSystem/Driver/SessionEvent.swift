@@ -26,6 +26,8 @@ public struct DeliveredTag: Sendable, Hashable {
         case iso15693
         /// An `NFCNDEFTag` with no tag protocol (Type 1 in an NDEF reader session).
         case ndefOnly
+        /// `NFCFeliCaTag`: a FeliCa card whose system ``DeliveredTag/feliCa`` was selected by Polling.
+        case feliCa
     }
 
     public var reference: TagReference
@@ -44,6 +46,8 @@ public struct DeliveredTag: Sendable, Hashable {
     /// Whether the card advertises PACE (`NFCISO7816Tag.supportsPACE`, iOS 26.4): its EF.CardAccess lists a PACE
     /// protocol (ICAO Doc 9303 Part 11 §9.2.1). Checked for ISO 7816 cards in tag reader sessions.
     public var supportsPACE = false
+    /// A FeliCa tag's selected system (`currentSystemCode`, `currentIDm`); `polling` updates it in the session.
+    package var feliCa: FeliCaSelection?
 }
 
 /// What a session hears from the system, always on the session's queue, in order.
