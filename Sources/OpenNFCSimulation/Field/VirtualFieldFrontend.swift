@@ -1,6 +1,6 @@
 internal import OpenNFCBytes
 package import OpenNFCCrypto
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// An ``RFFrontend`` over a ``VirtualField``: what the reader procedures, the simulated Core NFC sessions and the
 /// CLI's `sim:` device talk to.
@@ -14,27 +14,27 @@ public import OpenNFCRF
 /// | No raw frames | with `rawFrames == false`, exchanges with level-3 NFC-A targets throw `unsupported`; NFC-F and NFC-V exchanges need the `felica` / `nfcV` frame modes |
 /// | Errors | `notActivated`, `linkLost` (tag left), `timeout` (tag silent), injected `transmission`/`timeout` |
 /// | MIFARE Classic authentication | ``authenticate(_:)`` runs the three-pass Crypto1 authentication (nested when already authenticated) when ``RFCapabilities/mifareClassicAuthentication`` is true; afterwards every exchange is enciphered here, CRC_A and parity bits included, and travels through ``VirtualField/exchange(air:)`` |
-public final class VirtualFieldFrontend: RFFrontend {
+package final class VirtualFieldFrontend: RFFrontend {
     /// The field this frontend's antenna covers.
-    public let field: VirtualField
+    package let field: VirtualField
     /// Sizes and technologies this frontend enforces (see ``RFCapabilities/simulatedIPhone``).
-    public var capabilities: RFCapabilities
+    package var capabilities: RFCapabilities
     /// Poll with WUPA (true, the default: halted tags answer) or REQA (false).
-    public var pollsWithWakeUp = true
+    package var pollsWithWakeUp = true
     private var active: RFTarget?
     /// The reader's Crypto1 state once a MIFARE Classic authentication succeeded (cleared by activation and release).
     private var cipher: Crypto1?
     /// Where the reader nonce nR comes from; inject a ``SeededRandomSource`` for reproducible transcripts.
     package var random: any RandomSource = SystemRandomSource()
 
-    public init(field: VirtualField, capabilities: RFCapabilities = .simulatedIPhone) {
+    package init(field: VirtualField, capabilities: RFCapabilities = .simulatedIPhone) {
         self.field = field
         self.capabilities = capabilities
     }
 
     /// The tags in the field that answer the request, for the technologies this frontend supports (WUPA/WUPB, or
     /// REQA/REQB when ``pollsWithWakeUp`` is false).
-    public func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
+    package func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
         var r = request.restricted(to: capabilities.technologies)
         if !pollsWithWakeUp {
             r.nfcA?.wakeUp = false
@@ -44,7 +44,7 @@ public final class VirtualFieldFrontend: RFFrontend {
     }
 
     /// Selects the target in the field; `unsupported` for a technology this frontend lacks.
-    public func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
+    package func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
         guard capabilities.technologies.contains(target.technology) else {
             throw RFError(.unsupported, "this frontend does not speak \(target.technology.rawValue)")
         }
@@ -56,7 +56,7 @@ public final class VirtualFieldFrontend: RFFrontend {
     }
 
     /// Sends one frame or ISO-DEP payload, enforcing the size limits and `rawFrames`.
-    public func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
         guard let target = active, field.activeHandle == target.handle else {
             active = nil
             throw RFError(.notActivated, "no tag is activated")
@@ -98,7 +98,7 @@ public final class VirtualFieldFrontend: RFFrontend {
     }
 
     /// HLTA / DESELECT of the active target.
-    public func deactivate() {
+    package func deactivate() {
         if active != nil { field.halt() }
         active = nil
         cipher = nil
@@ -111,7 +111,7 @@ public final class VirtualFieldFrontend: RFFrontend {
     /// authentication), the card's nT (enciphered when nested), the reader's {nR}{aR} with aR = suc⁶⁴(nT), the card's
     /// {aT} checked against suc⁹⁶(nT). A wrong key shows as no answer or an enciphered NAK: `protocolViolation`
     /// naming the block and key, and the card must be activated again.
-    public func authenticate(_ authentication: RFAuthentication) throws(RFError) {
+    package func authenticate(_ authentication: RFAuthentication) throws(RFError) {
         guard case .mifareClassic(let block, let keyType, let key) = authentication else {
             throw RFError(.unsupported, "this frontend cannot perform \(authentication) itself")
         }
@@ -207,7 +207,7 @@ extension RFCapabilities {
     /// No reader-side limit at all: every frame reaches the chip and every answer comes back whole (a FAST_READ of a
     /// whole NTAG216 answers 924 bytes). What `opennfc tag send` talks to the chip through, so that it shows what
     /// the datasheet says rather than what one reader carries.
-    public static let unlimited = RFCapabilities(
+    package static let unlimited = RFCapabilities(
         maxCommandSize: Int.max, maxResponseSize: Int.max, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF, .nfcV],
         mifareClassicAuthentication: true)
 
@@ -216,7 +216,7 @@ extension RFCapabilities {
     /// Sizes: 261-byte commands (the largest short APDU: header 4, Lc 1, 255 data bytes, Le 1) and 258-byte answers
     /// (256 data bytes and SW1 SW2). Apple does not document the limit for raw frames; 256 + 2 also matches the
     /// FSD of 256 that iPhones announce in RATS, and bounds FAST_READ to 64 pages per frame.
-    public static let simulatedIPhone = RFCapabilities(
+    package static let simulatedIPhone = RFCapabilities(
         maxCommandSize: 261, maxResponseSize: 258, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF, .nfcV])
 
     /// An ACR122U-like frontend (PN532 behind a CCID reader): NFC-A, NFC-B and NFC-F, no ISO 15693; raw frames via
@@ -224,7 +224,7 @@ extension RFCapabilities {
     ///
     /// Sizes: 252 bytes each way. A PN532 normal information frame carries at most 255 bytes after its length
     /// byte: TFI, command code and target number (InDataExchange) or status byte (the answer) leave 252.
-    public static let simulatedACR122U = RFCapabilities(
+    package static let simulatedACR122U = RFCapabilities(
         maxCommandSize: 252, maxResponseSize: 252, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF],
         mifareClassicAuthentication: true)
 }

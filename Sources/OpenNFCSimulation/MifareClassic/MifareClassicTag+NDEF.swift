@@ -21,7 +21,7 @@ extension MifareClassicTag {
     var ndefSectors: [Int] { (1..<model.sectorCount).filter { $0 != 16 || model != .classic4K } }
 
     /// Formats the chip for NDEF (all sectors, MAD1 or MAD1+MAD2) holding `message` (an empty NDEF TLV when nil).
-    public func formatForNDEF(holding message: [UInt8]? = nil) throws(FactoryError) {
+    package func formatForNDEF(holding message: [UInt8]? = nil) throws(FactoryError) {
         let sectors = ndefSectors
         let capacity = sectors.reduce(0) { $0 + 16 * (MifareClassicModel.blockCount(inSector: $1) - 1) }
         let m = message ?? []
@@ -61,7 +61,7 @@ extension MifareClassicTag {
     }
 
     /// The NDEF message of an NFC-formatted chip (the first NDEF TLV of the MAD's `03 E1` sectors), nil otherwise.
-    public var ndefMessage: [UInt8]? {
+    package var ndefMessage: [UInt8]? {
         let mad1 = block(1) + block(2)
         guard mad1[0] == Self.madCRC(Array(mad1[1...])) else { return nil }
         var aids: [Int: [UInt8]] = [:]

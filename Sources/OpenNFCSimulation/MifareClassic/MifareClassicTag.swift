@@ -30,16 +30,16 @@ internal import OpenNFCRF
 /// | Tearing | a block is programmed only once its whole frame (and CRC) has arrived: a tear leaves the old block or the new one, never a mix |
 /// | UID | 4 bytes (the NUID/7-byte variants are not simulated): Crypto1 takes it as the 32-bit uid |
 /// | Not simulated | the personalisation options of EV1 (SAK/UID modes), the originality signature, timing of EEPROM programming, the 7-bit-frame level of the gen1a backdoor |
-public final class MifareClassicTag: VirtualAirFrameTag {
+package final class MifareClassicTag: VirtualAirFrameTag {
     /// Why a tag could not be built.
-    public struct FactoryError: Error, Hashable, Sendable, CustomStringConvertible {
-        public var reason: String
-        public init(_ reason: String) { self.reason = reason }
-        public var description: String { reason }
+    package struct FactoryError: Error, Hashable, Sendable, CustomStringConvertible {
+        package var reason: String
+        package init(_ reason: String) { self.reason = reason }
+        package var description: String { reason }
     }
 
     /// The "magic" clones people copy Classic cards to.
-    public enum Magic: String, Sendable, Hashable, CaseIterable {
+    package enum Magic: String, Sendable, Hashable, CaseIterable {
         /// A genuine chip: block 0 is read-only.
         case none
         /// Gen1a ("UID changeable"): the `40`/`43` backdoor opens every block without keys.
@@ -48,10 +48,10 @@ public final class MifareClassicTag: VirtualAirFrameTag {
         case gen2
     }
 
-    public let model: MifareClassicModel
-    public let magic: Magic
+    package let model: MifareClassicModel
+    package let magic: Magic
     /// Every block, 16 bytes each, trailers with their keys as stored.
-    public internal(set) var memory: [UInt8]
+    package internal(set) var memory: [UInt8]
     /// Where nT comes from; inject a ``SeededRandomSource`` for reproducible transcripts.
     package var random: any RandomSource = SystemRandomSource()
 
@@ -75,10 +75,10 @@ public final class MifareClassicTag: VirtualAirFrameTag {
     /// The transfer buffer: a value and the address byte of its source block.
     private var transferBuffer: (value: Int32, address: UInt8)?
     private var backdoor = 0
-    public private(set) var isMuted = false
+    package private(set) var isMuted = false
 
     /// A chip with this memory image (`model.blockCount × 16` bytes).
-    public init(model: MifareClassicModel, memory: [UInt8], magic: Magic = .none) throws(FactoryError) {
+    package init(model: MifareClassicModel, memory: [UInt8], magic: Magic = .none) throws(FactoryError) {
         guard memory.count == model.blockCount * 16 else {
             throw FactoryError("a \(model.rawValue) has \(model.blockCount * 16) bytes, not \(memory.count)")
         }
@@ -89,7 +89,7 @@ public final class MifareClassicTag: VirtualAirFrameTag {
 
     /// A factory-fresh chip: block 0 with `uid` (4 bytes), BCC, SAK and ATQA; every trailer
     /// `FF FF FF FF FF FF | FF 07 80 | 69 | FF FF FF FF FF FF` (transport configuration); data blocks zero.
-    public convenience init(model: MifareClassicModel, uid: [UInt8], magic: Magic = .none) throws(FactoryError) {
+    package convenience init(model: MifareClassicModel, uid: [UInt8], magic: Magic = .none) throws(FactoryError) {
         guard uid.count == 4 else { throw FactoryError("a MIFARE Classic UID has 4 bytes here, not \(uid.count)") }
         var m = [UInt8](repeating: 0, count: model.blockCount * 16)
         let atqa = model.atqa
@@ -105,23 +105,23 @@ public final class MifareClassicTag: VirtualAirFrameTag {
     }
 
     /// `FF FF FF FF FF FF FF 07 80 69 FF FF FF FF FF FF`.
-    public static let transportTrailer: [UInt8] =
+    package static let transportTrailer: [UInt8] =
         [UInt8](repeating: 0xFF, count: 6) + [0xFF, 0x07, 0x80, 0x69] + [UInt8](repeating: 0xFF, count: 6)
 
-    public var chip: String { model.rawValue }
+    package var chip: String { model.rawValue }
 
     /// The 4-byte UID of block 0.
-    public var uid: [UInt8] { Array(memory[0..<4]) }
+    package var uid: [UInt8] { Array(memory[0..<4]) }
 
-    public var activation: VirtualActivation {
+    package var activation: VirtualActivation {
         VirtualActivation(uid: uid, sensRes: model.atqa, selRes: model.sak)
     }
 
     /// Block `n` as stored (keys included).
-    public func block(_ n: Int) -> [UInt8] { Array(memory[n * 16..<n * 16 + 16]) }
+    package func block(_ n: Int) -> [UInt8] { Array(memory[n * 16..<n * 16 + 16]) }
 
     /// Stores a block as is, trailers and block 0 included (tag files, the factory).
-    public func setBlock(_ n: Int, _ bytes: [UInt8]) throws(FactoryError) {
+    package func setBlock(_ n: Int, _ bytes: [UInt8]) throws(FactoryError) {
         guard (0..<model.blockCount).contains(n) else {
             throw FactoryError("block \(n) is outside a \(model.rawValue) (0–\(model.blockCount - 1))")
         }
@@ -130,12 +130,12 @@ public final class MifareClassicTag: VirtualAirFrameTag {
     }
 
     /// Key A (`0x60`) or key B (`0x61`) of a sector as stored in its trailer.
-    public func key(_ keyType: UInt8, sector: Int) -> [UInt8] {
+    package func key(_ keyType: UInt8, sector: Int) -> [UInt8] {
         let t = MifareClassicModel.trailerBlock(ofSector: sector) * 16
         return keyType == 0x60 ? Array(memory[t..<t + 6]) : Array(memory[t + 10..<t + 16])
     }
 
-    public func reset() {
+    package func reset() {
         cipher = nil
         awaiting = nil
         session = nil
@@ -153,7 +153,7 @@ public final class MifareClassicTag: VirtualAirFrameTag {
 
     // MARK: Plain frames
 
-    public func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
+    package func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
         guard !isMuted, !frame.isEmpty else { return .silence }
         // An enciphered link only understands enciphered frames: a plain one fails its CRC check.
         if cipher != nil { return mute(.silence) }
@@ -429,7 +429,7 @@ public final class MifareClassicTag: VirtualAirFrameTag {
     }
 
     /// A value block: value, ¬value, value (LE), addr, ¬addr, addr, ¬addr (MF1S50yyX §8.6.2.1).
-    public static func valueBlock(_ value: Int32, address: UInt8) -> [UInt8] {
+    package static func valueBlock(_ value: Int32, address: UInt8) -> [UInt8] {
         let u = UInt32(bitPattern: value)
         let v = (0..<4).map { UInt8(truncatingIfNeeded: u >> UInt32(8 * $0)) }
         return v + v.map { ~$0 } + v + [address, ~address, address, ~address]

@@ -2,33 +2,33 @@
 /// 15 two-byte AIDs for sectors 1–15), MAD2 on the 4K in sector 16 (blocks 64–66: CRC, info, 23 AIDs for sectors
 /// 17–39); the general purpose byte of sector 0's trailer says whether a MAD is there (DA, bit 7) and which version
 /// (ADV, bits 1–0). AIDs are stored function-cluster-last: the NFC Forum application E1 03 is the bytes `03 E1`.
-public struct MifareApplicationDirectory: Sendable, Hashable {
+package struct MifareApplicationDirectory: Sendable, Hashable {
     /// The MAD sectors' key A (AN10787 §3.6).
-    public static let keyA: [UInt8] = [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5]
+    package static let keyA: [UInt8] = [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5]
     /// The NFC Forum application as stored in the MAD.
-    public static let ndefAID: [UInt8] = [0x03, 0xE1]
+    package static let ndefAID: [UInt8] = [0x03, 0xE1]
 
     /// The info byte (publisher sector in bits 5–0).
-    public var info: UInt8
+    package var info: UInt8
     /// The AID of each sector (index = sector; sector 0 and 16 hold the MAD itself and are `00 00` here).
-    public var aids: [[UInt8]]
+    package var aids: [[UInt8]]
 
-    public init(info: UInt8 = 0x01, aids: [[UInt8]]) {
+    package init(info: UInt8 = 0x01, aids: [[UInt8]]) {
         self.info = info
         self.aids = aids
     }
 
     /// A MAD giving every sector but the MAD's own to `aid`.
-    public static func allSectors(_ aid: [UInt8], model: MifareClassicCard.Model) -> MifareApplicationDirectory {
+    package static func allSectors(_ aid: [UInt8], model: MifareClassicCard.Model) -> MifareApplicationDirectory {
         MifareApplicationDirectory(
             aids: (0..<model.sectorCount).map { $0 == 0 || $0 == 16 ? [0, 0] : aid })
     }
 
     /// The sectors that hold `aid`, in order.
-    public func sectors(for aid: [UInt8]) -> [Int] { aids.indices.filter { aids[$0] == aid } }
+    package func sectors(for aid: [UInt8]) -> [Int] { aids.indices.filter { aids[$0] == aid } }
 
     /// CRC-8 of AN10787 §3.7: polynomial x⁸+x⁴+x³+x²+1 (1Dh), preset C7h.
-    public static func crc(_ bytes: [UInt8]) -> UInt8 {
+    package static func crc(_ bytes: [UInt8]) -> UInt8 {
         var crc: UInt8 = 0xC7
         for b in bytes {
             crc ^= b
@@ -38,7 +38,7 @@ public struct MifareApplicationDirectory: Sendable, Hashable {
     }
 
     /// MAD1: blocks 1 and 2 (32 bytes).
-    public var mad1Blocks: [[UInt8]] {
+    package var mad1Blocks: [[UInt8]] {
         var body: [UInt8] = [info]
         for s in 1..<16 { body += s < aids.count ? aids[s] : [0, 0] }
         let all = [Self.crc(body)] + body
@@ -46,7 +46,7 @@ public struct MifareApplicationDirectory: Sendable, Hashable {
     }
 
     /// MAD2: blocks 64–66 (48 bytes), for a 4K.
-    public var mad2Blocks: [[UInt8]] {
+    package var mad2Blocks: [[UInt8]] {
         var body: [UInt8] = [info]
         for s in 17..<40 { body += s < aids.count ? aids[s] : [0, 0] }
         let all = [Self.crc(body)] + body
@@ -54,7 +54,7 @@ public struct MifareApplicationDirectory: Sendable, Hashable {
     }
 
     /// Decodes MAD1 (blocks 1, 2) and, when given, MAD2 (blocks 64–66), checking each CRC.
-    public static func decode(mad1: [UInt8], mad2: [UInt8]? = nil, sectorCount: Int) throws(TagError)
+    package static func decode(mad1: [UInt8], mad2: [UInt8]? = nil, sectorCount: Int) throws(TagError)
         -> MifareApplicationDirectory
     {
         guard mad1.count == 32 else { throw TagError(.invalidResponse, "MAD1 is 32 bytes, got \(mad1.count)") }
@@ -85,7 +85,7 @@ public struct MifareApplicationDirectory: Sendable, Hashable {
 
 extension MifareClassicCard {
     /// Reads the MAD (sector 0, and sector 16 on a 4K whose GPB says MAD2) with the MAD key A.
-    public func readMAD(keyA: [UInt8] = MifareApplicationDirectory.keyA) throws(TagError) -> MifareApplicationDirectory
+    package func readMAD(keyA: [UInt8] = MifareApplicationDirectory.keyA) throws(TagError) -> MifareApplicationDirectory
     {
         try authenticate(sector: 0, keyA: true, key: keyA)
         let mad1 = try readBlock(1) + readBlock(2)
@@ -105,7 +105,7 @@ extension MifareClassicCard {
 
     /// Writes the MAD and the MAD sectors' trailers (key A `A0A1A2A3A4A5`, access `78 77 88`, GPB `C1`/`C2`,
     /// `keyB`), authenticating each MAD sector with `currentKey` (key A when `currentKeyIsA`).
-    public func writeMAD(
+    package func writeMAD(
         _ mad: MifareApplicationDirectory, currentKey: [UInt8], currentKeyIsA: Bool, keyB: [UInt8]
     ) throws(TagError) {
         let gpb: UInt8 = model == .classic4K ? 0xC2 : 0xC1

@@ -7,34 +7,34 @@
 /// | 6 | ¬C2₃…¬C2₀ | ¬C1₃…¬C1₀ |
 /// | 7 | C1₃…C1₀ | ¬C3₃…¬C3₀ |
 /// | 8 | C3₃…C3₀ | C2₃…C2₀ |
-public struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertible {
+package struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertible {
     /// Which keys an access condition lets do something.
-    public enum Keys: String, Sendable, Hashable {
+    package enum Keys: String, Sendable, Hashable {
         case never = "-"
         case keyA = "A"
         case keyB = "B"
         case either = "A|B"
 
         /// Whether a key of this type (A: `true`) is granted.
-        public func grants(keyA: Bool) -> Bool { self == .either || self == (keyA ? .keyA : .keyB) }
+        package func grants(keyA: Bool) -> Bool { self == .either || self == (keyA ? .keyA : .keyB) }
     }
 
     /// What a data block's condition allows (Table 8).
-    public struct DataRights: Sendable, Hashable {
-        public var read, write, increment, decrementTransferRestore: Keys
+    package struct DataRights: Sendable, Hashable {
+        package var read, write, increment, decrementTransferRestore: Keys
     }
 
     /// What the trailer's condition allows (Table 7).
-    public struct TrailerRights: Sendable, Hashable {
-        public var keyAWrite, accessBitsRead, accessBitsWrite, keyBRead, keyBWrite: Keys
+    package struct TrailerRights: Sendable, Hashable {
+        package var keyAWrite, accessBitsRead, accessBitsWrite, keyBRead, keyBWrite: Keys
     }
 
     /// C1C2C3 of groups 0–3 as 3-bit numbers (C1 the most significant), e.g. `[0, 0, 0, 1]` for the transport
     /// configuration `FF 07 80`.
-    public var conditions: [UInt8]
+    package var conditions: [UInt8]
 
     /// Access bits from four 3-bit conditions (groups 0–2 data, 3 trailer).
-    public init(conditions: [UInt8]) throws(TagError) {
+    package init(conditions: [UInt8]) throws(TagError) {
         guard conditions.count == 4, conditions.allSatisfy({ $0 < 8 }) else {
             throw TagError(.invalidResponse, "access conditions are four values 0–7 (C1C2C3), not \(conditions)")
         }
@@ -42,7 +42,7 @@ public struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertib
     }
 
     /// Decodes trailer bytes 6–8, checking each bit against its inverted copy.
-    public init(bytes: [UInt8]) throws(TagError) {
+    package init(bytes: [UInt8]) throws(TagError) {
         guard bytes.count >= 3 else { throw TagError(.invalidResponse, "access bits need 3 bytes, got \(bytes.count)") }
         let c1 = bytes[1] >> 4
         let c2 = bytes[2] & 0x0F
@@ -64,7 +64,7 @@ public struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertib
     }
 
     /// The three bytes 6–8.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var c1: UInt8 = 0
         var c2: UInt8 = 0
         var c3: UInt8 = 0
@@ -77,13 +77,13 @@ public struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertib
     }
 
     /// `FF 07 80`: data blocks 000, trailer 001 (as NXP ships the chip).
-    public static let transport = try! MifareClassicAccessBits(conditions: [0, 0, 0, 1])
+    package static let transport = try! MifareClassicAccessBits(conditions: [0, 0, 0, 1])
     /// `7F 07 88`: NFC Forum NDEF sectors (data 000, trailer 011: key B manages, key A reads and writes data).
-    public static let ndefReadWrite = try! MifareClassicAccessBits(conditions: [0, 0, 0, 3])
+    package static let ndefReadWrite = try! MifareClassicAccessBits(conditions: [0, 0, 0, 3])
     /// `07 8F 0F`: read-only NDEF sectors (data 010, trailer 110: nothing writable ever again).
-    public static let ndefReadOnly = try! MifareClassicAccessBits(conditions: [2, 2, 2, 6])
+    package static let ndefReadOnly = try! MifareClassicAccessBits(conditions: [2, 2, 2, 6])
     /// `78 77 88`: the MAD sector (data 100 read with either key, write with B; trailer 011).
-    public static let mad = try! MifareClassicAccessBits(conditions: [4, 4, 4, 3])
+    package static let mad = try! MifareClassicAccessBits(conditions: [4, 4, 4, 3])
 
     static let dataTable: [DataRights] = [
         DataRights(read: .either, write: .either, increment: .either, decrementTransferRestore: .either),  // 000
@@ -116,17 +116,17 @@ public struct MifareClassicAccessBits: Sendable, Hashable, CustomStringConvertib
     ]
 
     /// The rights of data group 0–2.
-    public func data(_ group: Int) -> DataRights { Self.dataTable[Int(conditions[group])] }
+    package func data(_ group: Int) -> DataRights { Self.dataTable[Int(conditions[group])] }
     /// The rights on the trailer.
-    public var trailer: TrailerRights { Self.trailerTable[Int(conditions[3])] }
+    package var trailer: TrailerRights { Self.trailerTable[Int(conditions[3])] }
 
     /// Whether key B is readable, so it cannot serve for authentication (MF1S50yyX §8.7.2).
-    public var keyBIsReadable: Bool { trailer.keyBRead != .never }
+    package var keyBIsReadable: Bool { trailer.keyBRead != .never }
 
     /// Whether no key can ever change these access bits again (the sector's conditions are final).
-    public var isFrozen: Bool { trailer.accessBitsWrite == .never }
+    package var isFrozen: Bool { trailer.accessBitsWrite == .never }
 
-    public var description: String {
+    package var description: String {
         let groups = (0..<3).map { g in
             let d = data(g)
             return "block group \(g): read \(d.read.rawValue), write \(d.write.rawValue), increment "

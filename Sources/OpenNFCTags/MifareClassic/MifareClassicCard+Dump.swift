@@ -1,14 +1,14 @@
 /// A whole card as read with a key dictionary: every block that some key opened, and the keys found per sector.
-public struct MifareClassicDump: Sendable, Hashable {
-    public var model: MifareClassicCard.Model
-    public var uid: [UInt8]
+package struct MifareClassicDump: Sendable, Hashable {
+    package var model: MifareClassicCard.Model
+    package var uid: [UInt8]
     /// Every block; nil where no key opened it. Trailers carry the keys found (key A never reads back).
-    public var blocks: [[UInt8]?]
+    package var blocks: [[UInt8]?]
     /// Key A and key B per sector, nil where no dictionary key authenticated.
-    public var keysA: [[UInt8]?]
-    public var keysB: [[UInt8]?]
+    package var keysA: [[UInt8]?]
+    package var keysB: [[UInt8]?]
 
-    public init(model: MifareClassicCard.Model, uid: [UInt8], blocks: [[UInt8]?], keysA: [[UInt8]?], keysB: [[UInt8]?])
+    package init(model: MifareClassicCard.Model, uid: [UInt8], blocks: [[UInt8]?], keysA: [[UInt8]?], keysB: [[UInt8]?])
     {
         self.model = model
         self.uid = uid
@@ -18,7 +18,7 @@ public struct MifareClassicDump: Sendable, Hashable {
     }
 
     /// Whether every block was read.
-    public var isComplete: Bool { blocks.allSatisfy { $0 != nil } }
+    package var isComplete: Bool { blocks.allSatisfy { $0 != nil } }
 }
 
 extension MifareClassicCard {
@@ -39,7 +39,7 @@ extension MifareClassicCard {
     /// Reads the whole card: for each sector the first dictionary key A that authenticates, then key B (taken from
     /// the trailer when readable, else from the dictionary), each block with whichever key may read it. Trailers
     /// get the keys found written into bytes 0–5 and 10–15.
-    public func dump(keys: MifareClassicKeyDictionary) throws(TagError) -> MifareClassicDump {
+    package func dump(keys: MifareClassicKeyDictionary) throws(TagError) -> MifareClassicDump {
         var blocks = [[UInt8]?](repeating: nil, count: model.blockCount)
         var keysA = [[UInt8]?](repeating: nil, count: model.sectorCount)
         var keysB = [[UInt8]?](repeating: nil, count: model.sectorCount)
@@ -75,7 +75,7 @@ extension MifareClassicCard {
     /// then the trailer last, each with the first key (the dump's, then the dictionary's; key B before key A) that
     /// lets it write. Returns the blocks written.
     @discardableResult
-    public func restore(
+    package func restore(
         _ dump: MifareClassicDump, keys: MifareClassicKeyDictionary, includeBlock0: Bool = false
     ) throws(TagError) -> [Int] {
         guard dump.model == model else {

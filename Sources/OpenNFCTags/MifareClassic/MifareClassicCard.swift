@@ -1,4 +1,4 @@
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// The MIFARE Classic commands over an ``RFFrontend`` that performs Crypto1 (``RFCapabilities/mifareClassicAuthentication``),
 /// as a reader sends them (NXP MF1S50yyX / MF1S70yyX §10, ISO/IEC 14443-3 framing; the frontend enciphers).
@@ -13,16 +13,16 @@ public import OpenNFCRF
 ///
 /// A NAK is ``TagError/Code/commandRejected`` with ``TagError/nak``; the card then needs a new activation and
 /// authentication (``reactivate()``). Sizes: sectors 0–31 of 4 blocks, 32–39 of 16 (the 4K), the model from SAK.
-public final class MifareClassicCard {
+package final class MifareClassicCard {
     /// Mini (SAK `09`, 5 sectors), 1K (`08`, 16), 4K (`18`, 40).
-    public enum Model: String, Sendable, Hashable {
+    package enum Model: String, Sendable, Hashable {
         case mini, classic1K = "1k", classic4K = "4k"
 
-        public var sectorCount: Int { self == .mini ? 5 : self == .classic1K ? 16 : 40 }
-        public var blockCount: Int { self == .classic4K ? 256 : sectorCount * 4 }
+        package var sectorCount: Int { self == .mini ? 5 : self == .classic1K ? 16 : 40 }
+        package var blockCount: Int { self == .classic4K ? 256 : sectorCount * 4 }
 
         /// The model a SAK announces (ISO/IEC 14443-3 SAK as NXP AN10833 lists it; unknown SAKs read as 1K).
-        public init(sak: UInt8) {
+        package init(sak: UInt8) {
             switch sak {
             case 0x09: self = .mini
             case 0x18, 0x38: self = .classic4K
@@ -31,13 +31,13 @@ public final class MifareClassicCard {
         }
     }
 
-    public let frontend: any RFFrontend
-    public private(set) var target: RFTarget
-    public let model: Model
+    package let frontend: any RFFrontend
+    package private(set) var target: RFTarget
+    package let model: Model
     /// The sector and key type authenticated now, if any.
-    public private(set) var authenticated: (sector: Int, keyA: Bool)?
+    package private(set) var authenticated: (sector: Int, keyA: Bool)?
 
-    public init(target: RFTarget, frontend: any RFFrontend, model: Model? = nil) {
+    package init(target: RFTarget, frontend: any RFFrontend, model: Model? = nil) {
         self.target = target
         self.frontend = frontend
         self.model = model ?? Model(sak: target.selRes ?? 0x08)
@@ -45,13 +45,13 @@ public final class MifareClassicCard {
 
     // MARK: Layout
 
-    public static func firstBlock(ofSector s: Int) -> Int { s < 32 ? s * 4 : 128 + (s - 32) * 16 }
-    public static func blockCount(inSector s: Int) -> Int { s < 32 ? 4 : 16 }
-    public static func trailerBlock(ofSector s: Int) -> Int { firstBlock(ofSector: s) + blockCount(inSector: s) - 1 }
-    public static func sector(ofBlock b: Int) -> Int { b < 128 ? b / 4 : 32 + (b - 128) / 16 }
-    public static func isTrailer(_ b: Int) -> Bool { trailerBlock(ofSector: sector(ofBlock: b)) == b }
+    package static func firstBlock(ofSector s: Int) -> Int { s < 32 ? s * 4 : 128 + (s - 32) * 16 }
+    package static func blockCount(inSector s: Int) -> Int { s < 32 ? 4 : 16 }
+    package static func trailerBlock(ofSector s: Int) -> Int { firstBlock(ofSector: s) + blockCount(inSector: s) - 1 }
+    package static func sector(ofBlock b: Int) -> Int { b < 128 ? b / 4 : 32 + (b - 128) / 16 }
+    package static func isTrailer(_ b: Int) -> Bool { trailerBlock(ofSector: sector(ofBlock: b)) == b }
     /// The access group (0–2, 3 for the trailer) of a block.
-    public static func accessGroup(ofBlock b: Int) -> Int {
+    package static func accessGroup(ofBlock b: Int) -> Int {
         let s = sector(ofBlock: b)
         if isTrailer(b) { return 3 }
         let i = b - firstBlock(ofSector: s)
@@ -61,7 +61,7 @@ public final class MifareClassicCard {
     // MARK: Authentication
 
     /// Activates the card again (after a NAK or a failed authentication the card is silent until then).
-    public func reactivate() throws(TagError) {
+    package func reactivate() throws(TagError) {
         authenticated = nil
         frontend.deactivate()
         do {
@@ -74,7 +74,7 @@ public final class MifareClassicCard {
 
     /// Authenticates `sector` with key A (`keyA`) or key B. A nested authentication when another sector is
     /// authenticated. A wrong key: `commandRejected`, and the card has been re-activated.
-    public func authenticate(sector: Int, keyA: Bool, key: [UInt8]) throws(TagError) {
+    package func authenticate(sector: Int, keyA: Bool, key: [UInt8]) throws(TagError) {
         guard (0..<model.sectorCount).contains(sector) else {
             throw TagError(.invalidResponse, "sector \(sector) is outside a MIFARE Classic \(model.rawValue)")
         }
@@ -99,7 +99,7 @@ public final class MifareClassicCard {
 
     /// Tries every key of `dictionary` on `sector` until one authenticates; returns it, or nil (the card is then
     /// re-activated and unauthenticated).
-    public func findKey(sector: Int, keyA: Bool, in dictionary: MifareClassicKeyDictionary) throws(TagError)
+    package func findKey(sector: Int, keyA: Bool, in dictionary: MifareClassicKeyDictionary) throws(TagError)
         -> [UInt8]?
     {
         for key in dictionary.keys {
@@ -143,7 +143,7 @@ public final class MifareClassicCard {
     }
 
     /// READ of one block (16 bytes); the sector must be authenticated.
-    public func readBlock(_ block: Int) throws(TagError) -> [UInt8] {
+    package func readBlock(_ block: Int) throws(TagError) -> [UInt8] {
         try checkBlock(block)
         let what = "READ of block \(block)"
         switch try exchange([0x30, UInt8(block)], what) {
@@ -157,7 +157,7 @@ public final class MifareClassicCard {
     }
 
     /// WRITE of one block (16 bytes) in two parts.
-    public func writeBlock(_ block: Int, _ data: [UInt8]) throws(TagError) {
+    package func writeBlock(_ block: Int, _ data: [UInt8]) throws(TagError) {
         try checkBlock(block)
         guard data.count == 16 else {
             throw TagError(.invalidResponse, "block \(block) needs 16 bytes, not \(data.count)")
@@ -170,14 +170,14 @@ public final class MifareClassicCard {
     // MARK: Value blocks
 
     /// A value block: value, ¬value, value (4 bytes LE), addr, ¬addr, addr, ¬addr (MF1S50yyX §8.6.2.1).
-    public static func valueBlock(_ value: Int32, address: UInt8) -> [UInt8] {
+    package static func valueBlock(_ value: Int32, address: UInt8) -> [UInt8] {
         let u = UInt32(bitPattern: value)
         let v = (0..<4).map { UInt8(truncatingIfNeeded: u >> UInt32(8 * $0)) }
         return v + v.map { ~$0 } + v + [address, ~address, address, ~address]
     }
 
     /// The value and address of a block in value format; `invalidResponse` naming the first broken byte otherwise.
-    public static func decodeValue(_ b: [UInt8], block: Int) throws(TagError) -> (value: Int32, address: UInt8) {
+    package static func decodeValue(_ b: [UInt8], block: Int) throws(TagError) -> (value: Int32, address: UInt8) {
         guard b.count == 16 else { throw TagError(.invalidResponse, "block \(block) has \(b.count) bytes, not 16") }
         for i in 0..<4 {
             guard b[4 + i] == ~b[i] else {
@@ -197,12 +197,12 @@ public final class MifareClassicCard {
     }
 
     /// Reads a value block.
-    public func readValue(_ block: Int) throws(TagError) -> (value: Int32, address: UInt8) {
+    package func readValue(_ block: Int) throws(TagError) -> (value: Int32, address: UInt8) {
         try Self.decodeValue(try readBlock(block), block: block)
     }
 
     /// Writes a value block (a plain WRITE of the value format).
-    public func writeValue(_ block: Int, _ value: Int32, address: UInt8? = nil) throws(TagError) {
+    package func writeValue(_ block: Int, _ value: Int32, address: UInt8? = nil) throws(TagError) {
         try writeBlock(block, Self.valueBlock(value, address: address ?? UInt8(truncatingIfNeeded: block)))
     }
 
@@ -227,20 +227,20 @@ public final class MifareClassicCard {
     }
 
     /// INCREMENT: the block's value plus `amount` into the transfer buffer (``transfer(_:)`` stores it).
-    public func increment(_ block: Int, by amount: Int32) throws(TagError) {
+    package func increment(_ block: Int, by amount: Int32) throws(TagError) {
         try valueOperation(0xC1, "INCREMENT", block, amount)
     }
 
     /// DECREMENT: the block's value minus `amount` into the transfer buffer.
-    public func decrement(_ block: Int, by amount: Int32) throws(TagError) {
+    package func decrement(_ block: Int, by amount: Int32) throws(TagError) {
         try valueOperation(0xC0, "DECREMENT", block, amount)
     }
 
     /// RESTORE: the block's value into the transfer buffer.
-    public func restore(_ block: Int) throws(TagError) { try valueOperation(0xC2, "RESTORE", block, 0) }
+    package func restore(_ block: Int) throws(TagError) { try valueOperation(0xC2, "RESTORE", block, 0) }
 
     /// TRANSFER: the transfer buffer into `block`.
-    public func transfer(_ block: Int) throws(TagError) {
+    package func transfer(_ block: Int) throws(TagError) {
         try checkBlock(block)
         let what = "TRANSFER to block \(block)"
         try expectACK(try exchange([0xB0, UInt8(block)], what), what)
@@ -249,7 +249,7 @@ public final class MifareClassicCard {
     // MARK: Trailers
 
     /// Writes a sector trailer: key A, access bits, GPB, key B.
-    public func writeTrailer(
+    package func writeTrailer(
         sector: Int, keyA: [UInt8], access: MifareClassicAccessBits, gpb: UInt8, keyB: [UInt8]
     ) throws(TagError) {
         guard keyA.count == 6, keyB.count == 6 else { throw TagError(.invalidResponse, "keys have 6 bytes") }

@@ -2,15 +2,15 @@
 ///
 /// File format: one 6-byte key per line as 12 hex digits (spaces and `:` allowed between bytes), `#` starts a
 /// comment, blank lines are skipped; anything else is an error naming the line.
-public struct MifareClassicKeyDictionary: Sendable, Hashable {
-    public var keys: [[UInt8]]
+package struct MifareClassicKeyDictionary: Sendable, Hashable {
+    package var keys: [[UInt8]]
 
-    public init(keys: [[UInt8]]) { self.keys = keys }
+    package init(keys: [[UInt8]]) { self.keys = keys }
 
     /// Keys found in public documentation: NXP's transport key `FFFFFFFFFFFF`, the MAD key `A0A1A2A3A4A5` (NXP
     /// AN10787 §3.6), the NFC Forum key `D3F7D3F7D3F7` (NXP AN1305 §6.1), all-zero, and the defaults in libnfc's and
     /// proxmark3's public key lists that issuers ship most.
-    public static let wellKnown = MifareClassicKeyDictionary(
+    package static let wellKnown = MifareClassicKeyDictionary(
         keys: [
             "FFFFFFFFFFFF", "A0A1A2A3A4A5", "D3F7D3F7D3F7", "000000000000", "B0B1B2B3B4B5", "4D3A99C351DD",
             "1A982C7E459A", "AABBCCDDEEFF", "714C5C886E97", "587EE5F9350F", "A0478CC39091", "533CB6C723F6",
@@ -23,7 +23,7 @@ public struct MifareClassicKeyDictionary: Sendable, Hashable {
         })
 
     /// Parses a key file; `name` appears in errors (`keys.txt:3: …`).
-    public static func parse(_ text: String, name: String) throws(TagError) -> MifareClassicKeyDictionary {
+    package static func parse(_ text: String, name: String) throws(TagError) -> MifareClassicKeyDictionary {
         var keys: [[UInt8]] = []
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -41,7 +41,7 @@ public struct MifareClassicKeyDictionary: Sendable, Hashable {
     }
 
     /// These keys, then the ones of `other` not already here.
-    public func followed(by other: MifareClassicKeyDictionary) -> MifareClassicKeyDictionary {
+    package func followed(by other: MifareClassicKeyDictionary) -> MifareClassicKeyDictionary {
         MifareClassicKeyDictionary(keys: keys + other.keys.filter { !keys.contains($0) })
     }
 }

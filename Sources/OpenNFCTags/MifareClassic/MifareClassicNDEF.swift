@@ -1,4 +1,4 @@
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// NDEF on MIFARE Classic as a reader reads NXP AN1304/AN1305 ("NFC Type MIFARE Classic Tag Operation"): the MAD
 /// (read with key A `A0A1A2A3A4A5`) names the NDEF sectors (AID `03 E1`); each is read with the NFC Forum key A
@@ -13,13 +13,13 @@ public import OpenNFCRF
 ///
 /// Needs a frontend that performs Crypto1 (``RFCapabilities/mifareClassicAuthentication``); without one, detection
 /// says not supported.
-public final class MifareClassicNDEF: NDEFTagProcedure {
+package final class MifareClassicNDEF: NDEFTagProcedure {
     /// The NFC Forum sector key A (AN1305 §6.1).
-    public static let keyA: [UInt8] = [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7]
+    package static let keyA: [UInt8] = [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7]
 
-    public let card: MifareClassicCard
+    package let card: MifareClassicCard
     /// Keys tried as key B for ``makeReadOnly()`` and key A/B for ``format()``.
-    public var keys: MifareClassicKeyDictionary = .wellKnown
+    package var keys: MifareClassicKeyDictionary = .wellKnown
 
     private struct Layout {
         var sectors: [Int]
@@ -33,7 +33,7 @@ public final class MifareClassicNDEF: NDEFTagProcedure {
 
     private var layout: Layout?
 
-    public init(target: RFTarget, frontend: any RFFrontend) {
+    package init(target: RFTarget, frontend: any RFFrontend) {
         card = MifareClassicCard(target: target, frontend: frontend)
     }
 
@@ -129,7 +129,7 @@ public final class MifareClassicNDEF: NDEFTagProcedure {
 
     private static func capacity(_ area: Int) -> Int { area - 2 < 0xFF ? area - 2 : area - 4 }
 
-    public func detect() throws(TagError) -> NDEFDetection {
+    package func detect() throws(TagError) -> NDEFDetection {
         let l: Layout
         do {
             l = try load()
@@ -144,7 +144,7 @@ public final class MifareClassicNDEF: NDEFTagProcedure {
             status: l.readOnly ? .readOnly : .readWrite, capacity: Self.capacity(l.area), messageLength: length)
     }
 
-    public func readMessage() throws(TagError) -> [UInt8] {
+    package func readMessage() throws(TagError) -> [UInt8] {
         let l = try load()
         guard case .ndef(let start, let length) = try Self.scan(l.stream, area: l.area) else {
             throw TagError(.notFormatted, "no NDEF TLV in the NDEF sectors")
@@ -166,7 +166,7 @@ public final class MifareClassicNDEF: NDEFTagProcedure {
         }
     }
 
-    public func writeMessage(_ message: [UInt8]) throws(TagError) {
+    package func writeMessage(_ message: [UInt8]) throws(TagError) {
         guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message cannot be empty") }
         let l = try load()
         guard !l.readOnly else { throw TagError(.readOnly, "the NDEF sectors are read-only (GPB or access bits)") }
@@ -191,7 +191,7 @@ public final class MifareClassicNDEF: NDEFTagProcedure {
         layout?.stream = padded
     }
 
-    public func makeReadOnly() throws(TagError) {
+    package func makeReadOnly() throws(TagError) {
         let l = try load()
         var keyB: [UInt8]?
         for s in l.sectors {
@@ -211,7 +211,7 @@ public final class MifareClassicNDEF: NDEFTagProcedure {
         layout?.readOnly = true
     }
 
-    public func format() throws(TagError) {
+    package func format() throws(TagError) {
         let model = card.model
         let transport: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
         if (try? load()) != nil, let l = layout, !l.readOnly {
