@@ -142,7 +142,7 @@ let package = Package(
             name: "OpenCoreNFCTestingTests",
             dependencies: [
                 "OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem", "OpenNFCCrypto",
-                "OpenNFCDemo",
+                "OpenNFCDemo", "OpenNFCTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(

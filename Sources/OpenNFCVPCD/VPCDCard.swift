@@ -15,6 +15,15 @@ package import OpenNFCSimulation
 /// | `00 00 00 Lc D4 40 01 <frame>` InDataExchange | as above with `D5 41` | same |
 /// | `00 00 00 Lc D4 4A 01 00` InListPassiveTarget | re-activates the tag; `D5 4B 01 01 <SENS_RES> <SEL_RES> <len> <UID> 90 00` | same (with ATS) |
 /// | other `FF` commands | `6A 81` (function not supported) | `6A 81` |
+///
+/// A FeliCa card (NFC-F, JIS X 6319-4) gets the ATR `… 06 11 00 3B …`, its IDm from `CA 00 00 Le`, `6A 81` for READ
+/// and UPDATE BINARY (Part 3 has no FeliCa block mapping), and both ACS pass-through forms:
+///
+/// | Command (CLA `FF`) | FeliCa card |
+/// |---|---|
+/// | `00 00 00 Lc D4 4A 01 BrTy 00 SC SC RC TSN` InListPassiveTarget (BrTy `01`/`02`) | the Polling answer as `D5 4B 01 01 LEN 01 IDm PMm [RD] 90 00`; no answer `D5 4B 00 90 00` |
+/// | `00 00 00 Lc D4 42 LEN code IDm …` InCommunicateThru | `D5 43 00 LEN <answer> 90 00`; silence `D5 43 01 90 00`; a LEN that does not count the frame `D5 43 27 90 00` |
+/// | `00 00 00 Lc LEN code …` direct transmit (ACR1252U form) | `LEN <answer> 90 00`; silence `63 00` |
 /// | any other CLA | `6E 00` | passed to the card; its answer returned as is; silence → `6F 00` |
 ///
 /// A refused pseudo-APDU leaves an NXP chip mute; like a reader that re-selects the tag on its next poll, the tag is
@@ -58,6 +67,7 @@ package final class VPCDCard {
     }
 
     var isISODEP: Bool { tag.activation.ats != nil || (tag.activation.selRes ?? 0) & 0x20 != 0 }
+    var isFeliCa: Bool { tag.activation.technology == .nfcF }
 
     // MARK: APDUs
 
@@ -81,6 +91,8 @@ package final class VPCDCard {
         case (0xCA, 0x01):
             guard isISODEP else { return [0x6A, 0x81] }
             return getData(apdu, tearAfter != nil) { Self.historicalBytes(ofATS: self.tag.activation.ats ?? []) }
+        case (0xB0, _) where isFeliCa, (0xD6, _) where isFeliCa: return [0x6A, 0x81]
+        case (0x00, 0x00) where p2 == 0x00 && isFeliCa: return feliCaTransmit(apdu, tearAfter: tearAfter)
         case (0xB0, _) where !isISODEP:
             let r = readBinary(p1: p1, page: p2, apdu: apdu)
             return tearAfter == nil ? r : nil
@@ -199,5 +211,34 @@ package final class VPCDCard {
         case .nak(let n): return [0xD5, reply, 0x00, n & 0x0F, 0x90, 0x00]
         case .silence: return [0xD5, reply, 0x01, 0x90, 0x00]
         }
+    }
+
+    // MARK: FeliCa pass-through (ACR122U PN532 and ACR1252U direct transmit)
+
+    /// FeliCa frames carry their LEN byte on the reader's side (JIS X 6319-4 §8.4.2); the card receives them without.
+    private func feliCaTransmit(_ apdu: [UInt8], tearAfter: Int?) -> [UInt8]? {
+        guard apdu.count >= 7, apdu.count == 5 + Int(apdu[4]) else { return [0x63, 0x00] }
+        let body = Array(apdu[5...])
+        func answer(_ frame: [UInt8]) -> [UInt8]?? {
+            let a = tag.receive(frame, tearAfter: tearAfter)
+            if tearAfter != nil { return .some(nil) }
+            guard case .data(let d) = a, !d.isEmpty, d.count < 255 else { return nil }
+            return .some([UInt8(d.count + 1)] + d)
+        }
+        if body[0] == 0xD4 && Int(body[0]) != body.count {
+            switch body[1] {
+            case 0x4A where body.count == 9 && body[2] == 0x01 && (body[3] == 0x01 || body[3] == 0x02):
+                guard let framed = answer(Array(body[4...])) else { return [0xD5, 0x4B, 0x00, 0x90, 0x00] }
+                return framed.map { [0xD5, 0x4B, 0x01, 0x01] + $0 + [0x90, 0x00] }
+            case 0x42 where body.count >= 4 && Int(body[2]) == body.count - 2:
+                guard let framed = answer(Array(body[3...])) else { return [0xD5, 0x43, 0x01, 0x90, 0x00] }
+                return framed.map { [0xD5, 0x43, 0x00] + $0 + [0x90, 0x00] }
+            default:
+                return [0xD5, body[1] &+ 1, 0x27, 0x90, 0x00]  // command not acceptable in this context
+            }
+        }
+        guard Int(body[0]) == body.count else { return [0x63, 0x00] }
+        guard let framed = answer(Array(body[1...])) else { return [0x63, 0x00] }
+        return framed.map { $0 + [0x90, 0x00] }
     }
 }

@@ -3,63 +3,8 @@ import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
-
-/// A scripted FeliCa card for the API tests: several systems, each with its own IDm, answering Polling as JIS X 6319-4
-/// §8.5 describes (system code with `FF` wildcards per byte, request codes 00/01/02) and every other command with a
-/// scripted answer after `code+1 IDm`, only when addressed to the IDm of the system the last Polling selected
-/// (silence otherwise, as a FeliCa card keeps). It records the frames it receives, so each test pins the exact frame
-/// Core NFC's call puts on the air. The byte-accurate virtual cards are in OpenNFCSimulation/Type3.
-final class ScriptedFeliCaCard: VirtualTag {
-    struct System {
-        var code: [UInt8]
-        var idm: [UInt8]
-    }
-
-    let chip = "scripted FeliCa card"
-    let systems: [System]
-    let pmm: [UInt8] = [0x00, 0xF1, 0x00, 0x00, 0x00, 0x01, 0x43, 0x00]
-    /// The answer after `code+1 IDm`, by command code.
-    var answers: [UInt8: [UInt8]] = [:]
-    private(set) var allFrames: [[UInt8]] = []
-    /// The frames after the field's technology detection (its wildcard Polling `00 FF FF 00 00`) and background
-    /// reading's NDEF detection (Type 3: Polling `00 12 FC 01 00`, which these cards leave unanswered).
-    var frames: [[UInt8]] {
-        allFrames.filter { $0 != [0x00, 0xFF, 0xFF, 0x00, 0x00] && $0 != [0x00, 0x12, 0xFC, 0x01, 0x00] }
-    }
-    private var current = 0
-
-    init(_ systems: [System]) { self.systems = systems }
-
-    var activation: VirtualActivation {
-        VirtualActivation(.nfcF(NFCFActivation(idm: systems[0].idm, pmm: pmm)))
-    }
-
-    func reset() {}
-
-    func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
-        allFrames.append(frame)
-        guard let code = frame.first else { return .silence }
-        if code == 0x00, frame.count == 5 {
-            let matches = { (s: System) in
-                (frame[1] == 0xFF || frame[1] == s.code[0]) && (frame[2] == 0xFF || frame[2] == s.code[1])
-            }
-            guard let k = systems.firstIndex(where: matches) else { return .silence }
-            current = k
-            let rd: [UInt8]
-            switch frame[3] {
-            case 0x01: rd = systems[k].code
-            case 0x02: rd = [0x00, 0x83]
-            default: rd = []
-            }
-            return .data([0x01] + systems[k].idm + pmm + rd)
-        }
-        guard frame.count >= 9, Array(frame[1..<9]) == systems[current].idm, let body = answers[code] else {
-            return .silence
-        }
-        return .data([code &+ 1] + systems[current].idm + body)
-    }
-}
 
 /// `NFCFeliCaTag` through the public API on a `VirtualPhone` (docs/PARITY.md §9): delivery gated by the Info.plist's
 /// system codes in declaration order, Polling and the selection it updates, every command with its wire frame, its

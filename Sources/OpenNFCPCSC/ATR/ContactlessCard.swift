@@ -83,9 +83,24 @@ package enum ContactlessCard: Sendable, Hashable {
         }
     }
 
+    /// FeliCa card names: the registry's `00 3B`, ACS's `F0 11` (212 kbit/s) and `F0 12` (424 kbit/s). ACS's PN532
+    /// readers put them after SS `03`, the PN512 ones use SS `11` with `00 3B` (ACR122T and ACM1252U manuals), so the
+    /// name decides, not the SS byte.
+    package static let feliCaCardNames: Set<UInt16> = [0x003B, 0xF011, 0xF012]
+
+    /// The bit rate a FeliCa card name states (`F0 12`: 424 kbit/s, `F0 11`: 212), nil when it states none.
+    package var feliCaBitRate: Int? {
+        switch self {
+        case .storage(_, 0xF011): return 212
+        case .storage(_, 0xF012): return 424
+        default: return nil
+        }
+    }
+
     /// The radio technology the ATR implies (ISO-DEP cards are reported as NFC-A: a PC/SC ATR does not tell A from B).
     package var technology: RFTechnology? {
         switch self {
+        case .storage(_, let nn) where Self.feliCaCardNames.contains(nn): return .nfcF
         case .storage(let ss, _):
             switch ss {
             case 0x03: return .nfcA

@@ -64,7 +64,7 @@ package final class PCSCFrontend: RFFrontend {
     package var capabilities: RFCapabilities {
         if let activeProfile { return activeProfile.capabilities }
         var c = RFCapabilities(
-            maxCommandSize: 252, maxResponseSize: 252, rawFrames: false, technologies: [.nfcA, .nfcB, .nfcV])
+            maxCommandSize: 252, maxResponseSize: 252, rawFrames: false, technologies: [.nfcA, .nfcB, .nfcF, .nfcV])
         if let r = readerName, PCSCProfileSelection.passThroughProfile(forReaderNamed: r) != nil { c.rawFrames = true }
         return c
     }
@@ -172,6 +172,10 @@ package final class PCSCFrontend: RFFrontend {
                 default: (nil, nil)
                 }
             return .nfcA(uid: uid, sensRes: atqa, selRes: sak, handle: handle)
+        case .storage where technology == .nfcF:
+            // FeliCa: `FF CA` gives the IDm; PMm is not in the ATR (Polling through a pass-through profile returns it).
+            return RFTarget(
+                .nfcF(NFCFActivation(idm: uid, pmm: [], bitRate: kind.feliCaBitRate ?? 212)), handle: handle)
         case .storage where technology == .nfcV:
             // Readers differ in the order of an ISO 15693 UID from FF CA: the `E0` byte says which end is the MSB.
             let msbFirst = uid.count == 8 && uid.last == 0xE0 && uid.first != 0xE0 ? Array(uid.reversed()) : uid

@@ -12,6 +12,9 @@ internal import OpenNFCBytes
 ///    (`FF C2 00 00 02 81 00 00`). Accepted → ``TransparentSessionProfile`` (every request reaches the tag); refused →
 ///    ``ISO15693StorageCardProfile`` (READ/UPDATE BINARY by block only). An ACR122U or ACR1252U never shows such a
 ///    card: neither reader carries ISO 15693.
+/// 5. FeliCa (ATR card name `00 3B`, `F0 11`, `F0 12`, whatever the SS byte): ``ACR122UFeliCaProfile`` or
+///    ``ACR1252UFeliCaProfile`` by reader name; on another reader a wildcard Polling probes the ACR122U form
+///    (InListPassiveTarget), then the ACR1252U form (`FF 00 00 00` with LEN); neither answers → ``FeliCaStorageCardProfile``.
 package enum PCSCProfileSelection {
     /// The result of choosing: the profile, and the GET_VERSION answer when a probe or lookup obtained one.
     package struct Choice: Sendable {
@@ -38,6 +41,9 @@ package enum PCSCProfileSelection {
     /// Chooses the profile for the card behind `card`, sending at most one probe command.
     package static func choose(for kind: ContactlessCard, card: PCSCCard) -> Choice {
         if case .isoDEP = kind { return Choice(profile: ISODEPProfile(), version: nil, tagWentMute: false) }
+        if kind.technology == .nfcF {
+            return Choice(profile: chooseFeliCa(for: kind, card: card), version: nil, tagWentMute: false)
+        }
         if case .storage(0x03, let nn) = kind, type1CardNames.contains(nn) {
             // Type 1 travels only through PN532 InDataExchange (ACR122U, `opennfc emulate`); the ACR1252U family's
             // pass-through has no Type 1 framing, so there the tag gets Part 3 APDUs, which no Type 1 command fits.
@@ -74,5 +80,19 @@ package enum PCSCProfileSelection {
                 return Choice(profile: known ?? StorageCardProfile(), version: nil, tagWentMute: known != nil)
             }
         }
+    }
+
+    /// The FeliCa profile (rule 4): a wildcard Polling (`00 FF FF 00 00`, JIS X 6319-4 §8.5.1) answered `01 IDm …`
+    /// shows which pass-through the reader carries.
+    static func chooseFeliCa(for kind: ContactlessCard, card: PCSCCard) -> any PCSCProfile {
+        let bitRate = kind.feliCaBitRate ?? 212
+        let n = card.reader.uppercased()
+        if n.contains("ACR122") { return ACR122UFeliCaProfile(bitRate: bitRate) }
+        if n.contains("ACR1252") || n.contains("ACR1255") || n.contains("ACR1251") { return ACR1252UFeliCaProfile() }
+        let probe: [UInt8] = [0x00, 0xFF, 0xFF, 0x00, 0x00]
+        for profile in [ACR122UFeliCaProfile(bitRate: bitRate), ACR1252UFeliCaProfile()] as [any PCSCProfile] {
+            if case .frame(let b)? = try? profile.exchange(probe, on: card), b.first == 0x01 { return profile }
+        }
+        return FeliCaStorageCardProfile()
     }
 }

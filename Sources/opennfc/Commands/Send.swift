@@ -39,7 +39,8 @@ extension Commands {
                     do throws(RFError) {
                         let r = try session.frontend.exchange(f)
                         meaning = FrameDecoder.describe(
-                            response: r, to: f, isoDEP: target.isISODEP, nfcV: target.technology == .nfcV)
+                            response: r, to: f, isoDEP: target.isISODEP, nfcV: target.technology == .nfcV,
+                            felica: target.technology == .nfcF)
                         switch r {
                         case .frame(let b):
                             line = b.hexString

@@ -9,7 +9,8 @@ import OpenNFCRF
 enum FrameDecoder {
     // MARK: Commands
 
-    static func describe(command c: [UInt8], isoDEP: Bool, nfcV: Bool = false) -> String? {
+    static func describe(command c: [UInt8], isoDEP: Bool, nfcV: Bool = false, felica: Bool = false) -> String? {
+        if felica { return describeFeliCa(command: c) }
         if nfcV { return describeISO15693(command: c) }
         guard let first = c.first else { return nil }
         if isoDEP {
@@ -101,7 +102,10 @@ enum FrameDecoder {
 
     // MARK: Answers
 
-    static func describe(response r: RFResponse, to c: [UInt8], isoDEP: Bool, nfcV: Bool = false) -> String? {
+    static func describe(
+        response r: RFResponse, to c: [UInt8], isoDEP: Bool, nfcV: Bool = false, felica: Bool = false
+    ) -> String? {
+        if felica, case .frame(let b) = r { return describeFeliCa(response: b, to: c) }
         if nfcV { return describeISO15693(response: r, to: c) }
         switch r {
         case .ack: return "ACK"

@@ -22,6 +22,7 @@ final class TracePrinter {
     private(set) var framesSent = 0
     private var isoDEP = false
     private var nfcV = false
+    private var felica = false
     private var lastCommand: [UInt8] = []
     private var awaitingAnswer = false
 
@@ -34,6 +35,7 @@ final class TracePrinter {
         case .activated(let t):
             isoDEP = t.isISODEP
             nfcV = t.technology == .nfcV
+            felica = t.technology == .nfcF
             write("# activated: \(t)\n")
         case .authenticated(let a):
             write("# authenticated: \(a)\n")
@@ -41,7 +43,8 @@ final class TracePrinter {
             framesSent += 1
             lastCommand = c
             awaitingAnswer = true
-            write(line("> \(c.hexString)", FrameDecoder.describe(command: c, isoDEP: isoDEP, nfcV: nfcV)))
+            write(
+                line("> \(c.hexString)", FrameDecoder.describe(command: c, isoDEP: isoDEP, nfcV: nfcV, felica: felica)))
         case .received(let r):
             awaitingAnswer = false
             let text: String
@@ -50,7 +53,10 @@ final class TracePrinter {
             case .ack: text = "< 0A"
             case .nak(let n): text = "< NAK \(n)"
             }
-            write(line(text, FrameDecoder.describe(response: r, to: lastCommand, isoDEP: isoDEP, nfcV: nfcV)))
+            write(
+                line(
+                    text,
+                    FrameDecoder.describe(response: r, to: lastCommand, isoDEP: isoDEP, nfcV: nfcV, felica: felica)))
         case .failed(let e):
             if awaitingAnswer {
                 awaitingAnswer = false

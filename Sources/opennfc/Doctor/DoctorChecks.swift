@@ -336,15 +336,30 @@ struct DoctorChecks {
                         + "a FeliCa tag",
                     "add the system codes to \(Self.systemCodesKey) at \(loc)")
             }
+            if !list.isEmpty, declared.isEmpty, let use = needs {
+                add(
+                    .error, use,
+                    "the app reads FeliCa tags here, but no entry of \(Self.systemCodesKey) is a valid system code, "
+                        + "so a tag session polling .iso18092 ends at begin() with 2 (missing required entitlement)",
+                    "list at least one 4-hex-digit system code without FF at \(loc)")
+            }
         }
         for poll in sources?.feliCaPolls ?? [] {
             guard let code = poll.systemCode, code.count == 2 else { continue }
             let hex = code.hexString
-            if !declared.contains(hex) && !(code[0] == 0xFF || code[1] == 0xFF) {
+            if code[0] == 0xFF || code[1] == 0xFF {
+                // Core NFC refuses the wildcard in polling(systemCode:) (docs/DIFFERENCES.md "FeliCa").
                 add(
-                    .advice, poll.location,
-                    "the app polls system code \(hex) here, but \(Self.systemCodesKey) does not declare it; a tag "
-                        + "that has only this system code is never delivered",
+                    .error, poll.location,
+                    "the app polls the wildcard system code \(hex) here; Core NFC fails polling(systemCode:) with 3 "
+                        + "(invalid parameter) for a code with FF",
+                    "poll each system code the app needs explicitly and declare it in \(Self.systemCodesKey)")
+            } else if !declared.contains(hex) {
+                add(
+                    .error, poll.location,
+                    "the app polls system code \(hex) here, but \(Self.systemCodesKey) does not declare it, so "
+                        + "polling(systemCode:) fails with 2 (missing required entitlement) and a tag that has only "
+                        + "this system code is never delivered",
                     "add <string>\(hex)</string> to \(Self.systemCodesKey) at \(loc)")
             }
         }
