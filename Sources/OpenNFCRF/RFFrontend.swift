@@ -68,6 +68,12 @@ package struct RFCapabilities: Sendable, Hashable {
 /// | NFC-F (FeliCa) | `code IDm parameters` — no LEN byte | the LEN byte (counting itself), preamble, sync, CRC |
 /// | NFC-V (ISO 15693) | `flags command [UID] parameters`; answers `flags data` | SOF/EOF, CRC_15693 |
 ///
+/// MIFARE Classic after ``authenticate(_:)``: the frontend holds the reader's Crypto1 state; each command gets its
+/// CRC_A appended and is enciphered with its parity bits, each answer is deciphered and checked (parity, CRC_A), and
+/// enciphered 4-bit answers come back as plain ``RFResponse/ack`` / ``RFResponse/nak(_:)``. A second `authenticate`
+/// while enciphered is a nested authentication. Activation and ``deactivate()`` end the enciphered session
+/// (docs/ARCHITECTURE.md, "Enciphered NFC-A frames").
+///
 /// ISO 15693 request flags (addressed, option, high data rate) are the procedures' choice: Core NFC sets the
 /// Address flag and the UID itself, so the procedures do too. Poll parameters (FeliCa system code, request code
 /// and time slots; ISO 15693 AFI and slots) travel in ``RFPollRequest``.

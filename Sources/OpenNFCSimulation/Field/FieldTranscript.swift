@@ -20,6 +20,10 @@ package struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
         case command([UInt8])
         /// The tag's answer as the reader received it.
         case answer(RFResponse)
+        /// A frame sent enciphered (MIFARE Classic Crypto1), as it travels: ciphertext, CRC_A inside.
+        case cipheredCommand([UInt8])
+        /// An enciphered answer as it travels: ciphertext bytes, or a 4-bit answer (`nibble`).
+        case cipheredAnswer([UInt8], nibble: Bool)
         /// The exchange or activation failed.
         case failure(RFError)
         /// An injected fault took effect (described in words).
@@ -59,6 +63,12 @@ package struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
                 } else {
                     what = "< \(response)"
                 }
+            case .cipheredCommand(let bytes): what = "> {\(Hex.encode(bytes, separator: " "))}"
+            case .cipheredAnswer(let bytes, let nibble):
+                what =
+                    nibble
+                    ? "< {\(String(bytes.first ?? 0, radix: 16, uppercase: true))}"
+                    : "< {\(Hex.encode(bytes, separator: " "))}"
             case .failure(let error): what = "! \(error)"
             case .fault(let text): what = "fault: \(text)"
             }
@@ -75,7 +85,7 @@ package struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
     package var frames: [Event] {
         entries.map(\.event).filter {
             switch $0 {
-            case .command, .answer, .failure: return true
+            case .command, .answer, .failure, .cipheredCommand, .cipheredAnswer: return true
             default: return false
             }
         }

@@ -267,6 +267,57 @@ package final class VirtualField: @unchecked Sendable {
     /// Throws `notActivated` without an active tag, `linkLost` when the tag left the field (or leaves during this
     /// frame), `timeout` when it stays silent, and whatever the fault plan injects.
     package func exchange(_ frame: [UInt8]) throws(RFError) -> RFResponse {
+        switch try deliver(.plain(frame)) {
+        case .plain(.data(let bytes)): return .frame(bytes)
+        case .plain(.ack): return .ack
+        case .plain(.nak(let code)): return .nak(code)
+        default: throw RFError(.timeout, "no answer")
+        }
+    }
+
+    /// Sends one frame with its parity bits to the active tag (a MIFARE Classic link enciphered by Crypto1: the
+    /// ciphertext carries its own CRC_A, so the field adds none and intercepts nothing, not even HLTA) and returns
+    /// the answer as it came over the air. A tag that cannot take such frames stays silent. Faults, timing and
+    /// errors as ``exchange(_:)``.
+    package func exchange(air frame: NFCAAirFrame) throws(RFError) -> NFCAAirAnswer {
+        switch try deliver(.air(frame)) {
+        case .air(let answer) where answer != .silence: return answer
+        default: throw RFError(.timeout, "no answer")
+        }
+    }
+
+    private enum Delivery {
+        case plain([UInt8])
+        case air(NFCAAirFrame)
+        var count: Int {
+            switch self {
+            case .plain(let b): return b.count
+            case .air(let f): return f.bytes.count
+            }
+        }
+    }
+
+    private enum Delivered {
+        case plain(VirtualAnswer)
+        case air(NFCAAirAnswer)
+    }
+
+    private func hand(_ delivery: Delivery, to tag: any VirtualTag, tearAfter: Int?) -> Delivered {
+        switch delivery {
+        case .plain(let frame): return .plain(tag.receive(frame, tearAfter: tearAfter))
+        case .air(let frame):
+            return .air((tag as? any VirtualAirFrameTag)?.receive(air: frame, tearAfter: tearAfter) ?? .silence)
+        }
+    }
+
+    private func processing(_ delivery: Delivery, _ tag: any VirtualTag) -> NFCDuration {
+        switch delivery {
+        case .plain(let frame): return tag.processingTime(for: frame)
+        case .air(let frame): return tag.processingTime(for: frame.bytes)
+        }
+    }
+
+    private func deliver(_ delivery: Delivery) throws(RFError) -> Delivered {
         guard let handle = activeHandle else { throw RFError(.notActivated, "no tag is activated") }
         guard let i = entries.firstIndex(where: { $0.handle == handle }) else {
             activeHandle = nil
@@ -276,13 +327,16 @@ package final class VirtualField: @unchecked Sendable {
         let n = framesExchanged
         let entry = entries[i]
         let timing = timing(entry)
-        record(handle, .command(frame))
+        switch delivery {
+        case .plain(let frame): record(handle, .command(frame))
+        case .air(let frame): record(handle, .cipheredCommand(frame.bytes))
+        }
         let extra = faultPlan.latency(for: n)
         if extra > .zero {
             record(handle, .fault("latency \(extra) on frame \(n)"))
             clock.advance(by: extra)
         }
-        clock.advance(by: timing.frameTime(frame.count))
+        clock.advance(by: timing.frameTime(delivery.count))
         if faultPlan.mutes(at: n) && !entry.mutedByFault {
             entries[i].mutedByFault = true
             record(handle, .fault("tag mute from frame \(n)"))
@@ -292,49 +346,58 @@ package final class VirtualField: @unchecked Sendable {
             throw fail(handle, RFError(.timeout, "no answer (tag mute)"))
         }
         if let bytes = faultPlan.tear(at: n) {
-            _ = entry.tag.receive(frame, tearAfter: bytes)
-            clock.advance(by: entry.tag.processingTime(for: frame))
+            _ = hand(delivery, to: entry.tag, tearAfter: bytes)
+            clock.advance(by: processing(delivery, entry.tag))
             record(handle, .fault("tag torn away during frame \(n) after \(bytes) bytes"))
             remove(handle)
             throw fail(handle, RFError(.linkLost, "the tag left the field during the exchange"))
         }
         let injected = faultPlan.error(at: n)
-        let answer: VirtualAnswer
+        let answer: Delivered
         if injected?.tagProcesses == false {
-            answer = .silence
+            answer = .plain(.silence)
         } else {
-            answer = respond(to: frame, entryIndex: i)
-            clock.advance(by: entry.tag.processingTime(for: frame))
+            switch delivery {
+            case .plain(let frame): answer = .plain(respond(to: frame, entryIndex: i))
+            case .air: answer = hand(delivery, to: entry.tag, tearAfter: nil)
+            }
+            clock.advance(by: processing(delivery, entry.tag))
         }
         if let injected {
             record(handle, .fault("\(injected.code.rawValue) injected on frame \(n)"))
             clock.advance(by: injected.code == .timeout ? timing.silenceTimeout : timing.frameDelay)
             throw fail(handle, RFError(injected.code, "injected on frame \(n)"))
         }
-        let response: RFResponse
         switch answer {
-        case .silence:
+        case .plain(.silence), .air(.silence):
             clock.advance(by: timing.silenceTimeout)
             throw fail(handle, RFError(.timeout, "no answer"))
-        case .data(let bytes):
+        case .plain(.data(let bytes)):
             clock.advance(by: timing.frameDelay)
             clock.advance(by: timing.frameTime(bytes.count))
-            response = .frame(bytes)
-        case .ack:
+            record(handle, .answer(.frame(bytes)))
+        case .plain(.ack):
             clock.advance(by: timing.frameDelay)
             clock.advance(by: timing.nibbleTime)
-            response = .ack
-        case .nak(let code):
+            record(handle, .answer(.ack))
+        case .plain(.nak(let code)):
             clock.advance(by: timing.frameDelay)
             clock.advance(by: timing.nibbleTime)
-            response = .nak(code)
+            record(handle, .answer(.nak(code)))
+        case .air(.frame(let f)):
+            clock.advance(by: timing.frameDelay)
+            clock.advance(by: timing.frameTime(f.bytes.count))
+            record(handle, .cipheredAnswer(f.bytes, nibble: false))
+        case .air(.nibble(let v)):
+            clock.advance(by: timing.frameDelay)
+            clock.advance(by: timing.nibbleTime)
+            record(handle, .cipheredAnswer([v], nibble: true))
         }
-        record(handle, .answer(response))
         if faultPlan.removesAfter(n) {
             record(handle, .fault("tag removed after frame \(n)"))
             remove(handle)
         }
-        return response
+        return answer
     }
 
     /// What the air interface itself answers (HLTA, RATS, HLTB) and what it hands to the tag.

@@ -1,3 +1,5 @@
+internal import OpenNFCBytes
+package import OpenNFCCrypto
 package import OpenNFCRF
 
 /// An ``RFFrontend`` over a ``VirtualField``: what the reader procedures, the simulated Core NFC sessions and the
@@ -11,6 +13,7 @@ package import OpenNFCRF
 /// | Size limits | ``RFCapabilities/maxCommandSize`` / ``RFCapabilities/maxResponseSize`` enforced: `frameTooLong` naming the limit ("answer of 540 bytes exceeds the frontend's 258-byte limit"), never a timeout; ``RFCapabilities/unlimited`` applies none |
 /// | No raw frames | with `rawFrames == false`, exchanges with level-3 NFC-A targets throw `unsupported`; NFC-F and NFC-V exchanges need the `felica` / `nfcV` frame modes |
 /// | Errors | `notActivated`, `linkLost` (tag left), `timeout` (tag silent), injected `transmission`/`timeout` |
+/// | MIFARE Classic authentication | ``authenticate(_:)`` runs the three-pass Crypto1 authentication (nested when already authenticated) when ``RFCapabilities/mifareClassicAuthentication`` is true; afterwards every exchange is enciphered here, CRC_A and parity bits included, and travels through ``VirtualField/exchange(air:)`` |
 package final class VirtualFieldFrontend: RFFrontend {
     /// The field this frontend's antenna covers.
     package let field: VirtualField
@@ -19,6 +22,10 @@ package final class VirtualFieldFrontend: RFFrontend {
     /// Poll with WUPA (true, the default: halted tags answer) or REQA (false).
     package var pollsWithWakeUp = true
     private var active: RFTarget?
+    /// The reader's Crypto1 state once a MIFARE Classic authentication succeeded (cleared by activation and release).
+    private var cipher: Crypto1?
+    /// Where the reader nonce nR comes from; inject a ``SeededRandomSource`` for reproducible transcripts.
+    package var random: any RandomSource = SystemRandomSource()
 
     package init(field: VirtualField, capabilities: RFCapabilities = .simulatedIPhone) {
         self.field = field
@@ -42,6 +49,7 @@ package final class VirtualFieldFrontend: RFFrontend {
             throw RFError(.unsupported, "this frontend does not speak \(target.technology.rawValue)")
         }
         active = nil
+        cipher = nil
         let t = try field.activate(target.handle, isoDEP: isoDEP)
         active = t
         return t
@@ -69,9 +77,12 @@ package final class VirtualFieldFrontend: RFFrontend {
         }
         let response: RFResponse
         do {
-            response = try field.exchange(command)
+            response = try cipher == nil ? field.exchange(command) : encipheredExchange(command)
         } catch {
-            if error.code == .linkLost || error.code == .notActivated { active = nil }
+            if error.code == .linkLost || error.code == .notActivated {
+                active = nil
+                cipher = nil
+            }
             throw error
         }
         if case .frame(let bytes) = response, bytes.count > capabilities.maxResponseSize {
@@ -90,6 +101,105 @@ package final class VirtualFieldFrontend: RFFrontend {
     package func deactivate() {
         if active != nil { field.halt() }
         active = nil
+        cipher = nil
+    }
+
+    // MARK: MIFARE Classic (Crypto1)
+
+    /// The three-pass authentication of MIFARE Classic (NXP MF1S50yyX §10.1; the cipher as docs/SECURITY.md
+    /// describes it): `60`/`61` and the block (enciphered when a sector is already authenticated: a nested
+    /// authentication), the card's nT (enciphered when nested), the reader's {nR}{aR} with aR = suc⁶⁴(nT), the card's
+    /// {aT} checked against suc⁹⁶(nT). A wrong key shows as no answer or an enciphered NAK: `protocolViolation`
+    /// naming the block and key, and the card must be activated again.
+    package func authenticate(_ authentication: RFAuthentication) throws(RFError) {
+        guard case .mifareClassic(let block, let keyType, let key) = authentication else {
+            throw RFError(.unsupported, "this frontend cannot perform \(authentication) itself")
+        }
+        guard capabilities.mifareClassicAuthentication else {
+            throw RFError(.unsupported, "this frontend cannot perform MIFARE Classic authentication")
+        }
+        guard key.count == 6 else {
+            throw RFError(.protocolViolation, "a MIFARE Classic key has 6 bytes, not \(key.count)")
+        }
+        guard let target = active, field.activeHandle == target.handle, let a = target.nfcA, !target.isISODEP else {
+            throw RFError(.notActivated, "no MIFARE Classic tag is activated")
+        }
+        let uid = UInt32(mifareBytes: Array(a.uid.suffix(4)))
+        let what = "authentication of block \(block) with key \(keyType == .a ? "A" : "B")"
+        var reader = Crypto1(key: key)
+        let nT: UInt32
+        do throws(RFError) {
+            if var outer = cipher {
+                // Nested: the command goes out under the old key; nT comes back under the new one.
+                let f = outer.encrypt(CRC.appendingCRCA([keyType.rawValue, block]))
+                guard case .frame(let enc) = try field.exchange(air: NFCAAirFrame(bytes: f.bytes, parity: f.parity)),
+                    enc.bytes.count == 4
+                else { throw RFError(.protocolViolation, "\(what): the card did not answer a 4-byte nonce") }
+                let nested = reader.decryptNestedNonce(Crypto1Frame(bytes: enc.bytes, parity: enc.parity), uid: uid)
+                guard nested.parityOK else {
+                    throw RFError(.protocolViolation, "\(what): the nested nonce's parity bits are wrong")
+                }
+                nT = nested.nonce
+            } else {
+                guard case .frame(let n) = try field.exchange([keyType.rawValue, block]), n.count == 4 else {
+                    throw RFError(.protocolViolation, "\(what): the card did not answer a 4-byte nonce")
+                }
+                nT = UInt32(mifareBytes: n)
+                reader.shift(word: uid ^ nT)
+            }
+            cipher = nil
+            let nR = reader.encryptReaderNonce(random.bytes(4))
+            let aR = reader.encrypt(MifareNonce.successor(nT, 64).mifareBytes)
+            let answer = try field.exchange(
+                air: NFCAAirFrame(bytes: nR.bytes + aR.bytes, parity: nR.parity + aR.parity))
+            guard case .frame(let enc) = answer, enc.bytes.count == 4 else {
+                throw RFError(.protocolViolation, "\(what) failed: the card refused {nR}{aR} (wrong key)")
+            }
+            let aT = reader.decrypt(Crypto1Frame(bytes: enc.bytes, parity: enc.parity))
+            guard aT.parityOK, UInt32(mifareBytes: aT.bytes) == MifareNonce.successor(nT, 96) else {
+                throw RFError(.protocolViolation, "\(what) failed: the card's answer aT is wrong")
+            }
+            cipher = reader
+        } catch {
+            cipher = nil
+            if error.code == .linkLost || error.code == .notActivated { active = nil }
+            if error.code == .timeout {
+                throw RFError(.protocolViolation, "\(what) failed: the card did not answer (wrong key)")
+            }
+            throw error
+        }
+    }
+
+    /// One exchange under Crypto1: CRC_A appended and enciphered with the parity bits; the answer deciphered, its
+    /// parity and CRC checked; 4-bit answers deciphered to ACK or NAK (a NAK ends the authentication).
+    private func encipheredExchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
+        guard var c = cipher else { return try field.exchange(command) }
+        let f = c.encrypt(CRC.appendingCRCA(command))
+        cipher = c
+        let answer = try field.exchange(air: NFCAAirFrame(bytes: f.bytes, parity: f.parity))
+        switch answer {
+        case .nibble(let v):
+            let n = c.decrypt(nibble: v)
+            if n == 0x0A {
+                cipher = c
+                return .ack
+            }
+            cipher = nil
+            return .nak(n)
+        case .frame(let enc):
+            let plain = c.decrypt(Crypto1Frame(bytes: enc.bytes, parity: enc.parity))
+            cipher = c
+            let b = plain.bytes
+            guard plain.parityOK, b.count >= 3,
+                CRC.crcA(b.dropLast(2)) == UInt16(b[b.count - 2]) | UInt16(b[b.count - 1]) << 8
+            else {
+                cipher = nil
+                throw RFError(.transmission, "an enciphered answer failed its parity or CRC_A check")
+            }
+            return .frame(Array(b.dropLast(2)))
+        case .silence:
+            throw RFError(.timeout, "no answer")
+        }
     }
 }
 
@@ -98,7 +208,8 @@ extension RFCapabilities {
     /// whole NTAG216 answers 924 bytes). What `opennfc tag send` talks to the chip through, so that it shows what
     /// the datasheet says rather than what one reader carries.
     package static let unlimited = RFCapabilities(
-        maxCommandSize: Int.max, maxResponseSize: Int.max, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF, .nfcV])
+        maxCommandSize: Int.max, maxResponseSize: Int.max, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF, .nfcV],
+        mifareClassicAuthentication: true)
 
     /// An iPhone-like frontend (Core NFC): all four technologies, raw frames through `sendMiFareCommand`.
     ///
@@ -114,5 +225,6 @@ extension RFCapabilities {
     /// Sizes: 252 bytes each way. A PN532 normal information frame carries at most 255 bytes after its length
     /// byte: TFI, command code and target number (InDataExchange) or status byte (the answer) leave 252.
     package static let simulatedACR122U = RFCapabilities(
-        maxCommandSize: 252, maxResponseSize: 252, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF])
+        maxCommandSize: 252, maxResponseSize: 252, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF],
+        mifareClassicAuthentication: true)
 }

@@ -15,7 +15,8 @@ package enum TagKind: Sendable, Hashable, CustomStringConvertible {
     /// An NFC Forum Type 5 tag (NFC-V, ISO/IEC 15693): ICODE, ST25, Tag-it; identified from its UID and Get System
     /// Information.
     case type5(Type5Chip)
-    /// MIFARE Classic or Plus in SL1/SL2 (SAK `08`, `09`, `18`, `88`, `10`, `11`): no NFC Forum procedure here.
+    /// MIFARE Classic or Plus in SL1/SL2 (SAK `08`, `09`, `18`, `88`, `10`, `11`): NDEF per NXP AN1305 where the
+    /// frontend performs Crypto1 (`MifareClassicNDEF`).
     case mifareClassic
     /// A technology the procedures do not cover yet (NFC-F), or a target no family recognises, with the reason.
     case unsupported(String)
@@ -61,7 +62,8 @@ package struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
         return i < end ? Array(ats[i..<end]) : []
     }
 
-    /// The NDEF procedure for this tag, or nil when its platform has none (MIFARE Classic, unsupported kinds).
+    /// The NDEF procedure for this tag, or nil when its platform has none (unsupported kinds; MIFARE Classic on a
+    /// frontend without Crypto1).
     package func ndefProcedure(frontend: any RFFrontend) -> (any NDEFTagProcedure)? {
         switch kind {
         case .type2(let chip): return Type2NDEF(target: target, chip: chip, frontend: frontend)
@@ -70,7 +72,11 @@ package struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
         case .desfire(let version): return Type4NDEF(target: target, frontend: frontend, desfire: version)
         case .iso7816: return Type4NDEF(target: target, frontend: frontend)
         case .type5: return Type5NDEF(uid: target.identifier, frontend: frontend)
-        case .mifareClassic, .unsupported: return nil
+        case .mifareClassic:
+            // NXP AN1305 NDEF needs Crypto1 in the frontend (a PC/SC reader or `sim:`; never an iPhone).
+            guard frontend.capabilities.mifareClassicAuthentication else { return nil }
+            return MifareClassicNDEF(target: target, frontend: frontend)
+        case .unsupported: return nil
         }
     }
 

@@ -1,0 +1,239 @@
+package import OpenNFCRF
+
+/// NDEF on MIFARE Classic as a reader reads NXP AN1304/AN1305 ("NFC Type MIFARE Classic Tag Operation"): the MAD
+/// (read with key A `A0A1A2A3A4A5`) names the NDEF sectors (AID `03 E1`); each is read with the NFC Forum key A
+/// `D3F7D3F7D3F7`; their data blocks, trailers skipped, form one TLV stream holding the NDEF TLV (`03`).
+///
+/// | Operation | What it does | Frames (1K, message in one block) |
+/// |---|---|---|
+/// | ``detect()`` | MAD, then every NDEF sector's data blocks and trailer (GPB `40` read/write, `43` read-only) | see docs/PROCEDURES.md |
+/// | ``writeMessage(_:)`` | tear-safe: the first block with an empty NDEF TLV, the rest of the message, then the first block with the real length; one block write when the TLV fits in one block | |
+/// | ``makeReadOnly()`` | every NDEF sector's trailer to `07 8F 0F` GPB `43` with key B (the dictionary's keys tried, `FFFFFFFFFFFF` first) | |
+/// | ``format()`` | a blank card (transport key `FFFFFFFFFFFF`): MAD1 (and MAD2 on the 4K), NDEF trailers `D3F7D3F7D3F7 7F0788 40 FFFFFFFFFFFF`, an empty NDEF TLV | |
+///
+/// Needs a frontend that performs Crypto1 (``RFCapabilities/mifareClassicAuthentication``); without one, detection
+/// says not supported.
+package final class MifareClassicNDEF: NDEFTagProcedure {
+    /// The NFC Forum sector key A (AN1305 §6.1).
+    package static let keyA: [UInt8] = [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7]
+
+    package let card: MifareClassicCard
+    /// Keys tried as key B for ``makeReadOnly()`` and key A/B for ``format()``.
+    package var keys: MifareClassicKeyDictionary = .wellKnown
+
+    private struct Layout {
+        var sectors: [Int]
+        /// Every data block of the NDEF sectors, in order.
+        var blocks: [Int]
+        /// The TLV stream read so far (a prefix of the whole area).
+        var stream: [UInt8]
+        var readOnly: Bool
+        var area: Int { blocks.count * 16 }
+    }
+
+    private var layout: Layout?
+
+    package init(target: RFTarget, frontend: any RFFrontend) {
+        card = MifareClassicCard(target: target, frontend: frontend)
+    }
+
+    /// The data blocks of the NDEF sectors, in order.
+    private func dataBlocks(_ sectors: [Int]) -> [Int] {
+        sectors.flatMap { s in
+            (MifareClassicCard.firstBlock(ofSector: s)..<MifareClassicCard.trailerBlock(ofSector: s)).map { $0 }
+        }
+    }
+
+    /// Reads the MAD, then the NDEF sectors in order (each trailer first, for its GPB and access bits), block by
+    /// block until the NDEF TLV (or a Terminator TLV) is complete: a short message costs one sector.
+    private func load() throws(TagError) -> Layout {
+        if let layout { return layout }
+        guard card.frontend.capabilities.mifareClassicAuthentication else {
+            throw TagError(.unsupported, "this reader cannot authenticate MIFARE Classic (Crypto1)")
+        }
+        let mad: MifareApplicationDirectory
+        do {
+            mad = try card.readMAD()
+        } catch {
+            if error.code == .commandRejected || error.code == .invalidResponse {
+                throw TagError(.notFormatted, "no MAD readable with the MAD key: \(error.reason)")
+            }
+            throw error
+        }
+        let sectors = mad.sectors(for: MifareApplicationDirectory.ndefAID)
+        guard !sectors.isEmpty else { throw TagError(.notFormatted, "the MAD names no NDEF sector (AID 03 E1)") }
+        var l = Layout(sectors: sectors, blocks: dataBlocks(sectors), stream: [], readOnly: false)
+        sectorLoop: for s in sectors {
+            do {
+                try card.authenticate(sector: s, keyA: true, key: Self.keyA)
+            } catch {
+                if error.code == .commandRejected {
+                    throw TagError(.notFormatted, "NDEF sector \(s) does not open with the NFC Forum key A")
+                }
+                throw error
+            }
+            let trailer = try card.readBlock(MifareClassicCard.trailerBlock(ofSector: s))
+            // AN1305 §6.1.2: GPB bits 1–0 = write access (00 granted, 11 none), bits 3–2 read access, 7–4 version.
+            if trailer[9] & 0x03 == 0x03 { l.readOnly = true }
+            if let access = try? MifareClassicAccessBits(bytes: Array(trailer[6..<9])),
+                !access.data(0).write.grants(keyA: true)
+            {
+                l.readOnly = true
+            }
+            for b in MifareClassicCard.firstBlock(ofSector: s)..<MifareClassicCard.trailerBlock(ofSector: s) {
+                l.stream += try card.readBlock(b)
+                if try Self.scan(l.stream, area: l.area) != .needMore { break sectorLoop }
+            }
+        }
+        layout = l
+        return l
+    }
+
+    private enum Scan: Equatable {
+        case needMore
+        /// The NDEF TLV's value starts at `start` and has `length` bytes, all read.
+        case ndef(start: Int, length: Int)
+        /// A Terminator TLV, or the area's end, before any NDEF TLV.
+        case none
+    }
+
+    /// Walks the TLVs read so far. Throws `tornStateDetected` for a length past the area's end.
+    private static func scan(_ s: [UInt8], area: Int) throws(TagError) -> Scan {
+        var i = 0
+        while true {
+            guard i < s.count else { return s.count >= area ? .none : .needMore }
+            let t = s[i]
+            if t == 0x00 {
+                i += 1
+                continue
+            }
+            if t == 0xFE { return .none }
+            guard i + 1 < s.count else { return .needMore }
+            var length = Int(s[i + 1])
+            var start = i + 2
+            if length == 0xFF {
+                guard i + 3 < s.count else { return .needMore }
+                length = Int(s[i + 2]) << 8 | Int(s[i + 3])
+                start = i + 4
+            }
+            guard start + length <= area else {
+                throw TagError(
+                    .tornStateDetected,
+                    "the TLV at byte \(i) of the NDEF sectors claims \(length) bytes, only \(area - start) follow")
+            }
+            guard start + length <= s.count else { return .needMore }
+            if t == 0x03 { return .ndef(start: start, length: length) }
+            i = start + length
+        }
+    }
+
+    private static func capacity(_ area: Int) -> Int { area - 2 < 0xFF ? area - 2 : area - 4 }
+
+    package func detect() throws(TagError) -> NDEFDetection {
+        let l: Layout
+        do {
+            l = try load()
+        } catch {
+            if error.code == .notFormatted || error.code == .unsupported { return .notSupported(error.reason) }
+            throw error
+        }
+        guard case .ndef(_, let length) = try Self.scan(l.stream, area: l.area) else {
+            return .notSupported("no NDEF TLV in the NDEF sectors")
+        }
+        return NDEFDetection(
+            status: l.readOnly ? .readOnly : .readWrite, capacity: Self.capacity(l.area), messageLength: length)
+    }
+
+    package func readMessage() throws(TagError) -> [UInt8] {
+        let l = try load()
+        guard case .ndef(let start, let length) = try Self.scan(l.stream, area: l.area) else {
+            throw TagError(.notFormatted, "no NDEF TLV in the NDEF sectors")
+        }
+        let m = Array(l.stream[start..<start + length])
+        return m.isEmpty ? [] : try NDEFFraming.checked(m)
+    }
+
+    private func writeBlocks(_ writes: [(block: Int, data: [UInt8])]) throws(TagError) {
+        // The sector detection left authenticated with key A needs no new authentication.
+        var sector = card.authenticated.flatMap { $0.keyA ? $0.sector : nil }
+        for w in writes {
+            let s = MifareClassicCard.sector(ofBlock: w.block)
+            if sector != s || card.authenticated == nil {
+                try card.authenticate(sector: s, keyA: true, key: Self.keyA)
+                sector = s
+            }
+            try card.writeBlock(w.block, w.data)
+        }
+    }
+
+    package func writeMessage(_ message: [UInt8]) throws(TagError) {
+        guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message cannot be empty") }
+        let l = try load()
+        guard !l.readOnly else { throw TagError(.readOnly, "the NDEF sectors are read-only (GPB or access bits)") }
+        let cap = Self.capacity(l.area)
+        guard message.count <= cap else {
+            throw TagError(.capacityExceeded, "a \(message.count)-byte message exceeds the \(cap)-byte NDEF area")
+        }
+        let header: [UInt8] =
+            message.count < 0xFF
+            ? [0x03, UInt8(message.count)] : [0x03, 0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)]
+        var tlv = header + message
+        if tlv.count < l.area { tlv.append(0xFE) }
+        let padded = tlv + [UInt8](repeating: 0, count: (16 - tlv.count % 16) % 16)
+        let blocks = (0..<padded.count / 16).map { (block: l.blocks[$0], data: Array(padded[16 * $0..<16 * $0 + 16])) }
+        if blocks.count == 1 {
+            try writeBlocks(blocks)
+        } else {
+            // Tear-safe order: an empty NDEF TLV first, the tail, then the head with the real length.
+            let empty = [0x03, 0x00, 0xFE] + [UInt8](repeating: 0, count: 13)
+            try writeBlocks([(blocks[0].block, empty)] + blocks.dropFirst() + [blocks[0]])
+        }
+        layout?.stream = padded
+    }
+
+    package func makeReadOnly() throws(TagError) {
+        let l = try load()
+        var keyB: [UInt8]?
+        for s in l.sectors {
+            let key: [UInt8]
+            if let keyB {
+                try card.authenticate(sector: s, keyA: false, key: keyB)
+                key = keyB
+            } else {
+                guard let found = try card.findKey(sector: s, keyA: false, in: keys) else {
+                    throw TagError(.cannotMakeReadOnly, "no known key B opens NDEF sector \(s)")
+                }
+                key = found
+                keyB = found
+            }
+            try card.writeTrailer(sector: s, keyA: Self.keyA, access: .ndefReadOnly, gpb: 0x43, keyB: key)
+        }
+        layout?.readOnly = true
+    }
+
+    package func format() throws(TagError) {
+        let model = card.model
+        let transport: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        if (try? load()) != nil, let l = layout, !l.readOnly {
+            // Already NFC formatted: empty the message.
+            try writeBlocks([(l.blocks[0], [0x03, 0x00, 0xFE] + [UInt8](repeating: 0, count: 13))])
+            layout = nil
+            return
+        }
+        layout = nil
+        try card.reactivate()
+        let mad = MifareApplicationDirectory.allSectors(MifareApplicationDirectory.ndefAID, model: model)
+        try card.writeMAD(mad, currentKey: transport, currentKeyIsA: true, keyB: transport)
+        let sectors = mad.sectors(for: MifareApplicationDirectory.ndefAID)
+        for (i, s) in sectors.enumerated() {
+            try card.authenticate(sector: s, keyA: true, key: transport)
+            for b in MifareClassicCard.firstBlock(ofSector: s)..<MifareClassicCard.trailerBlock(ofSector: s) {
+                try card.writeBlock(
+                    b,
+                    i == 0 && b == MifareClassicCard.firstBlock(ofSector: s)
+                        ? [0x03, 0x00, 0xFE] + [UInt8](repeating: 0, count: 13) : [UInt8](repeating: 0, count: 16))
+            }
+            try card.writeTrailer(sector: s, keyA: Self.keyA, access: .ndefReadWrite, gpb: 0x40, keyB: transport)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import OpenCoreNFC
+import OpenCoreNFCTesting
+import OpenNFCSimulation
+import Testing
+
+/// What the simulated iPhone does with a real (virtual) MIFARE Classic, NFC-formatted with a URI (NXP AN1305):
+/// Core NFC has no Crypto1 (docs/DIFFERENCES.md, "MIFARE Classic"), so an NDEF session never reads it, the
+/// background never reads it, and a tag session delivers it as an `NFCMiFareTag` of family `.unknown` whose raw
+/// frames reach the chip in the clear, where nothing gets past the first authentication pass.
+@Suite struct MifareClassicSessionTests {
+    func formattedClassic() -> MifareClassicTag {
+        let tag = try! MifareClassicTag(model: .classic1K, uid: [0xC1, 0xA5, 0x51, 0xC1])
+        // A URI record https://classic.example (NDEF URI RTD prefix 04 = "https://").
+        let uri = Array("classic.example".utf8)
+        try! tag.formatForNDEF(holding: [0xD1, 0x01, UInt8(uri.count + 1), 0x55, 0x04] + uri)
+        return tag
+    }
+
+    @Test func anNDEFSessionNeverReadsAnNFCFormattedClassic() {
+        let phone = VirtualPhone()
+        let tag = formattedClassic()
+        #expect(tag.ndefMessage != nil)
+        phone.put(tag)
+        let reader = NDEFMessageRecorder()
+        Pin.beginNDEFSession(phone, reader)
+        phone.advance(by: .seconds(60))
+        #expect(reader.events == [.becameActive, .invalidated(.readerSessionInvalidationErrorSessionTimeout)])
+    }
+
+    @Test func aTagSessionGetsAnUnknownMiFareTagThatCannotAuthenticate() {
+        let phone = VirtualPhone(configuration: Pin.configuration())
+        phone.put(formattedClassic())
+        let app = TagSessionRecorder()
+        let log = Shared<[String]>([])
+        let once = Shared(false)
+        app.onDetect = { session, tags in
+            guard !once.value else { return }
+            once.value = true
+            guard case .miFare(let m) = tags[0] else {
+                log.update { $0.append("not a MIFARE tag") }
+                return
+            }
+            log.update { $0.append("family unknown \(m.mifareFamily == .unknown)") }
+            session.connect(to: tags[0]) { _ in
+                // AUTH-A of sector 1: the chip answers nT in the clear; the phone cannot send {nR}{aR}.
+                m.sendMiFareCommand(commandPacket: Data([0x60, 0x04])) { d, e in
+                    log.update { $0.append("auth \(d.count) bytes \(Pin.code(e))") }
+                    // The chip waits for {nR}{aR}: a plain READ ends the authentication and it falls silent, so
+                    // the phone gets no answer (102).
+                    m.sendMiFareCommand(commandPacket: Data([0x30, 0x04])) { d, e in
+                        log.update { $0.append("read \(d.count) bytes \(Pin.code(e))") }
+                    }
+                }
+            }
+        }
+        _ = Pin.beginTagSession(phone, app)
+        phone.settle()
+        #expect(log.value == ["family unknown true", "auth 4 bytes 0", "read 0 bytes 102"])
+    }
+}
