@@ -14,6 +14,10 @@ package struct DataObject: Sendable, Hashable {
     package struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
         package var reason: String
         package var offset: Int
+        package init(reason: String, offset: Int) {
+            self.reason = reason
+            self.offset = offset
+        }
         package var description: String { "\(reason) at byte \(offset)" }
     }
 

@@ -66,6 +66,8 @@ public struct TagError: Error, Hashable, Sendable, CustomStringConvertible {
     public var statusWord: UInt16?
     /// The ISO/IEC 15693 error code (§10.2.4), when a Type 5 request was answered with the error flag.
     public var iso15693Error: UInt8? = nil
+    /// The FeliCa status flags SF1 SF2 (JIS X 6319-4 §8.6), when a Type 3 command was refused.
+    public var feliCaStatus: [UInt8]? = nil
     /// Where in the procedures this error was raised (`File.swift:line`).
     public var location: String
 

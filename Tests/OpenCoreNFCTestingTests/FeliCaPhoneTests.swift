@@ -22,8 +22,11 @@ final class ScriptedFeliCaCard: VirtualTag {
     /// The answer after `code+1 IDm`, by command code.
     var answers: [UInt8: [UInt8]] = [:]
     private(set) var allFrames: [[UInt8]] = []
-    /// The frames after the field's technology detection (its wildcard Polling `00 FF FF 00 00`).
-    var frames: [[UInt8]] { allFrames.filter { $0 != [0x00, 0xFF, 0xFF, 0x00, 0x00] } }
+    /// The frames after the field's technology detection (its wildcard Polling `00 FF FF 00 00`) and background
+    /// reading's NDEF detection (Type 3: Polling `00 12 FC 01 00`, which these cards leave unanswered).
+    var frames: [[UInt8]] {
+        allFrames.filter { $0 != [0x00, 0xFF, 0xFF, 0x00, 0x00] && $0 != [0x00, 0x12, 0xFC, 0x01, 0x00] }
+    }
     private var current = 0
 
     init(_ systems: [System]) { self.systems = systems }

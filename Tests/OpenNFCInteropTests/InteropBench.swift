@@ -22,7 +22,7 @@ final class InteropBench {
     func connect(_ tag: any VirtualTag) throws -> (IdentifiedTag, any NDEFTagProcedure) {
         field.removeAll()
         field.place(tag)
-        let targets = try frontend.poll([.nfcA, .nfcB])
+        let targets = try frontend.poll([.nfcA, .nfcB, .nfcF])
         guard let first = targets.first else { throw RFError(.linkLost, "no tag in the field") }
         let target = try frontend.activate(first)
         let identified = try TagIdentifier.identify(target: target, frontend: frontend)

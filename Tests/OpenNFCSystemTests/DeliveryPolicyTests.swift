@@ -6,7 +6,7 @@ import Testing
 /// Info.plist column.
 @Suite struct DeliveryPolicyTests {
     static let families: [TagIdentity.Family] = [
-        .type1, .type2(chip: "ntag213"), .type5(chip: "icode-slix"), .desfire, .iso7816, .mifareClassic,
+        .type1, .type2(chip: "ntag213"), .type3, .type5(chip: "icode-slix"), .desfire, .iso7816, .mifareClassic,
         .unsupported("NFC-F"),
     ]
     static let declarations: [DeliveryDeclarations] = [false, true].flatMap { aids in
@@ -17,7 +17,7 @@ import Testing
     /// DESFire), never from MIFARE Classic.
     static func isNFCForumType(_ f: TagIdentity.Family) -> Bool {
         switch f {
-        case .type1, .type2, .type5, .desfire, .iso7816: return true
+        case .type1, .type2, .type3, .type5, .desfire, .iso7816: return true
         case .mifareClassic, .unsupported: return false
         }
     }

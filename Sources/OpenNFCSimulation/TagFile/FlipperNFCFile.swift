@@ -13,7 +13,8 @@ internal import OpenNFCRF
 /// | `Pages read` < `Pages total` (read-protected pages) | missing pages are zero | all pages |
 /// | `??` unknown bytes | read as 00 | — |
 /// | `Mifare DESFire`, `ISO14443-4A` | ``decodeAnyChip(_:)`` (`FlipperNFCFile+ISODEP.swift`) | ✓ |
-/// | Other device types (Classic, ISO 15693 …) | error naming the line | — |
+/// | `ISO15693-3`, `SLIX` | ``decodeAnyChip(_:)`` (`FlipperNFCFile+ISO15693.swift`) | ✓ |
+/// | Other device types (Classic, FeliCa …) | error naming the line | — |
 ///
 /// PWD and PACK read back as zeros on a real tag, so dumps usually hold zeros there; export writes the stored
 /// values, so a Flipper emulating the file answers PWD_AUTH as the virtual tag does.
@@ -140,6 +141,7 @@ public enum FlipperNFCFile {
     /// The `.nfc` text (version 4) of a Type 2 tag.
     public static func encode(_ tag: any VirtualTag) throws(TagFileError) -> String {
         if let d = tag as? DESFireEV1Tag { return encodeDESFire(d) }
+        if let v = tag as? ISO15693Tag { return try encodeISO15693(v) }
         if let t = tag as? Type4Tag {
             guard t.activation.technology == .nfcA else {
                 throw TagFileError("a Type B (NFC-B) card cannot be saved as a Flipper ISO14443-4A file")
@@ -150,7 +152,7 @@ public enum FlipperNFCFile {
             let name = typeNames.first(where: { $0.chip == t.profile.name })?.flipper
         else {
             throw TagFileError(
-                "only NTAG/Ultralight, DESFire EV1 and Type 4 chips can be saved as Flipper .nfc files, not '\(tag.chip)'"
+                "only NTAG/Ultralight, DESFire EV1, Type 4 and ISO 15693 chips can be saved as Flipper .nfc files, not '\(tag.chip)'"
             )
         }
         func hex(_ b: some Collection<UInt8>) -> String { Hex.encode(b, separator: " ") }

@@ -50,6 +50,7 @@ package enum Delivery: Sendable, Hashable {
 /// | Type 1 (Topaz) | `NFCNDEFTag` | nothing (no `NFCTag` case) | nothing | read NDEF |
 /// | Type 2 (NTAG, Ultralight) | `NFCMiFareTag` `.ultralight` | `NFCMiFareTag` `.ultralight` | nothing | read NDEF |
 /// | Type 5 (ISO 15693) | `NFCISO15693Tag` | `NFCISO15693Tag` | nothing | read NDEF |
+/// | Type 3 (FeliCa) | `NFCNDEFTag` | `NFCFeliCaTag` on the first declared system code that answers (before the table) | nothing | read NDEF |
 /// | DESFire | `NFCISO7816Tag` (NDEF application) | first declared AID that selects, else `NFCMiFareTag` `.desfire` | if PACE | read NDEF |
 /// | ISO 7816 | `NFCISO7816Tag` (NDEF application) | first declared AID that selects, else nothing; no AID declared: the session ends with 2 | if PACE | read NDEF |
 /// | MIFARE Classic | nothing (no NDEF) | `NFCMiFareTag` `.unknown` | nothing | nothing (never read) |
@@ -92,6 +93,12 @@ package enum DeliveryPolicy {
         case .type5:
             return Row(
                 ndef: .deliver(.iso15693), tag: .deliver(.iso15693), pace: notISO7816, background: .readNDEF)
+        case .type3:
+            // A tag session's FeliCa card is selected by its declared system codes before this table is asked
+            // (NFCSystem+FeliCa.swift); the cell says so for any other caller.
+            return Row(
+                ndef: .deliver(.ndefOnly), tag: .nothing("FeliCa cards are delivered by system-code selection"),
+                pace: notISO7816, background: .readNDEF)
         case .desfire:
             return Row(
                 ndef: .deliver(.iso7816(initialSelectedAID: ndefApplication)),

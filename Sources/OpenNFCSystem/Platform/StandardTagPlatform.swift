@@ -18,6 +18,7 @@ public struct StandardTagPlatform: TagPlatform {
         switch tag.kind {
         case .type2(let chip): family = .type2(chip: chip.name)
         case .type1: family = .type1
+        case .type3: family = .type3
         case .desfire: family = .desfire
         case .iso7816: family = .iso7816
         case .type5(let chip): family = .type5(chip: chip.name)
@@ -38,6 +39,7 @@ public struct StandardTagPlatform: TagPlatform {
         switch tag.family {
         case .type2(let name): kind = .type2(Type2Chip.known.first { $0.name == name } ?? .generic)
         case .type1: kind = .type1
+        case .type3: kind = .type3
         case .desfire, .iso7816: kind = .iso7816
         case .type5: kind = .type5(Type5Chip(uid: tag.target.identifier))
         case .mifareClassic, .unsupported: return nil

@@ -14,6 +14,8 @@ public struct TagIdentity: Sendable, Hashable {
         case type1
         /// An NFC Forum Type 5 tag (ISO/IEC 15693: ICODE, ST25, Tag-it), by chip name: Core NFC's `NFCISO15693Tag`.
         case type5(chip: String)
+        /// An NFC Forum Type 3 tag (FeliCa): NDEF reader sessions read it; `NFCFeliCaTag` in tag sessions.
+        case type3
         /// MIFARE Classic / Plus in SL1: `NFCMiFareTag` with family `.unknown` (no NDEF: Crypto1 is not supported).
         case mifareClassic
         /// Something no session can deliver yet (FeliCa without procedures, an unrecognised target).

@@ -6,6 +6,8 @@ public enum TagKind: Sendable, Hashable, CustomStringConvertible {
     case type2(Type2Chip)
     /// An NFC Forum Type 1 tag (Topaz: NFC-A without anticollision or SEL_RES, HR0/HR1 from RID or RALL).
     case type1
+    /// An NFC Forum Type 3 tag (NFC-F, FeliCa): NDEF through the T3T mapping (system code 12FC).
+    case type3
     /// A MIFARE DESFire (identified by its GetVersion answer); NDEF through the Type 4 mapping.
     case desfire(DESFireVersion)
     /// Any other ISO-DEP target (NFC-A or NFC-B): a Type 4 tag candidate.
@@ -22,6 +24,7 @@ public enum TagKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .type2(let chip): return chip.name
         case .type1: return "type1"
+        case .type3: return "type3"
         case .desfire(let v): return "desfire-\(v.generation.rawValue)"
         case .iso7816: return "iso7816"
         case .type5(let chip): return chip.name
@@ -63,6 +66,7 @@ public struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .type2(let chip): return Type2NDEF(target: target, chip: chip, frontend: frontend)
         case .type1: return Type1NDEF(target: target, frontend: frontend)
+        case .type3: return Type3NDEF(target: target, frontend: frontend)
         case .desfire(let version): return Type4NDEF(target: target, frontend: frontend, desfire: version)
         case .iso7816: return Type4NDEF(target: target, frontend: frontend)
         case .type5: return Type5NDEF(uid: target.identifier, frontend: frontend)

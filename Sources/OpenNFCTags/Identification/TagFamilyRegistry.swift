@@ -23,7 +23,7 @@ public struct TagFamilyIdentification: Sendable {
 ///
 /// | Order | Family | Decides when |
 /// |---|---|---|
-/// | 1 | `nfc-f` | the target is NFC-F (no Type 3 procedure yet) |
+/// | 1 | `type3` | the target is NFC-F: a Type 3 tag, unless its IDm starts `01 FE` (an NFC-DEP device, NFC Forum Digital §6.6.2) |
 /// | 2 | `type5` | the target is NFC-V: UID `E0 …` and Get System Information (1 frame) name the chip (``Type5Chip``) |
 /// | 3 | `desfire` | NFC-A ISO-DEP with an NXP UID: DESFire GetVersion (3 frames) says DESFire, or leaves an ISO 7816 card |
 /// | 4 | `type4` | any other ISO-DEP target (NFC-A with an ATS or SAK bit 0x20, every NFC-B card) |
@@ -35,7 +35,7 @@ public struct TagFamilyIdentification: Sendable {
 /// are NFC-A level-3 targets told apart by SAK.
 public enum TagFamilies {
     public static let identificationOrder: [TagFamilyIdentification] = [
-        .unsupportedTechnology(.nfcF, "NFC-F (Type 3) has no procedure yet"),
+        .type3,
         .type5,
         .desfire,
         .type4,
@@ -58,6 +58,17 @@ extension TagFamilyIdentification {
     static let type5 = TagFamilyIdentification(name: "type5") { (target, frontend) throws(TagError) in
         guard target.technology == .nfcV else { return nil }
         return try Type5Chip.identify(target: target, frontend: frontend)
+    }
+
+    /// NFC Forum Type 3: every NFC-F target but an NFC-DEP device (NFCID2 `01 FE …`, NFC Forum Digital §6.6.2);
+    /// whether it holds NDEF is detection's question (Polling 12FC, T3T 1.0 §7.1).
+    static let type3 = TagFamilyIdentification(name: "type3") { target, _ in
+        guard target.technology == .nfcF else { return nil }
+        guard target.identifier.prefix(2) != [0x01, 0xFE] else {
+            return IdentifiedTag(
+                target: target, kind: .unsupported("an NFC-DEP device (NFCID2 01 FE), not a Type 3 tag"))
+        }
+        return IdentifiedTag(target: target, kind: .type3)
     }
 
     /// MIFARE DESFire: ISO-DEP with an NXP UID, confirmed by GetVersion (NXP MF3ICD81 §9).

@@ -23,7 +23,7 @@ struct DumpFamily: Sendable {
     }
 
     /// Every family `dump` and `restore` handle, in the order `dump` tries them.
-    static let all: [DumpFamily] = [.desfire, .type1, .type4, .type2]
+    static let all: [DumpFamily] = [.desfire, .type1, .type4, .type2, .type5]
 }
 
 /// What `dump` was asked for.
@@ -70,6 +70,17 @@ extension DumpFamily {
         restore: { source, path, inv, password in
             guard let s = source as? Type2Tag else { throw notOfSection(path) }
             return try Type2Dump.restore(s, path: path, inv, password: password)
+        })
+}
+
+extension DumpFamily {
+    static let type5 = DumpFamily(
+        section: "type5", takesPassword: false,
+        dumps: { if case .type5 = $0.identified.kind { true } else { false } },
+        dump: Type5Dump.dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? ISO15693Tag else { throw notOfSection(path) }
+            return try Type5Dump.restore(s, path: path, inv)
         })
 }
 

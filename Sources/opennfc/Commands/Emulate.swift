@@ -11,7 +11,8 @@ extension Commands {
         discussion: """
             Connects to the vpcd driver inside pcscd and serves the tag as the card a contactless reader would \
             report: the PC/SC Part 3 storage-card ATR and pseudo-APDUs (FF CA, FF B0, FF D6) for Type 2 chips, the \
-            ATS-based ATR and raw APDUs for Type 4 and DESFire, and ACR122U-style pass-through of native frames \
+            ATS-based ATR and raw APDUs for Type 4 and DESFire, the ISO 15693 ATR with FF B0/FF D6 by block and the \
+            PC/SC 2.02 transparent session (FF C2) for Type 5 chips, and ACR122U-style pass-through of native frames \
             (FF 00 00 00 Lc D4 42 …). pcsc_scan, pyscard, opensc-tool and `opennfc --device pcsc` then see it. \
             Stops on Ctrl-C, SIGTERM, or when pcscd closes the connection; --save writes the tag back (atomically) \
             then.

@@ -61,6 +61,7 @@ struct ReaderReport {
             if let uid = try? card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00]), uid.isSuccess { r.uid = uid.data }
             let choice = PCSCProfileSelection.choose(for: kind, card: card)
             r.profile = choice.profile.name
+            defer { choice.profile.end(on: card) }  // a transparent session (ISO 15693) is closed again
             if choice.tagWentMute { disposition = .reset }
             if let v = choice.version {
                 r.chip = v.chipName

@@ -38,7 +38,8 @@ extension Commands {
                     let meaning: String?
                     do throws(RFError) {
                         let r = try session.frontend.exchange(f)
-                        meaning = FrameDecoder.describe(response: r, to: f, isoDEP: target.isISODEP)
+                        meaning = FrameDecoder.describe(
+                            response: r, to: f, isoDEP: target.isISODEP, nfcV: target.technology == .nfcV)
                         switch r {
                         case .frame(let b):
                             line = b.hexString

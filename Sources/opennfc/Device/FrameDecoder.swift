@@ -9,7 +9,8 @@ import OpenNFCRF
 enum FrameDecoder {
     // MARK: Commands
 
-    static func describe(command c: [UInt8], isoDEP: Bool) -> String? {
+    static func describe(command c: [UInt8], isoDEP: Bool, nfcV: Bool = false) -> String? {
+        if nfcV { return describeISO15693(command: c) }
         guard let first = c.first else { return nil }
         if isoDEP {
             if c.count >= 4, let apdu = describeAPDU(c) { return apdu }
@@ -100,7 +101,8 @@ enum FrameDecoder {
 
     // MARK: Answers
 
-    static func describe(response r: RFResponse, to c: [UInt8], isoDEP: Bool) -> String? {
+    static func describe(response r: RFResponse, to c: [UInt8], isoDEP: Bool, nfcV: Bool = false) -> String? {
+        if nfcV { return describeISO15693(response: r, to: c) }
         switch r {
         case .ack: return "ACK"
         case .nak(let n): return nakMeaning(n)

@@ -21,6 +21,7 @@ final class TracePrinter {
     private let write: (String) -> Void
     private(set) var framesSent = 0
     private var isoDEP = false
+    private var nfcV = false
     private var lastCommand: [UInt8] = []
     private var awaitingAnswer = false
 
@@ -32,6 +33,7 @@ final class TracePrinter {
         switch event {
         case .activated(let t):
             isoDEP = t.isISODEP
+            nfcV = t.technology == .nfcV
             write("# activated: \(t)\n")
         case .authenticated(let a):
             write("# authenticated: \(a)\n")
@@ -39,7 +41,7 @@ final class TracePrinter {
             framesSent += 1
             lastCommand = c
             awaitingAnswer = true
-            write(line("> \(c.hexString)", FrameDecoder.describe(command: c, isoDEP: isoDEP)))
+            write(line("> \(c.hexString)", FrameDecoder.describe(command: c, isoDEP: isoDEP, nfcV: nfcV)))
         case .received(let r):
             awaitingAnswer = false
             let text: String
@@ -48,7 +50,7 @@ final class TracePrinter {
             case .ack: text = "< 0A"
             case .nak(let n): text = "< NAK \(n)"
             }
-            write(line(text, FrameDecoder.describe(response: r, to: lastCommand, isoDEP: isoDEP)))
+            write(line(text, FrameDecoder.describe(response: r, to: lastCommand, isoDEP: isoDEP, nfcV: nfcV)))
         case .failed(let e):
             if awaitingAnswer {
                 awaitingAnswer = false

@@ -1,0 +1,120 @@
+internal import OpenNFCBytes
+
+/// Flipper Zero `.nfc` files for ISO/IEC 15693 tags, from the format description in flipperzero-firmware
+/// documentation/file_formats/NfcFileFormats.md (device types `ISO15693-3` and `SLIX`):
+///
+/// | Key | Import | Export |
+/// |---|---|---|
+/// | `UID` (MSB first, `E0 …`), `DSFID`, `AFI`, `IC Reference`, `Lock DSFID`, `Lock AFI` | ✓ | ✓ |
+/// | `Block Count` (decimal, 1–256), `Block Size` (hex), `Data Content`, `Security Status` (`01` = locked per block) | ✓ | ✓ |
+/// | `SLIX`: `Privacy Mode`, `Protection Pointer`, `Protection Condition`, `Lock EAS`, `Lock PPL` | must show the state the virtual chip has (privacy off, no page protection, EAS and PP unlocked); anything else is refused by line | written (that state) |
+/// | `SLIX`: `Password …`, `Signature`, `Capabilities` | ignored: the virtual ICODE chips hold no passwords and no signature | not written (Flipper then uses its defaults) |
+///
+/// The chip is chosen from the UID's manufacturer and the block count: `E0 04` with 28 blocks → `icode-slix`,
+/// 80 → `icode-slix2`; `E0 02` with 128 → `st25dv04k`; `E0 07` with 64 → `tagit-hfi-plus`. The ST25DV64K's 2048
+/// blocks do not fit Flipper's block count (at most 256): it cannot be exported.
+extension FlipperNFCFile {
+    static let iso15693DeviceTypes: Set<String> = ["ISO15693-3", "SLIX"]
+
+    static func decodeISO15693(_ values: [String: Entry]) throws(TagFileError) -> ISO15693Tag {
+        try checkVersion(values)
+        let device = try require(values, "Device type")
+        let uid = try hexValue(values, "UID", count: 8)!
+        let countEntry = try require(values, "Block Count")
+        guard let count = Int(countEntry.value), (1...256).contains(count) else {
+            throw TagFileError("expected a whole number from 1 to 256", field: "Block Count", line: countEntry.line)
+        }
+        let size = Int(try hexValue(values, "Block Size", count: 1)?[0] ?? 0)
+        guard
+            let profile = ISO15693ChipProfile.all.first(where: {
+                $0.uidPrefix.prefix(2) == uid.prefix(2) && $0.blockCount == count
+            })
+        else {
+            throw TagFileError(
+                "no simulated ISO 15693 chip has UID \(Hex.encode(Array(uid.prefix(2)))) … and \(count) blocks "
+                    + "(icode-slix E0 04/28, icode-slix2 E0 04/80, st25dv04k E0 02/128, tagit-hfi-plus E0 07/64)",
+                field: "Block Count", line: countEntry.line)
+        }
+        guard size == profile.blockSize else {
+            throw TagFileError(
+                "\(profile.displayName) blocks are \(profile.blockSize) bytes, not \(size)", field: "Block Size",
+                line: values["Block Size"]?.line ?? countEntry.line)
+        }
+        let data = try require(values, "Data Content")
+        let memory = try hexValue(values, "Data Content", count: count * size)!
+        let tag: ISO15693Tag
+        do throws(ISO15693TagError) {
+            tag = try ISO15693Tag(profile: profile, uid: uid, memory: memory)
+        } catch {
+            throw TagFileError(error.reason, field: "UID", line: values["UID"]?.line ?? data.line)
+        }
+        if let status = try hexValue(values, "Security Status", count: count) {
+            for (b, s) in status.enumerated() where s & 0x01 != 0 { tag.lockedBlocks.insert(b) }
+        }
+        if let d = try hexValue(values, "DSFID", count: 1) { tag.dsfid = d[0] }
+        if let a = try hexValue(values, "AFI", count: 1) { tag.afi = a[0] }
+        if let l = try bool(values, "Lock DSFID") { tag.dsfidLocked = l }
+        if let l = try bool(values, "Lock AFI") { tag.afiLocked = l }
+        if let ic = try hexValue(values, "IC Reference", count: 1), let mine = profile.icReference, ic[0] != mine {
+            throw TagFileError(
+                "\(profile.displayName) reports IC reference \(Hex.encode([mine])), not \(Hex.encode(ic))",
+                field: "IC Reference", line: values["IC Reference"]!.line)
+        }
+        if device.value == "SLIX" {
+            // The virtual ICODE chips have no privacy mode, page protection or EAS lock: only that state loads.
+            for key in ["Privacy Mode", "Lock EAS", "Lock PPL"] where try bool(values, key) == true {
+                throw TagFileError(
+                    "the virtual ICODE chips do not simulate this (only false loads)", field: key,
+                    line: values[key]!.line)
+            }
+            for key in ["Protection Pointer", "Protection Condition"] {
+                if let v = try hexValue(values, key, count: 1), v[0] != 0 {
+                    throw TagFileError(
+                        "the virtual ICODE chips do not simulate page protection (only 00 loads)",
+                        field: key, line: values[key]!.line)
+                }
+            }
+        }
+        return tag
+    }
+
+    static func encodeISO15693(_ t: ISO15693Tag) throws(TagFileError) -> String {
+        guard t.profile.blockCount <= 256 else {
+            throw TagFileError(
+                "\(t.profile.displayName) has \(t.profile.blockCount) blocks; Flipper's ISO15693-3 format holds at "
+                    + "most 256")
+        }
+        func hex(_ b: some Collection<UInt8>) -> String { Hex.encode(b, separator: " ") }
+        let slix = t.uid[1] == 0x04
+        var lines = [
+            "Filetype: Flipper NFC device",
+            "Version: 4",
+            "# Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, "
+                + "NTAG/Ultralight, Mifare Classic, Mifare Plus, Mifare DESFire, SLIX, ST25TB, EMV",
+            "Device type: \(slix ? "SLIX" : "ISO15693-3")",
+            "# UID is common for all formats",
+            "UID: \(hex(t.uid))",
+            "# ISO15693-3 specific data",
+            "DSFID: \(hex([t.dsfid]))",
+            "AFI: \(hex([t.afi]))",
+            "IC Reference: \(hex([t.profile.icReference ?? 0]))",
+            "Lock DSFID: \(t.dsfidLocked)",
+            "Lock AFI: \(t.afiLocked)",
+            "Block Count: \(t.profile.blockCount)",
+            "Block Size: \(hex([UInt8(t.profile.blockSize)]))",
+            "Data Content: \(hex(t.memory))",
+            "Security Status: \(hex((0..<t.profile.blockCount).map { t.lockedBlocks.contains($0) ? 0x01 : 0x00 }))",
+        ]
+        if slix {
+            lines += [
+                "# SLIX specific data",
+                "Privacy Mode: false",
+                "Protection Pointer: 00",
+                "Protection Condition: 00",
+                "Lock EAS: false",
+                "Lock PPL: false",
+            ]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
