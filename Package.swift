@@ -66,9 +66,15 @@ let package = Package(
                 "OpenCoreNFC", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCNDEF", "OpenNFCBytes",
             ],
             swiftSettings: strict),
+        // The seed flows `opennfc demo` plays and the sessions benchmark: drivers, not product API (no product).
+        .target(
+            name: "OpenNFCDemo",
+            dependencies: ["OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRF"],
+            swiftSettings: strict),
         .executableTarget(
             name: "opennfc",
             dependencies: [
+                "OpenNFCDemo",
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
                 "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
                 "OpenNFCFieldServer",
@@ -81,7 +87,7 @@ let package = Package(
             name: "opennfc-bench",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenCoreNFCTesting",
-                "OpenNFCTestSupport",
+                "OpenNFCTestSupport", "OpenNFCDemo",
             ],
             swiftSettings: strict),
         // Test support (no product): hex literals, the seeded generator, the one transcript grammar, the vpcd slot
@@ -136,6 +142,7 @@ let package = Package(
             name: "OpenCoreNFCTestingTests",
             dependencies: [
                 "OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem", "OpenNFCCrypto",
+                "OpenNFCDemo",
             ],
             swiftSettings: strict),
         .testTarget(

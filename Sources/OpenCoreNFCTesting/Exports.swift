@@ -3,3 +3,6 @@
 // testing product, so no internal module has to be named.
 @_exported public import OpenNFCRF
 @_exported public import OpenNFCSimulation
+// The phone's configuration (AppConfiguration, DeviceProfile), what the user saw (SystemSheet, TranscriptEntry) and the
+// phone's state types; NFCSystem itself and the rest of the system stay `package`.
+@_exported public import OpenNFCSystem

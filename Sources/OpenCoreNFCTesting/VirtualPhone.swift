@@ -23,20 +23,30 @@ public import OpenNFCSystem
 /// Works from Swift Testing and XCTest alike, including tests running in parallel (each phone is separate).
 public final class VirtualPhone: @unchecked Sendable {
     /// The phone's virtual clock: it moves only through ``advance(by:)``.
-    public let clock: VirtualClock
+    package let clock: VirtualClock
     /// The RF field in front of the phone's antenna.
-    public let field: VirtualField
+    package let field: VirtualField
     /// The NFC system (arbiter, sheet, configuration) the phone runs.
-    public let system: NFCSystem
+    package let system: NFCSystem
     private let termination = TerminationBox()
     /// Background tag reading's app-side state (VirtualPhone+Background.swift).
     let background = BackgroundState()
 
     /// A phone with this app configuration. `hasReader: false` models a device without NFC;
     /// `backgroundTagReading: false` a phone without background tag reading (iPhone X and earlier).
-    public init(
+    public convenience init(
         configuration: AppConfiguration = AppConfiguration(), hasReader: Bool = true, recordsFrames: Bool = false,
-        platform: (any TagPlatform)? = nil, backgroundTagReading: Bool = true
+        backgroundTagReading: Bool = true
+    ) {
+        self.init(
+            configuration: configuration, hasReader: hasReader, recordsFrames: recordsFrames, platform: nil,
+            backgroundTagReading: backgroundTagReading)
+    }
+
+    /// A phone whose system identifies tags through `platform` (tests of the system's own seams).
+    package init(
+        configuration: AppConfiguration = AppConfiguration(), hasReader: Bool = true, recordsFrames: Bool = false,
+        platform: (any TagPlatform)?, backgroundTagReading: Bool = true
     ) {
         let clock = VirtualClock()
         let field = VirtualField(clock: clock)

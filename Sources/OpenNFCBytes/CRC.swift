@@ -2,21 +2,21 @@
 /// frontend rarely needs them; they serve frame-level transcripts, ACR122U pass-through, and the Type 3/5 roadmap.
 ///
 /// Parameters from ISO/IEC 14443-3 (CRC_A, CRC_B), ISO/IEC 15693-3 (CRC_B/X-25) and JIS X 6319-4 (FeliCa).
-public enum CRC {
+package enum CRC {
     /// ISO 14443-3 Type A CRC: reflected polynomial 0x8408, initial value 0x6363, no final XOR.
     /// Appended least significant byte first.
-    public static func crcA<C: Collection>(_ data: C) -> UInt16 where C.Element == UInt8 {
+    package static func crcA<C: Collection>(_ data: C) -> UInt16 where C.Element == UInt8 {
         reflected(data, initial: 0x6363, finalXOR: 0)
     }
 
     /// ISO 14443-3 Type B / ISO 15693 CRC: reflected 0x8408, initial 0xFFFF, final XOR 0xFFFF.
     /// Appended least significant byte first.
-    public static func crcB<C: Collection>(_ data: C) -> UInt16 where C.Element == UInt8 {
+    package static func crcB<C: Collection>(_ data: C) -> UInt16 where C.Element == UInt8 {
         reflected(data, initial: 0xFFFF, finalXOR: 0xFFFF)
     }
 
     /// FeliCa CRC (CRC-16/XMODEM): polynomial 0x1021, not reflected, initial 0. Appended most significant byte first.
-    public static func felica<C: Collection>(_ data: C) -> UInt16 where C.Element == UInt8 {
+    package static func felica<C: Collection>(_ data: C) -> UInt16 where C.Element == UInt8 {
         var crc: UInt16 = 0
         for b in data {
             crc ^= UInt16(b) << 8
@@ -28,7 +28,7 @@ public enum CRC {
     }
 
     /// `data` followed by its CRC_A, LSB first, as it travels on the air.
-    public static func appendingCRCA(_ data: [UInt8]) -> [UInt8] {
+    package static func appendingCRCA(_ data: [UInt8]) -> [UInt8] {
         let c = crcA(data)
         return data + [UInt8(c & 0xFF), UInt8(c >> 8)]
     }

@@ -2,20 +2,20 @@
 ///
 /// Parsing accepts upper and lower case and ignores ASCII spaces, tabs, colons and newlines between digit pairs,
 /// so `"04 a1:B2"` and `"04A1B2"` are the same bytes. Errors say what was wrong and at which character offset.
-public enum Hex {
+package enum Hex {
     /// A parse failure: `reason` says what was wrong, `offset` is the character offset in the input text.
-    public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
-        public var reason: String
-        public var offset: Int
-        public init(reason: String, offset: Int) {
+    package struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        package var reason: String
+        package var offset: Int
+        package init(reason: String, offset: Int) {
             self.reason = reason
             self.offset = offset
         }
-        public var description: String { "\(reason) at character \(offset)" }
+        package var description: String { "\(reason) at character \(offset)" }
     }
 
     /// Decodes hex text into bytes.
-    public static func decode(_ text: String) throws(ParseError) -> [UInt8] {
+    package static func decode(_ text: String) throws(ParseError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count / 2)
         var high: UInt8? = nil
@@ -54,7 +54,7 @@ public enum Hex {
     private static let digitsLower: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Encodes bytes as hex, upper case by default, with an optional separator between bytes.
-    public static func encode<C: Collection>(_ bytes: C, uppercase: Bool = true, separator: String = "") -> String
+    package static func encode<C: Collection>(_ bytes: C, uppercase: Bool = true, separator: String = "") -> String
     where C.Element == UInt8 {
         let digits = uppercase ? digitsUpper : digitsLower
         let sep = Array(separator.utf8)
@@ -73,5 +73,5 @@ public enum Hex {
 
 extension Collection where Element == UInt8 {
     /// The bytes as upper-case hex without separators (`"04A1B2"`).
-    public var hexString: String { Hex.encode(self) }
+    package var hexString: String { Hex.encode(self) }
 }

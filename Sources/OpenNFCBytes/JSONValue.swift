@@ -45,28 +45,28 @@ public enum JSONValue: Hashable, Sendable {
     // MARK: Access
 
     /// The member named `key` of an object, nil otherwise.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o.first { $0.0 == key }?.1 }
         return nil
     }
 
-    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
-    public var intValue: Int? { if case .int(let i) = self { return i } else { return nil } }
-    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
-    public var objectValue: [(String, JSONValue)]? { if case .object(let o) = self { return o } else { return nil } }
+    package var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    package var intValue: Int? { if case .int(let i) = self { return i } else { return nil } }
+    package var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    package var objectValue: [(String, JSONValue)]? { if case .object(let o) = self { return o } else { return nil } }
 
     // MARK: Encoding
 
     /// Compact JSON on one line (`{"a":1,"b":[true]}`).
-    public var compact: String {
+    package var compact: String {
         var out = ""
         write(into: &out, indent: nil, level: 0)
         return out
     }
 
     /// Indented JSON (two spaces), ending without a newline.
-    public var pretty: String {
+    package var pretty: String {
         var out = ""
         write(into: &out, indent: "  ", level: 0)
         return out
@@ -138,20 +138,20 @@ public enum JSONValue: Hashable, Sendable {
     // MARK: Parsing
 
     /// A JSON syntax error with its 1-based line and column.
-    public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
-        public var reason: String
-        public var line: Int
-        public var column: Int
-        public init(reason: String, line: Int, column: Int) {
+    package struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+        package var reason: String
+        package var line: Int
+        package var column: Int
+        package init(reason: String, line: Int, column: Int) {
             self.reason = reason
             self.line = line
             self.column = column
         }
-        public var description: String { "\(reason) at line \(line), column \(column)" }
+        package var description: String { "\(reason) at line \(line), column \(column)" }
     }
 
     /// Parses one JSON document; nesting deeper than `maxDepth` is an error rather than a stack overflow.
-    public init(parsing text: String, maxDepth: Int = 64) throws(ParseError) {
+    package init(parsing text: String, maxDepth: Int = 64) throws(ParseError) {
         var p = JSONParser(bytes: Array(text.utf8), maxDepth: maxDepth)
         p.skipSpace()
         let v = try p.value(depth: 0)

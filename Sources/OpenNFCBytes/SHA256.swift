@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4 §6.2), for the Apple VAS merchant identifier (the SHA-256 of a pass type identifier). A hash,
 /// not a cipher, so it is written here rather than loaded from a crypto library; checked against the FIPS 180-4
 /// example vectors (`BytesTests`).
-public enum SHA256 {
+package enum SHA256 {
     /// FIPS 180-4 §4.2.2: the first 32 bits of the fractional parts of the cube roots of the first 64 primes.
     private static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
@@ -15,7 +15,7 @@ public enum SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
-    public static func hash(_ message: [UInt8]) -> [UInt8] {
+    package static func hash(_ message: [UInt8]) -> [UInt8] {
         // §5.3.3 initial hash value; §5.1.1 padding: 0x80, zeros, the 64-bit bit length.
         var h: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,

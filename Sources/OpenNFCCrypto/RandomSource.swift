@@ -8,7 +8,7 @@ internal import Synchronization
 
 /// Where challenges and nonces come from. Inject ``SeededRandomSource`` in tests (the same seed gives the same
 /// bytes, so transcripts are reproducible) and ``SystemRandomSource`` everywhere else.
-package protocol RandomSource: AnyObject, Sendable {
+public protocol RandomSource: AnyObject, Sendable {
     /// `count` random bytes.
     func bytes(_ count: Int) -> [UInt8]
 }

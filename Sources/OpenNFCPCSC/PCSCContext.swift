@@ -4,14 +4,14 @@ internal import Foundation
 ///
 /// One context per thread of use (pcsc-lite serialises calls on a context); ``cancel()`` is the only method that may
 /// be called from another thread, to end a pending ``waitForChange(_:timeoutMilliseconds:)``.
-public final class PCSCContext: @unchecked Sendable {
-    public let binding: any PCSCBinding
-    public let id: PCSCContextID
+package final class PCSCContext: @unchecked Sendable {
+    package let binding: any PCSCBinding
+    package let id: PCSCContextID
 
     /// Establishes a context with the system's PC/SC service (or `binding`, e.g. the in-process fake).
     ///
     /// Throws ``PCSCError/Code/serviceUnavailable`` when pcscd is not running, with advice on starting it.
-    public init(binding: (any PCSCBinding)? = nil) throws(PCSCError) {
+    package init(binding: (any PCSCBinding)? = nil) throws(PCSCError) {
         let b: any PCSCBinding
         if let binding { b = binding } else { b = try PCSC.systemBinding() }
         self.binding = b
@@ -21,11 +21,11 @@ public final class PCSCContext: @unchecked Sendable {
     deinit { binding.releaseContext(id) }
 
     /// The readers the service knows, in its order; empty when there are none.
-    public func readers() throws(PCSCError) -> [String] { try binding.listReaders(id) }
+    package func readers() throws(PCSCError) -> [String] { try binding.listReaders(id) }
 
     /// The readers, or an error that says why there are none (and names the pn533 kernel driver when it holds an
     /// ACR122U, since pcscd then lists nothing).
-    public func requireReaders() throws(PCSCError) -> [String] {
+    package func requireReaders() throws(PCSCError) -> [String] {
         let list = try readers()
         if !list.isEmpty { return list }
         if let held = KernelNFCDriverCheck.heldReaderMessage() {
@@ -39,7 +39,7 @@ public final class PCSCContext: @unchecked Sendable {
     }
 
     /// The current state of each reader, without waiting.
-    public func states(of readers: [String]) throws(PCSCError) -> [PCSCReaderState] {
+    package func states(of readers: [String]) throws(PCSCError) -> [PCSCReaderState] {
         var states = readers.map { PCSCReaderState(reader: $0) }
         try binding.getStatusChange(id, timeoutMilliseconds: 0, states: &states)
         return states
@@ -48,7 +48,7 @@ public final class PCSCContext: @unchecked Sendable {
     /// Waits until a reader's state differs from what `states` says the caller knows (a card arrives or leaves, a
     /// reader goes away), at most `timeoutMilliseconds`. Returns true and updates `states` on a change, false on
     /// timeout. Never waits forever: pass a finite timeout, or call ``cancel()`` from another thread.
-    public func waitForChange(_ states: inout [PCSCReaderState], timeoutMilliseconds: UInt32) throws(PCSCError) -> Bool
+    package func waitForChange(_ states: inout [PCSCReaderState], timeoutMilliseconds: UInt32) throws(PCSCError) -> Bool
     {
         do {
             try binding.getStatusChange(id, timeoutMilliseconds: timeoutMilliseconds, states: &states)
@@ -59,7 +59,7 @@ public final class PCSCContext: @unchecked Sendable {
     }
 
     /// Waits until a card sits on `reader` (at most `timeoutMilliseconds`) and returns its ATR, or nil on timeout.
-    public func waitForCard(on reader: String, timeoutMilliseconds: UInt32) throws(PCSCError) -> [UInt8]? {
+    package func waitForCard(on reader: String, timeoutMilliseconds: UInt32) throws(PCSCError) -> [UInt8]? {
         var states = try states(of: [reader])
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMilliseconds) * 1_000_000
         while true {
@@ -76,7 +76,7 @@ public final class PCSCContext: @unchecked Sendable {
     }
 
     /// Waits until `reader` is empty (at most `timeoutMilliseconds`); returns false on timeout.
-    public func waitForRemoval(on reader: String, timeoutMilliseconds: UInt32) throws(PCSCError) -> Bool {
+    package func waitForRemoval(on reader: String, timeoutMilliseconds: UInt32) throws(PCSCError) -> Bool {
         var states = try states(of: [reader])
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMilliseconds) * 1_000_000
         while true {
@@ -90,11 +90,11 @@ public final class PCSCContext: @unchecked Sendable {
     }
 
     /// Ends a pending wait on this context (`SCardCancel`); safe from any thread.
-    public func cancel() { binding.cancel(id) }
+    package func cancel() { binding.cancel(id) }
 
     /// Connects to the card on `reader`. `.exclusive` keeps every other application off the card until
     /// ``PCSCCard/disconnect(_:)``: what a reader session wants.
-    public func connect(
+    package func connect(
         reader: String, share: PCSCShareMode = .exclusive, protocols: PCSCProtocols = .any
     ) throws(PCSCError) -> PCSCCard {
         let (card, active) = try binding.connect(id, reader: reader, share: share, protocols: protocols)

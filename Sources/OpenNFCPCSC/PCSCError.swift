@@ -2,8 +2,8 @@
 ///
 /// The binding maps every `SCARD_*` status to a code with ``init(status:function:reader:)``; the layers above add
 /// their own (an empty response that means the card left, a reader held by the pn533 kernel driver).
-public struct PCSCError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+package struct PCSCError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum Code: String, Sendable, Hashable, CaseIterable {
         /// `libpcsclite.so.1` (or `PCSC.framework`) could not be loaded.
         case libraryUnavailable
         /// No PC/SC service answers: pcscd is not running (`SCARD_E_NO_SERVICE`) or it stopped.
@@ -36,15 +36,15 @@ public struct PCSCError: Error, Hashable, Sendable, CustomStringConvertible {
         case failure
     }
 
-    public var code: Code
+    package var code: Code
     /// The `SCARD_*` status the service returned, when one did.
-    public var status: UInt32?
+    package var status: UInt32?
     /// The `SCard*` function or operation that failed.
-    public var function: String
+    package var function: String
     /// What happened and what to do, in one sentence fit for `Error: …`.
-    public var detail: String
+    package var detail: String
 
-    public init(_ code: Code, function: String, status: UInt32? = nil, detail: String) {
+    package init(_ code: Code, function: String, status: UInt32? = nil, detail: String) {
         self.code = code
         self.function = function
         self.status = status
@@ -52,7 +52,7 @@ public struct PCSCError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Maps an `SCARD_*` status of `function` to a code and an actionable message.
-    public init(status: UInt32, function: String, reader: String? = nil) {
+    package init(status: UInt32, function: String, reader: String? = nil) {
         let on = reader.map { " on reader '\($0)'" } ?? ""
         let name = PCSCStatus.name(status)
         let (code, detail): (Code, String)
@@ -104,5 +104,5 @@ public struct PCSCError: Error, Hashable, Sendable, CustomStringConvertible {
         self.init(code, function: function, status: status, detail: detail)
     }
 
-    public var description: String { detail }
+    package var description: String { detail }
 }

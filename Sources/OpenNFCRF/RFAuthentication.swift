@@ -5,9 +5,9 @@
 /// enciphers data and parity bits alike: once authenticated, the frontend enciphers each command and deciphers each
 /// answer, and the procedures keep exchanging plain frames. A nested authentication is another `authenticate` while
 /// the link is enciphered.
-public enum RFAuthentication: Sendable, Hashable {
+package enum RFAuthentication: Sendable, Hashable {
     /// Which MIFARE Classic key of the sector trailer to use.
-    public enum MiFareKeyType: UInt8, Sendable, Hashable {
+    package enum MiFareKeyType: UInt8, Sendable, Hashable {
         /// Key A, command `60`.
         case a = 0x60
         /// Key B, command `61`.

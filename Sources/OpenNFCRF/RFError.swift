@@ -22,10 +22,10 @@ public struct RFError: Error, Hashable, Sendable, CustomStringConvertible {
         case frontendFailure
     }
 
-    public var code: Code
-    public var detail: String
+    package var code: Code
+    package var detail: String
 
-    public init(_ code: Code, _ detail: String = "") {
+    package init(_ code: Code, _ detail: String = "") {
         self.code = code
         self.detail = detail
     }
@@ -38,12 +38,12 @@ public struct RFError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Type 2 and MIFARE chips answer some commands with a 4-bit ACK (`0xA`) or NAK (`0x0`, `0x1`, `0x4`, `0x5`);
 /// frontends that hand these over as a single byte report them as ``ack`` / ``nak(_:)``
 /// (ISO 14443-3 §6.4 / NXP datasheets, "ACK and NAK").
-public enum RFResponse: Hashable, Sendable, CustomStringConvertible {
+package enum RFResponse: Hashable, Sendable, CustomStringConvertible {
     case frame([UInt8])
     case ack
     case nak(UInt8)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .frame(let b): return b.hexString
         case .ack: return "ACK"

@@ -1,5 +1,5 @@
 /// How frames reach a kind of target: which framings a frontend can carry (NFC Forum Digital §4 frame formats).
-public enum RFFrameMode: String, Sendable, Hashable, CaseIterable {
+package enum RFFrameMode: String, Sendable, Hashable, CaseIterable {
     /// Raw NFC-A standard frames without CRC to level-3 tags (Type 2, MIFARE Classic after authentication).
     case nfcA
     /// Type 1 frames (RID, RALL, READ8, …) without CRC: NFC-A without anticollision (NFC Forum Digital §8).
@@ -14,23 +14,23 @@ public enum RFFrameMode: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What a frontend can carry, so procedures choose the fewest frames that fit.
-public struct RFCapabilities: Sendable, Hashable {
+package struct RFCapabilities: Sendable, Hashable {
     /// Largest command (frame without CRC, or ISO-DEP INF / APDU) the frontend sends in one exchange.
-    public var maxCommandSize: Int
+    package var maxCommandSize: Int
     /// Largest answer the frontend delivers from one exchange (bounds FAST_READ ranges).
-    public var maxResponseSize: Int
+    package var maxResponseSize: Int
     /// Whether raw NFC-A frames reach a non-ISO-DEP tag (false for a PC/SC reader without pass-through, which
     /// only offers storage-card pseudo-APDUs).
-    public var rawFrames: Bool
-    public var technologies: Set<RFTechnology>
+    package var rawFrames: Bool
+    package var technologies: Set<RFTechnology>
     /// The framings this frontend carries (see ``RFFrameMode``).
-    public var frameModes: Set<RFFrameMode>
+    package var frameModes: Set<RFFrameMode>
     /// Whether the frontend performs MIFARE Classic authentication (``RFFrontend/authenticate(_:)``).
-    public var mifareClassicAuthentication: Bool
+    package var mifareClassicAuthentication: Bool
 
     /// A frontend description. Without explicit `frameModes`, ISO-DEP is carried for NFC-A and NFC-B, raw NFC-A and
     /// Type 1 frames when `rawFrames` is true, FeliCa frames for NFC-F and ISO 15693 requests for NFC-V.
-    public init(
+    package init(
         maxCommandSize: Int, maxResponseSize: Int, rawFrames: Bool, technologies: Set<RFTechnology>,
         frameModes: Set<RFFrameMode>? = nil, mifareClassicAuthentication: Bool = false
     ) {
@@ -73,7 +73,7 @@ public struct RFCapabilities: Sendable, Hashable {
 /// and time slots; ISO 15693 AFI and slots) travel in ``RFPollRequest``.
 ///
 /// Frontends are synchronous and not thread-safe: one serial executor drives each one.
-public protocol RFFrontend: AnyObject {
+package protocol RFFrontend: AnyObject {
     var capabilities: RFCapabilities { get }
 
     /// Targets currently in the field for the requested technologies and parameters (may be empty). Polling does
@@ -97,16 +97,16 @@ public protocol RFFrontend: AnyObject {
 
 extension RFFrontend {
     /// Polls these technologies with their default parameters.
-    public func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
+    package func poll(_ technologies: Set<RFTechnology>) throws(RFError) -> [RFTarget] {
         try poll(RFPollRequest(technologies))
     }
 
-    public func authenticate(_ authentication: RFAuthentication) throws(RFError) {
+    package func authenticate(_ authentication: RFAuthentication) throws(RFError) {
         throw RFError(.unsupported, "this frontend cannot perform \(authentication) itself")
     }
 
     /// Activates the target in its highest protocol: ISO-DEP when it offers it, level 3 otherwise.
-    public func activate(_ target: RFTarget) throws(RFError) -> RFTarget {
+    package func activate(_ target: RFTarget) throws(RFError) -> RFTarget {
         try activate(target, isoDEP: target.isISODEP)
     }
 }

@@ -3,36 +3,37 @@
 /// A technology absent from the request is not polled. The defaults find every target of a technology: NFC-A
 /// WUPA, NFC-B AFI `00` (all families), NFC-F system code `FFFF` with request code `00` and one time slot,
 /// NFC-V without AFI in 16 slots.
-public struct RFPollRequest: Sendable, Hashable {
+package struct RFPollRequest: Sendable, Hashable {
     /// NFC-A (ISO/IEC 14443-3 §6.3): WUPA also wakes halted targets, REQA only idle ones.
-    public struct NFCA: Sendable, Hashable {
-        public var wakeUp: Bool
-        public init(wakeUp: Bool = true) { self.wakeUp = wakeUp }
+    package struct NFCA: Sendable, Hashable {
+        package var wakeUp: Bool
+        package init(wakeUp: Bool = true) { self.wakeUp = wakeUp }
     }
 
     /// NFC-B (ISO/IEC 14443-3 §7.7): REQB/WUPB with an application family identifier (`00` = all).
-    public struct NFCB: Sendable, Hashable {
-        public var afi: UInt8
-        public var wakeUp: Bool
-        public init(afi: UInt8 = 0x00, wakeUp: Bool = true) {
+    package struct NFCB: Sendable, Hashable {
+        package var afi: UInt8
+        package var wakeUp: Bool
+        package init(afi: UInt8 = 0x00, wakeUp: Bool = true) {
             self.afi = afi
             self.wakeUp = wakeUp
         }
     }
 
     /// NFC-F (JIS X 6319-4 §8.5.1, Polling command `00 SC RC TSN`).
-    public struct NFCF: Sendable, Hashable {
+    package struct NFCF: Sendable, Hashable {
         /// The system code to poll; `FF` in either byte is a wildcard.
-        public var systemCode: UInt16
+        package var systemCode: UInt16
         /// `00` no request data, `01` system code, `02` communication performance.
-        public var requestCode: UInt8
+        package var requestCode: UInt8
         /// Time slot number: the card answers in one of `timeSlots + 1` slots (`00`, `01`, `03`, `07`, `0F`).
-        public var timeSlots: UInt8
+        package var timeSlots: UInt8
         /// 212 or 424 kbit/s.
-        public var bitRate: Int
+        package var bitRate: Int
 
-        public init(systemCode: UInt16 = 0xFFFF, requestCode: UInt8 = 0x00, timeSlots: UInt8 = 0x00, bitRate: Int = 212)
-        {
+        package init(
+            systemCode: UInt16 = 0xFFFF, requestCode: UInt8 = 0x00, timeSlots: UInt8 = 0x00, bitRate: Int = 212
+        ) {
             self.systemCode = systemCode
             self.requestCode = requestCode
             self.timeSlots = timeSlots
@@ -41,22 +42,22 @@ public struct RFPollRequest: Sendable, Hashable {
     }
 
     /// NFC-V (ISO/IEC 15693-3 §10.3.1, Inventory): an optional AFI and 1 or 16 slots.
-    public struct NFCV: Sendable, Hashable {
-        public var afi: UInt8?
+    package struct NFCV: Sendable, Hashable {
+        package var afi: UInt8?
         /// 1 or 16.
-        public var slots: Int
-        public init(afi: UInt8? = nil, slots: Int = 16) {
+        package var slots: Int
+        package init(afi: UInt8? = nil, slots: Int = 16) {
             self.afi = afi
             self.slots = slots
         }
     }
 
-    public var nfcA: NFCA?
-    public var nfcB: NFCB?
-    public var nfcF: NFCF?
-    public var nfcV: NFCV?
+    package var nfcA: NFCA?
+    package var nfcB: NFCB?
+    package var nfcF: NFCF?
+    package var nfcV: NFCV?
 
-    public init(nfcA: NFCA? = nil, nfcB: NFCB? = nil, nfcF: NFCF? = nil, nfcV: NFCV? = nil) {
+    package init(nfcA: NFCA? = nil, nfcB: NFCB? = nil, nfcF: NFCF? = nil, nfcV: NFCV? = nil) {
         self.nfcA = nfcA
         self.nfcB = nfcB
         self.nfcF = nfcF
@@ -64,14 +65,14 @@ public struct RFPollRequest: Sendable, Hashable {
     }
 
     /// Polls each of these technologies with its default parameters.
-    public init(_ technologies: Set<RFTechnology>) {
+    package init(_ technologies: Set<RFTechnology>) {
         self.init(
             nfcA: technologies.contains(.nfcA) ? NFCA() : nil, nfcB: technologies.contains(.nfcB) ? NFCB() : nil,
             nfcF: technologies.contains(.nfcF) ? NFCF() : nil, nfcV: technologies.contains(.nfcV) ? NFCV() : nil)
     }
 
     /// The technologies this request polls.
-    public var technologies: Set<RFTechnology> {
+    package var technologies: Set<RFTechnology> {
         var s = Set<RFTechnology>()
         if nfcA != nil { s.insert(.nfcA) }
         if nfcB != nil { s.insert(.nfcB) }
@@ -81,7 +82,7 @@ public struct RFPollRequest: Sendable, Hashable {
     }
 
     /// This request without the technologies outside `allowed`.
-    public func restricted(to allowed: Set<RFTechnology>) -> RFPollRequest {
+    package func restricted(to allowed: Set<RFTechnology>) -> RFPollRequest {
         RFPollRequest(
             nfcA: allowed.contains(.nfcA) ? nfcA : nil, nfcB: allowed.contains(.nfcB) ? nfcB : nil,
             nfcF: allowed.contains(.nfcF) ? nfcF : nil, nfcV: allowed.contains(.nfcV) ? nfcV : nil)

@@ -17,54 +17,54 @@ public enum RFTechnology: String, Sendable, Hashable, CaseIterable {
 /// The activation is typed per technology (``RFActivation``): NFC-A carries SENS_RES, SEL_RES, the ATS and Type 1's
 /// HR0/HR1; NFC-B the ATQB fields and the ATTRIB answer; NFC-F IDm, PMm, system code and request data; NFC-V the
 /// UID, DSFID and AFI.
-public struct RFTarget: Sendable, Hashable, CustomStringConvertible {
-    public var activation: RFActivation
+package struct RFTarget: Sendable, Hashable, CustomStringConvertible {
+    package var activation: RFActivation
     /// Which target in the field this is, unique while it stays in the field (frontends number them).
-    public var handle: Int
+    package var handle: Int
 
-    public init(_ activation: RFActivation, handle: Int = 0) {
+    package init(_ activation: RFActivation, handle: Int = 0) {
         self.activation = activation
         self.handle = handle
     }
 
     /// An NFC-A target (the common case in tests and level-3 frontends).
-    public static func nfcA(
+    package static func nfcA(
         uid: [UInt8], sensRes: UInt16? = nil, selRes: UInt8? = nil, ats: [UInt8]? = nil, handle: Int = 0
     ) -> RFTarget {
         RFTarget(.nfcA(NFCAActivation(uid: uid, sensRes: sensRes, selRes: selRes, ats: ats)), handle: handle)
     }
 
-    public var technology: RFTechnology { activation.technology }
+    package var technology: RFTechnology { activation.technology }
     /// UID (NFC-A, NFC-V; MSB first as printed), PUPI (NFC-B) or IDm (NFC-F).
-    public var identifier: [UInt8] { activation.identifier }
+    package var identifier: [UInt8] { activation.identifier }
 
     /// The NFC-A activation data, when this is an NFC-A target.
-    public var nfcA: NFCAActivation? {
+    package var nfcA: NFCAActivation? {
         if case .nfcA(let a) = activation { return a }
         return nil
     }
     /// The NFC-B activation data, when this is an NFC-B target.
-    public var nfcB: NFCBActivation? {
+    package var nfcB: NFCBActivation? {
         if case .nfcB(let b) = activation { return b }
         return nil
     }
     /// The NFC-F activation data, when this is an NFC-F target.
-    public var nfcF: NFCFActivation? {
+    package var nfcF: NFCFActivation? {
         if case .nfcF(let f) = activation { return f }
         return nil
     }
     /// The NFC-V activation data, when this is an NFC-V target.
-    public var nfcV: NFCVActivation? {
+    package var nfcV: NFCVActivation? {
         if case .nfcV(let v) = activation { return v }
         return nil
     }
 
     /// NFC-A SENS_RES (ATQA), nil for other technologies.
-    public var sensRes: UInt16? { nfcA?.sensRes }
+    package var sensRes: UInt16? { nfcA?.sensRes }
     /// NFC-A SEL_RES (SAK), nil for other technologies and for Type 1.
-    public var selRes: UInt8? { nfcA?.selRes }
+    package var selRes: UInt8? { nfcA?.selRes }
     /// The NFC-A ATS once activated as ISO-DEP type A; setting it on another technology does nothing.
-    public var ats: [UInt8]? {
+    package var ats: [UInt8]? {
         get { nfcA?.ats }
         set {
             guard case .nfcA(var a) = activation else { return }
@@ -75,7 +75,7 @@ public struct RFTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// True when the target speaks ISO-DEP (SAK bit 0x20 or an ATS for NFC-A; always for NFC-B, whose cards here are
     /// all ISO/IEC 14443-4 cards), so that exchanges carry APDUs or DESFire native commands rather than raw frames.
-    public var isISODEP: Bool {
+    package var isISODEP: Bool {
         switch activation {
         case .nfcA(let a): return a.ats != nil || (a.selRes.map { $0 & 0x20 != 0 } ?? false)
         case .nfcB: return true
@@ -83,7 +83,7 @@ public struct RFTarget: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         var s = "\(technology.rawValue) UID \(identifier.hexString)"
         switch activation {
         case .nfcA(let a):

@@ -1,4 +1,4 @@
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// Why a reader procedure failed: a stable ``Code``, a human reason, the source location that raised it, and the
 /// tag's own answer where there was one (NAK nibble or ISO 7816 status word) or the RF failure underneath.
@@ -25,9 +25,9 @@ public import OpenNFCRF
 ///
 /// An initialised tag holding an empty NDEF message is not an error here: `readMessage()` returns `[]` and the
 /// session reports 403 `ndefReaderSessionErrorZeroLengthMessage`, as Core NFC does for `readNDEF`.
-public struct TagError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct TagError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The stable classification of a ``TagError``. Raw values are stable and appear in `--json` output.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    package enum Code: String, Sendable, Hashable, CaseIterable {
         /// The RF link failed underneath the procedure; ``TagError/rfError`` says how.
         case rf
         /// The tag answered with a NAK (``TagError/nak``) or an ISO 7816 error status word
@@ -55,23 +55,23 @@ public struct TagError: Error, Hashable, Sendable, CustomStringConvertible {
         case unsupported
     }
 
-    public var code: Code
+    package var code: Code
     /// What went wrong, naming the command, page, offset or field.
-    public var reason: String
+    package var reason: String
     /// The RF failure, when ``code`` is ``Code/rf``.
-    public var rfError: RFError?
+    package var rfError: RFError?
     /// The 4-bit NAK code, when a Type 2 command was refused with a NAK.
-    public var nak: UInt8?
+    package var nak: UInt8?
     /// The ISO 7816-4 status word (SW1 SW2), when an APDU was refused.
-    public var statusWord: UInt16?
+    package var statusWord: UInt16?
     /// The ISO/IEC 15693 error code (§10.2.4), when a Type 5 request was answered with the error flag.
-    public var iso15693Error: UInt8? = nil
+    package var iso15693Error: UInt8? = nil
     /// The FeliCa status flags SF1 SF2 (JIS X 6319-4 §8.6), when a Type 3 command was refused.
-    public var feliCaStatus: [UInt8]? = nil
+    package var feliCaStatus: [UInt8]? = nil
     /// Where in the procedures this error was raised (`File.swift:line`).
-    public var location: String
+    package var location: String
 
-    public init(
+    package init(
         _ code: Code, _ reason: String, rfError: RFError? = nil, nak: UInt8? = nil, statusWord: UInt16? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
@@ -84,13 +84,13 @@ public struct TagError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Wraps an RF failure, keeping its code and naming the command that met it.
-    public static func rf(
+    package static func rf(
         _ error: RFError, during command: String, file: StaticString = #fileID, line: UInt = #line
     ) -> TagError {
         TagError(.rf, "\(command): \(error)", rfError: error, file: file, line: line)
     }
 
-    public var description: String {
+    package var description: String {
         var s = "\(code.rawValue): \(reason)"
         if let nak { s += " (NAK \(nak))" }
         if let statusWord {

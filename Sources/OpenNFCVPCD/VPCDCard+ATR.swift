@@ -2,7 +2,7 @@
 extension VPCDCard {
     /// Storage cards: `3B 8F 80 01 | 80 4F 0C A0 00 00 03 06 SS NN NN 00 00 00 00 | TCK`; ISO-DEP cards:
     /// `3B 8N 80 01 | <historical bytes of the ATS, at most 15> | TCK`. TCK = XOR of T0 … last historical byte.
-    public var atr: [UInt8] {
+    package var atr: [UInt8] {
         if isISODEP { return Self.isoDEPATR(historicalBytes: Self.historicalBytes(ofATS: tag.activation.ats ?? [])) }
         let (standard, name) = storageCardIdentity
         return Self.storageATR(standard: standard, cardName: name)

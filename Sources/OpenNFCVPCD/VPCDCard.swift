@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCSimulation
+package import OpenNFCSimulation
 
 /// A ``VirtualTag`` presented as the card a contactless PC/SC reader would report: the reader's side (ATR synthesis,
 /// storage-card pseudo-APDUs, PN532 pass-through) is emulated here, the tag's side is the virtual chip itself.
@@ -26,32 +26,32 @@ public import OpenNFCSimulation
 ///
 /// Not emulated: MIFARE Classic authentication (`FF 82`/`FF 86`), value blocks (`FF D7`/`FF B1`), reader LED and
 /// buzzer commands, `SCardControl` escapes (vpcd has no control channel).
-public final class VPCDCard {
-    public let tag: any VirtualTag
+package final class VPCDCard {
+    package let tag: any VirtualTag
     /// Power state as the reader last set it.
-    public internal(set) var isPowered = false
+    package internal(set) var isPowered = false
     /// ISO 15693: whether a PC/SC 2.02 transparent session is open, and the block size the reader learnt.
     var transparentSession = false
     var iso15693BlockSize: Int?
 
-    public init(tag: any VirtualTag) {
+    package init(tag: any VirtualTag) {
         self.tag = tag
     }
 
     // MARK: Power (vpcd control messages 0x00, 0x01, 0x02)
 
-    public func powerOff() {
+    package func powerOff() {
         isPowered = false
         transparentSession = false
     }
 
-    public func powerOn() {
+    package func powerOn() {
         isPowered = true
         tag.powerOn()
     }
 
     /// Warm reset: the reader re-activates the tag; volatile state (authentication, selected file, mute) is cleared.
-    public func reset() {
+    package func reset() {
         isPowered = true
         transparentSession = false
         tag.reset()
@@ -63,7 +63,7 @@ public final class VPCDCard {
 
     /// The response APDU for one command APDU, or nil when the tag left the field during the command (a fault with
     /// `tearAfter`): then no answer may be sent and the connection must close.
-    public func respond(to apdu: [UInt8], tearAfter: Int? = nil) -> [UInt8]? {
+    package func respond(to apdu: [UInt8], tearAfter: Int? = nil) -> [UInt8]? {
         guard apdu.count >= 4 else { return [0x67, 0x00] }
         guard apdu[0] == 0xFF else {
             guard isISODEP else { return [0x6E, 0x00] }

@@ -1,6 +1,6 @@
 /// A failure of the vpcd connection, with what to do about it.
-public struct VPCDError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
+package struct VPCDError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum Code: String, Sendable, Hashable {
         /// Nothing listens on the vpcd port: pcscd with the vpcd driver is not running.
         case connectionRefused
         /// The address is not an IPv4 address or host name that resolves.
@@ -13,13 +13,13 @@ public struct VPCDError: Error, Hashable, Sendable, CustomStringConvertible {
         case socket
     }
 
-    public var code: Code
-    public var detail: String
+    package var code: Code
+    package var detail: String
 
-    public init(_ code: Code, _ detail: String) {
+    package init(_ code: Code, _ detail: String) {
         self.code = code
         self.detail = detail
     }
 
-    public var description: String { detail }
+    package var description: String { detail }
 }

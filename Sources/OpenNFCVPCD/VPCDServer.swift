@@ -9,7 +9,7 @@ internal import Synchronization
 #endif
 
 /// What a test wants to happen to one command (the emulator's fault plan).
-public enum VPCDFault: Sendable, Hashable {
+package enum VPCDFault: Sendable, Hashable {
     /// Execute and answer normally.
     case none
     /// Leave the reader before executing the command: no answer, the connection closes.
@@ -32,20 +32,20 @@ public enum VPCDFault: Sendable, Hashable {
 /// slot. Closing the connection is how a card leaves: pcscd then reports it removed, and an APDU in flight returns
 /// empty. Each reply goes out in a single `send` and `TCP_QUICKACK` is re-armed after every `recv`: vpcd 0.8 writes
 /// length and body separately, and without these the delayed ACK and Nagle's algorithm stall every APDU for ~40 ms.
-public final class VPCDServer: @unchecked Sendable {
-    public let host: String
-    public let port: UInt16
+package final class VPCDServer: @unchecked Sendable {
+    package let host: String
+    package let port: UInt16
     private let cardValue: VPCDCard
     private let lock = NSLock()
     private let fd = Atomic<Int32>(-1)
     private let stopped = Atomic<Bool>(false)
     private let greeted = Atomic<Bool>(false)
     /// Decides a fault for each command APDU (tests: torn writes, removal mid-APDU). Called on the serving thread.
-    public let faults: (@Sendable ([UInt8]) -> VPCDFault)?
+    package let faults: (@Sendable ([UInt8]) -> VPCDFault)?
     /// Called with each APDU and its response (nil: none was sent), on the serving thread.
-    public let trace: (@Sendable (_ command: [UInt8], _ response: [UInt8]?) -> Void)?
+    package let trace: (@Sendable (_ command: [UInt8], _ response: [UInt8]?) -> Void)?
 
-    public init(
+    package init(
         card: VPCDCard, host: String = "127.0.0.1", port: UInt16 = 35963,
         faults: (@Sendable ([UInt8]) -> VPCDFault)? = nil,
         trace: (@Sendable (_ command: [UInt8], _ response: [UInt8]?) -> Void)? = nil
@@ -58,14 +58,14 @@ public final class VPCDServer: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the card (e.g. to save the tag while the server runs).
-    public func withCard<T>(_ body: (VPCDCard) throws -> T) rethrows -> T {
+    package func withCard<T>(_ body: (VPCDCard) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(cardValue)
     }
 
     /// Parses `host:port` (`127.0.0.1:35963`, `localhost:35964`, `[::1]:35963`).
-    public static func parseAddress(_ text: String) -> (host: String, port: UInt16)? {
+    package static func parseAddress(_ text: String) -> (host: String, port: UInt16)? {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -74,7 +74,7 @@ public final class VPCDServer: @unchecked Sendable {
     }
 
     /// Connects to the vpcd slot. Throws ``VPCDError/Code/connectionRefused`` with advice when pcscd is not there.
-    public func connect() throws(VPCDError) {
+    package func connect() throws(VPCDError) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -117,7 +117,7 @@ public final class VPCDServer: @unchecked Sendable {
 
     /// Serves the card until the driver closes the connection (pcscd stopped), ``stop()`` is called, or a fault
     /// makes the card leave. Returns normally in those cases; throws on protocol violations.
-    public func run() throws(VPCDError) {
+    package func run() throws(VPCDError) {
         let s = fd.load(ordering: .sequentiallyConsistent)
         guard s >= 0 else { throw VPCDError(.socket, "not connected; call connect() first") }
         defer { closeSocket() }
@@ -156,11 +156,11 @@ public final class VPCDServer: @unchecked Sendable {
     /// True once the driver has asked for the ATR: the slot took the card. vpcd accepts a connection to a slot that
     /// already holds a card but never talks to it, so a card still waiting after a second or two is queued behind
     /// another one.
-    public var isInserted: Bool { greeted.load(ordering: .sequentiallyConsistent) }
+    package var isInserted: Bool { greeted.load(ordering: .sequentiallyConsistent) }
 
     /// Makes ``run()`` return: the connection closes and pcscd sees the card leave. Safe from any thread and from a
     /// signal-handling queue.
-    public func stop() {
+    package func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
         let s = fd.load(ordering: .sequentiallyConsistent)
         if s >= 0 { shutdown(s, Int32(SHUT_RDWR)) }

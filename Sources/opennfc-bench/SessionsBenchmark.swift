@@ -1,6 +1,7 @@
 import Foundation
 import OpenCoreNFCTesting
 import OpenNFCBytes
+import OpenNFCDemo
 
 /// `opennfc-bench sessions`: complete simulated NDEF read sessions per second on the simulated iPhone (issue 5 item 9).
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreNFCTesting
+import OpenNFCDemo
 import Testing
 
 /// The seed flows of issue 5 item 8, as tests: the same code `opennfc demo` runs.

@@ -1,4 +1,5 @@
 import OpenCoreNFCTesting
+import OpenNFCDemo
 import Testing
 
 /// The benchmark's workload is correct (its speed is measured by `opennfc-bench sessions`, not here).

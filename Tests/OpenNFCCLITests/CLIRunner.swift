@@ -24,6 +24,17 @@ enum CLIRunner {
         return root.appendingPathComponent(".build/debug/opennfc")
     }
 
+    /// Starts `opennfc <arguments>` in the background (`emulate`), with its stderr in the returned pipe.
+    static func start(_ arguments: [String]) throws -> (process: Process, stderr: Pipe) {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = arguments
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        return (p, err)
+    }
+
     /// Runs `opennfc <arguments>` with `stdin` as standard input and an environment without OPENCORENFC_* unless
     /// given in `environment`.
     static func run(

@@ -48,12 +48,7 @@ import Testing
         ])
         #expect(made.status == 0)
 
-        let emulator = Process()
-        emulator.executableURL = CLIRunner.binary
-        emulator.arguments = ["emulate", "--slot", "1", "--save", file]
-        let err = Pipe()
-        emulator.standardError = err
-        try emulator.run()
+        let (emulator, err) = try CLIRunner.start(["emulate", "--slot", "1", "--save", file])
         defer { if emulator.isRunning { emulator.terminate() } }
 
         // `read` waits (in SCardGetStatusChange) until the emulated tag is on the reader.

@@ -162,12 +162,7 @@ import Testing
             "tag", "new", "--chip", "icode-slix2", "--uid", "E004010912345678", "--text", "hello vicinity", "-o", file,
         ])
         #expect(made.status == 0, "\(made.stderr)")
-        let emulator = Process()
-        emulator.executableURL = CLIRunner.binary
-        emulator.arguments = ["emulate", "--slot", "1", "--save", file]
-        let err = Pipe()
-        emulator.standardError = err
-        try emulator.run()
+        let (emulator, _) = try CLIRunner.start(["emulate", "--slot", "1", "--save", file])
         defer { if emulator.isRunning { emulator.terminate() } }
 
         let read = try ws.run(["read", "--device", "pcsc:00 01", "--json"])
@@ -176,6 +171,7 @@ import Testing
         let readers = try ws.run(["readers"])
         #expect(readers.stdout.contains("ICODE SLI (ISO 15693 part 3)"))
         #expect(readers.stdout.contains("transparent session"))
+        #expect(readers.stdout.contains("UID: E0:04:01:09:12:34:56:78"))
         let write = try ws.run(["write", "--text", "written over FF C2", "--device", "pcsc:00 01", "--trace"])
         #expect(write.status == 0, "\(write.stderr)")
         #expect(write.stderr.contains("WRITE SINGLE BLOCK"))

@@ -6,41 +6,41 @@ internal import OpenNFCBytes
 /// Contactless readers synthesise an ATR for every card (PC/SC Part 3 §3.1.3.2.3): storage cards carry a PC/SC
 /// registered-application TLV in the historical bytes (see ``ContactlessCard``); ISO 14443-4 cards carry their ATS
 /// historical bytes.
-public struct ATR: Sendable, Hashable, CustomStringConvertible {
+package struct ATR: Sendable, Hashable, CustomStringConvertible {
     /// One group of interface bytes; group `i` holds TAi, TBi, TCi and TDi.
-    public struct InterfaceGroup: Sendable, Hashable {
-        public var index: Int
-        public var ta: UInt8?
-        public var tb: UInt8?
-        public var tc: UInt8?
-        public var td: UInt8?
+    package struct InterfaceGroup: Sendable, Hashable {
+        package var index: Int
+        package var ta: UInt8?
+        package var tb: UInt8?
+        package var tc: UInt8?
+        package var td: UInt8?
         /// The protocol TDi announces for the next group (`T=` low nibble of TDi).
-        public var announcedProtocol: Int? { td.map { Int($0 & 0x0F) } }
+        package var announcedProtocol: Int? { td.map { Int($0 & 0x0F) } }
     }
 
     /// A malformed ATR, with the byte offset where decoding stopped.
-    public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
-        public var reason: String
-        public var offset: Int
-        public init(_ reason: String, offset: Int) {
+    package struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+        package var reason: String
+        package var offset: Int
+        package init(_ reason: String, offset: Int) {
             self.reason = reason
             self.offset = offset
         }
-        public var description: String { "invalid ATR: \(reason) at byte \(offset)" }
+        package var description: String { "invalid ATR: \(reason) at byte \(offset)" }
     }
 
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// TS: `3B` direct convention, `3F` inverse convention.
-    public var isInverseConvention: Bool
-    public var groups: [InterfaceGroup]
-    public var historicalBytes: [UInt8]
+    package var isInverseConvention: Bool
+    package var groups: [InterfaceGroup]
+    package var historicalBytes: [UInt8]
     /// TCK when present (it is whenever a protocol other than T=0 is announced).
-    public var tck: UInt8?
+    package var tck: UInt8?
 
     /// The largest ATR ISO 7816-3 allows (and pcsc-lite's `MAX_ATR_SIZE`).
-    public static let maximumLength = 33
+    package static let maximumLength = 33
 
-    public init(decoding bytes: [UInt8]) throws(ATR.Error) {
+    package init(decoding bytes: [UInt8]) throws(ATR.Error) {
         guard !bytes.isEmpty else { throw Error("empty", offset: 0) }
         guard bytes.count <= Self.maximumLength else {
             throw Error("\(bytes.count) bytes, more than the \(Self.maximumLength) ISO 7816-3 allows", offset: 33)
@@ -94,12 +94,12 @@ public struct ATR: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The protocols offered (`T=0` when no TD1 announces any).
-    public var protocols: [Int] {
+    package var protocols: [Int] {
         let announced = groups.compactMap(\.announcedProtocol)
         var seen: [Int] = []
         for p in announced.isEmpty ? [0] : announced where !seen.contains(p) { seen.append(p) }
         return seen
     }
 
-    public var description: String { bytes.hexString }
+    package var description: String { bytes.hexString }
 }

@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// What a contactless reader's ATR says about the card (PC/SC Part 3 §3.1.3.2.3).
 ///
@@ -8,15 +8,15 @@ public import OpenNFCRF
 ///   byte SS, card name NN NN, four RFU bytes.
 /// * ISO 14443-4 cards: `3B 8N 80 01 <N historical bytes> TCK`, the historical bytes being those of the ATS (type A)
 ///   or ATQB application data and protocol information (type B).
-public enum ContactlessCard: Sendable, Hashable {
+package enum ContactlessCard: Sendable, Hashable {
     case storage(standard: UInt8, cardName: UInt16)
     case isoDEP(historicalBytes: [UInt8])
     case other
 
     /// The PC/SC Workgroup RID in storage-card ATRs.
-    public static let pcscRID: [UInt8] = [0xA0, 0x00, 0x00, 0x03, 0x06]
+    package static let pcscRID: [UInt8] = [0xA0, 0x00, 0x00, 0x03, 0x06]
 
-    public init(atr: ATR) {
+    package init(atr: ATR) {
         let h = atr.historicalBytes
         if h.count == 15, h[0] == 0x80, h[1] == 0x4F, h[2] == 0x0C, Array(h[3..<8]) == Self.pcscRID {
             self = .storage(standard: h[8], cardName: UInt16(h[9]) << 8 | UInt16(h[10]))
@@ -35,15 +35,15 @@ public enum ContactlessCard: Sendable, Hashable {
 
     /// Standard bytes that mean ISO/IEC 15693: `0B` (part 3, PC/SC Part 3 supplement) and `0C` (part 4, what Windows
     /// contactless drivers report for the same tags).
-    public static let iso15693Standards: Set<UInt8> = [0x0B, 0x0C]
+    package static let iso15693Standards: Set<UInt8> = [0x0B, 0x0C]
 
     /// Decodes raw ATR bytes; malformed ATRs are `.other`.
-    public init(atrBytes: [UInt8]) {
+    package init(atrBytes: [UInt8]) {
         if let atr = try? ATR(decoding: atrBytes) { self.init(atr: atr) } else { self = .other }
     }
 
     /// The standard byte's meaning (PC/SC Part 3 supplement).
-    public static func standardName(_ ss: UInt8) -> String {
+    package static func standardName(_ ss: UInt8) -> String {
         switch ss {
         case 0x03: return "ISO 14443 A part 3"
         case 0x07: return "ISO 14443 B part 3"
@@ -55,7 +55,7 @@ public enum ContactlessCard: Sendable, Hashable {
     }
 
     /// Card names of PC/SC Part 3 (and the vendor codes ACS readers use).
-    public static func cardName(_ nn: UInt16) -> String {
+    package static func cardName(_ nn: UInt16) -> String {
         switch nn {
         case 0x0001: return "MIFARE Classic 1K"
         case 0x0002: return "MIFARE Classic 4K"
@@ -84,7 +84,7 @@ public enum ContactlessCard: Sendable, Hashable {
     }
 
     /// The radio technology the ATR implies (ISO-DEP cards are reported as NFC-A: a PC/SC ATR does not tell A from B).
-    public var technology: RFTechnology? {
+    package var technology: RFTechnology? {
         switch self {
         case .storage(let ss, _):
             switch ss {
@@ -100,7 +100,7 @@ public enum ContactlessCard: Sendable, Hashable {
     }
 
     /// A one-line description: "MIFARE Ultralight (ISO 14443 A part 3)", "ISO 14443-4 card, historical bytes 80".
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .storage(let ss, let nn): return "\(Self.cardName(nn)) (\(Self.standardName(ss)))"
         case .isoDEP(let h):
@@ -110,7 +110,7 @@ public enum ContactlessCard: Sendable, Hashable {
     }
 
     /// The chips the ATR alone allows; the Ultralight name also covers NTAG21x, which only GET_VERSION tells apart.
-    public var chipGuess: String {
+    package var chipGuess: String {
         switch self {
         case .storage(_, 0x0003): return "MIFARE Ultralight or NTAG21x (GET_VERSION tells them apart)"
         case .storage(_, let nn): return Self.cardName(nn)

@@ -5,22 +5,22 @@ internal import OpenNFCBytes
 ///
 /// Bytes: header `00`, vendor (`04` NXP), product type (`03` Ultralight, `04` NTAG), subtype, major, minor, storage
 /// size, protocol (`03` ISO 14443-3).
-public struct NXPVersion: Sendable, Hashable {
-    public var bytes: [UInt8]
+package struct NXPVersion: Sendable, Hashable {
+    package var bytes: [UInt8]
 
     /// Nil unless `bytes` is an 8-byte GET_VERSION answer.
-    public init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard bytes.count == 8, bytes[0] == 0x00 else { return nil }
         self.bytes = bytes
     }
 
-    public var vendor: UInt8 { bytes[1] }
-    public var productType: UInt8 { bytes[2] }
-    public var subtype: UInt8 { bytes[3] }
-    public var storageSize: UInt8 { bytes[6] }
+    package var vendor: UInt8 { bytes[1] }
+    package var productType: UInt8 { bytes[2] }
+    package var subtype: UInt8 { bytes[3] }
+    package var storageSize: UInt8 { bytes[6] }
 
     /// The chip name: `NTAG213`, `NTAG215`, `NTAG216`, `NTAG210`, `NTAG212`, `MIFARE Ultralight EV1 (MF0UL11)`, …
-    public var chipName: String {
+    package var chipName: String {
         let nxp = vendor == 0x04
         switch (nxp, productType, storageSize) {
         case (true, 0x04, 0x0B): return "NTAG210"
@@ -38,7 +38,7 @@ public struct NXPVersion: Sendable, Hashable {
     }
 
     /// The chip identifier the project's tag files use (`ntag213`, `ultralight-ev1-mf0ul11`, …), when known.
-    public var chipIdentifier: String? {
+    package var chipIdentifier: String? {
         switch chipName {
         case "NTAG210": return "ntag210"
         case "NTAG212": return "ntag212"

@@ -1,17 +1,17 @@
 /// A context handle handed out by the PC/SC service (`SCARDCONTEXT`).
-public struct PCSCContextID: Hashable, Sendable {
-    public var rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+package struct PCSCContextID: Hashable, Sendable {
+    package var rawValue: UInt64
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
 }
 
 /// A card connection handle handed out by the PC/SC service (`SCARDHANDLE`).
-public struct PCSCCardID: Hashable, Sendable {
-    public var rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+package struct PCSCCardID: Hashable, Sendable {
+    package var rawValue: UInt64
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
 }
 
 /// How a connection shares the card with other applications (`SCARD_SHARE_*`, PC/SC Part 5 §3.1.3).
-public enum PCSCShareMode: UInt32, Sendable, Hashable {
+package enum PCSCShareMode: UInt32, Sendable, Hashable {
     /// No other application may connect while this connection lasts (a reader session).
     case exclusive = 1
     /// Other applications may connect too; use transactions for atomic sequences.
@@ -21,18 +21,18 @@ public enum PCSCShareMode: UInt32, Sendable, Hashable {
 }
 
 /// The transmission protocols of a connection (`SCARD_PROTOCOL_*`). Contactless cards always show as T=1.
-public struct PCSCProtocols: OptionSet, Sendable, Hashable {
-    public var rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    public static let t0 = PCSCProtocols(rawValue: 0x1)
-    public static let t1 = PCSCProtocols(rawValue: 0x2)
-    public static let raw = PCSCProtocols(rawValue: 0x4)
+package struct PCSCProtocols: OptionSet, Sendable, Hashable {
+    package var rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+    package static let t0 = PCSCProtocols(rawValue: 0x1)
+    package static let t1 = PCSCProtocols(rawValue: 0x2)
+    package static let raw = PCSCProtocols(rawValue: 0x4)
     /// T=0 or T=1, whichever the card offers: what to ask for when connecting to a contactless card.
-    public static let any: PCSCProtocols = [.t0, .t1]
+    package static let any: PCSCProtocols = [.t0, .t1]
 }
 
 /// What happens to the card when a connection or transaction ends (`SCARD_*_CARD`).
-public enum PCSCDisposition: UInt32, Sendable, Hashable {
+package enum PCSCDisposition: UInt32, Sendable, Hashable {
     /// Leave the card powered and selected (the default; the next connection continues where this one ended).
     case leave = 0
     /// Warm reset: for a contactless card, the reader re-activates it (volatile tag state is lost).
@@ -44,21 +44,21 @@ public enum PCSCDisposition: UInt32, Sendable, Hashable {
 
 /// `dwCurrentState` / `dwEventState` bits of `SCARD_READERSTATE` (PC/SC Part 5 §3.1.11). The upper 16 bits of the
 /// raw value are pcsc-lite's event counter; they are kept apart in ``PCSCReaderState/eventCount``.
-public struct PCSCReaderStateFlags: OptionSet, Sendable, Hashable, CustomStringConvertible {
-    public var rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    public static let unaware = PCSCReaderStateFlags([])
-    public static let ignore = PCSCReaderStateFlags(rawValue: 0x0001)
-    public static let changed = PCSCReaderStateFlags(rawValue: 0x0002)
-    public static let unknown = PCSCReaderStateFlags(rawValue: 0x0004)
-    public static let unavailable = PCSCReaderStateFlags(rawValue: 0x0008)
-    public static let empty = PCSCReaderStateFlags(rawValue: 0x0010)
-    public static let present = PCSCReaderStateFlags(rawValue: 0x0020)
-    public static let atrMatch = PCSCReaderStateFlags(rawValue: 0x0040)
-    public static let exclusive = PCSCReaderStateFlags(rawValue: 0x0080)
-    public static let inUse = PCSCReaderStateFlags(rawValue: 0x0100)
-    public static let mute = PCSCReaderStateFlags(rawValue: 0x0200)
-    public static let unpowered = PCSCReaderStateFlags(rawValue: 0x0400)
+package struct PCSCReaderStateFlags: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    package var rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+    package static let unaware = PCSCReaderStateFlags([])
+    package static let ignore = PCSCReaderStateFlags(rawValue: 0x0001)
+    package static let changed = PCSCReaderStateFlags(rawValue: 0x0002)
+    package static let unknown = PCSCReaderStateFlags(rawValue: 0x0004)
+    package static let unavailable = PCSCReaderStateFlags(rawValue: 0x0008)
+    package static let empty = PCSCReaderStateFlags(rawValue: 0x0010)
+    package static let present = PCSCReaderStateFlags(rawValue: 0x0020)
+    package static let atrMatch = PCSCReaderStateFlags(rawValue: 0x0040)
+    package static let exclusive = PCSCReaderStateFlags(rawValue: 0x0080)
+    package static let inUse = PCSCReaderStateFlags(rawValue: 0x0100)
+    package static let mute = PCSCReaderStateFlags(rawValue: 0x0200)
+    package static let unpowered = PCSCReaderStateFlags(rawValue: 0x0400)
 
     private static let names: [(PCSCReaderStateFlags, String)] = [
         (.ignore, "ignore"), (.changed, "changed"), (.unknown, "unknown"), (.unavailable, "unavailable"),
@@ -66,27 +66,27 @@ public struct PCSCReaderStateFlags: OptionSet, Sendable, Hashable, CustomStringC
         (.inUse, "in-use"), (.mute, "mute"), (.unpowered, "unpowered"),
     ]
 
-    public var description: String {
+    package var description: String {
         let parts = Self.names.filter { contains($0.0) }.map(\.1)
         return parts.isEmpty ? "unaware" : parts.joined(separator: ",")
     }
 }
 
 /// One entry of an `SCardGetStatusChange` call: the state the caller knows, and the state the service reports.
-public struct PCSCReaderState: Sendable, Hashable {
-    public var reader: String
+package struct PCSCReaderState: Sendable, Hashable {
+    package var reader: String
     /// What the caller believes; `.unaware` asks for the current state at once.
-    public var currentState: PCSCReaderStateFlags
+    package var currentState: PCSCReaderStateFlags
     /// pcsc-lite's per-reader event counter the caller last saw (upper 16 bits of `dwCurrentState`).
-    public var currentEventCount: UInt16
+    package var currentEventCount: UInt16
     /// What the service reports.
-    public var eventState: PCSCReaderStateFlags
+    package var eventState: PCSCReaderStateFlags
     /// pcsc-lite's event counter: it changes on every card insertion and removal, even a quick swap.
-    public var eventCount: UInt16
+    package var eventCount: UInt16
     /// The ATR of the card in the reader, if any.
-    public var atr: [UInt8]
+    package var atr: [UInt8]
 
-    public init(
+    package init(
         reader: String, currentState: PCSCReaderStateFlags = .unaware, currentEventCount: UInt16 = 0,
         eventState: PCSCReaderStateFlags = .unaware, eventCount: UInt16 = 0, atr: [UInt8] = []
     ) {
@@ -99,25 +99,25 @@ public struct PCSCReaderState: Sendable, Hashable {
     }
 
     /// Makes the reported state the known one, so the next wait returns only on a further change.
-    public mutating func acknowledge() {
+    package mutating func acknowledge() {
         currentState = eventState.subtracting(.changed)
         currentEventCount = eventCount
     }
 
     /// A card sits on the reader (powered or not).
-    public var hasCard: Bool { eventState.contains(.present) }
+    package var hasCard: Bool { eventState.contains(.present) }
 }
 
 /// `SCardStatus` of a connection.
-public struct PCSCCardStatus: Sendable, Hashable {
-    public var reader: String
+package struct PCSCCardStatus: Sendable, Hashable {
+    package var reader: String
     /// The raw `pdwState` value (pcsc-lite: `SCARD_ABSENT` 0x2, `SCARD_PRESENT` 0x4, `SCARD_POWERED` 0x10,
     /// `SCARD_NEGOTIABLE` 0x20, `SCARD_SPECIFIC` 0x40).
-    public var state: UInt32
-    public var activeProtocol: PCSCProtocols
-    public var atr: [UInt8]
+    package var state: UInt32
+    package var activeProtocol: PCSCProtocols
+    package var atr: [UInt8]
 
-    public init(reader: String, state: UInt32, activeProtocol: PCSCProtocols, atr: [UInt8]) {
+    package init(reader: String, state: UInt32, activeProtocol: PCSCProtocols, atr: [UInt8]) {
         self.reader = reader
         self.state = state
         self.activeProtocol = activeProtocol
@@ -134,7 +134,7 @@ public struct PCSCCardStatus: Sendable, Hashable {
 ///
 /// Every call either succeeds or throws a ``PCSCError`` that names the function, the `SCARD_*` status and what the
 /// user can do about it.
-public protocol PCSCBinding: AnyObject, Sendable {
+package protocol PCSCBinding: AnyObject, Sendable {
     /// `SCardEstablishContext(SCARD_SCOPE_SYSTEM, …)`.
     func establishContext() throws(PCSCError) -> PCSCContextID
     /// `SCardReleaseContext`; errors are ignored (the context is gone either way).
@@ -176,5 +176,5 @@ public protocol PCSCBinding: AnyObject, Sendable {
 }
 
 extension PCSCBinding {
-    public func controlCode(function: UInt32) -> UInt32 { 0x4200_0000 &+ function }
+    package func controlCode(function: UInt32) -> UInt32 { 0x4200_0000 &+ function }
 }

@@ -13,11 +13,11 @@
     /// | `SCARD_CTL_CODE` | `0x00310000 | function << 2` (Windows and macOS encoding) |
     ///
     /// Not verified on this project's CI (Linux only); the shared layers above are.
-    public final class PCSCFrameworkBinding: PCSCTableBinding, @unchecked Sendable {
+    package final class PCSCFrameworkBinding: PCSCTableBinding, @unchecked Sendable {
         private static let instance = PCSCFrameworkBinding(table: table)
 
         /// The process-wide binding.
-        public static func load() throws(PCSCError) -> PCSCFrameworkBinding { instance }
+        package static func load() throws(PCSCError) -> PCSCFrameworkBinding { instance }
 
         private static func ctx(_ c: UInt64) -> SCARDCONTEXT { SCARDCONTEXT(truncatingIfNeeded: c) }
         private static func card(_ c: UInt64) -> SCARDHANDLE { SCARDHANDLE(truncatingIfNeeded: c) }

@@ -3,71 +3,71 @@
 /// `dlopen`, ``PCSCLiteBinding``) and `PCSC.framework` (``PCSCFrameworkBinding``) each fill one; the single
 /// ``PCSCTableBinding`` above it turns them into the ``PCSCBinding`` API, so buffer sizing, retries, status checks
 /// and the decoding of reader states exist once.
-public struct PCSCFunctionTable: Sendable {
+package struct PCSCFunctionTable: Sendable {
     /// One `SCARD_READERSTATE` as the table exchanges it: the raw `dwCurrentState` going in, the raw `dwEventState`
     /// and the ATR coming back.
-    public struct ReaderState: Sendable {
-        public var reader: String
-        public var currentState: UInt32
-        public var eventState: UInt32 = 0
-        public var atr: [UInt8] = []
+    package struct ReaderState: Sendable {
+        package var reader: String
+        package var currentState: UInt32
+        package var eventState: UInt32 = 0
+        package var atr: [UInt8] = []
 
-        public init(reader: String, currentState: UInt32) {
+        package init(reader: String, currentState: UInt32) {
             self.reader = reader
             self.currentState = currentState
         }
     }
 
     /// `SCardEstablishContext(scope, nil, nil, &context)`.
-    public var establishContext: @Sendable (_ scope: UInt32, _ context: inout UInt64) -> UInt32
+    package var establishContext: @Sendable (_ scope: UInt32, _ context: inout UInt64) -> UInt32
     /// `SCardReleaseContext`.
-    public var releaseContext: @Sendable (_ context: UInt64) -> UInt32
+    package var releaseContext: @Sendable (_ context: UInt64) -> UInt32
     /// `SCardListReaders(context, nil, buffer, &size)`; `buffer` nil asks for the size.
-    public var listReaders:
+    package var listReaders:
         @Sendable (_ context: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ size: inout UInt32) -> UInt32
     /// `SCardGetStatusChange` over the given states (event state and ATR filled in).
-    public var getStatusChange:
+    package var getStatusChange:
         @Sendable (_ context: UInt64, _ timeoutMilliseconds: UInt32, _ states: inout [ReaderState]) -> UInt32
     /// `SCardCancel`.
-    public var cancel: @Sendable (_ context: UInt64) -> UInt32
+    package var cancel: @Sendable (_ context: UInt64) -> UInt32
     /// `SCardConnect`.
-    public var connect:
+    package var connect:
         @Sendable (
             _ context: UInt64, _ reader: String, _ share: UInt32, _ protocols: UInt32, _ card: inout UInt64,
             _ active: inout UInt32
         ) -> UInt32
     /// `SCardReconnect`.
-    public var reconnect:
+    package var reconnect:
         @Sendable (
             _ card: UInt64, _ share: UInt32, _ protocols: UInt32, _ initialization: UInt32, _ active: inout UInt32
         ) -> UInt32
     /// `SCardDisconnect`.
-    public var disconnect: @Sendable (_ card: UInt64, _ disposition: UInt32) -> UInt32
+    package var disconnect: @Sendable (_ card: UInt64, _ disposition: UInt32) -> UInt32
     /// `SCardBeginTransaction`.
-    public var beginTransaction: @Sendable (_ card: UInt64) -> UInt32
+    package var beginTransaction: @Sendable (_ card: UInt64) -> UInt32
     /// `SCardEndTransaction`.
-    public var endTransaction: @Sendable (_ card: UInt64, _ disposition: UInt32) -> UInt32
+    package var endTransaction: @Sendable (_ card: UInt64, _ disposition: UInt32) -> UInt32
     /// `SCardStatus` into the given buffers; the lengths go in as capacities and come back as used.
-    public var status:
+    package var status:
         @Sendable (
             _ card: UInt64, _ name: inout [CChar], _ nameLength: inout UInt32, _ state: inout UInt32,
             _ protocol: inout UInt32, _ atr: inout [UInt8], _ atrLength: inout UInt32
         ) -> UInt32
     /// `SCardTransmit` with the PCI of `protocol`; `length` goes in as the capacity of `response`.
-    public var transmit:
+    package var transmit:
         @Sendable (
             _ card: UInt64, _ protocol: PCSCProtocols, _ command: [UInt8], _ response: inout [UInt8],
             _ length: inout UInt32
         ) -> UInt32
     /// `SCardControl` (Apple's `SCardControl132`); `returned` comes back as the bytes used.
-    public var control:
+    package var control:
         @Sendable (
             _ card: UInt64, _ code: UInt32, _ command: [UInt8], _ response: inout [UInt8], _ returned: inout UInt32
         ) -> UInt32
     /// `SCARD_CTL_CODE(function)` as the platform encodes it.
-    public var controlCode: @Sendable (_ function: UInt32) -> UInt32
+    package var controlCode: @Sendable (_ function: UInt32) -> UInt32
 
-    public init(
+    package init(
         establishContext: @escaping @Sendable (_ scope: UInt32, _ context: inout UInt64) -> UInt32,
         releaseContext: @escaping @Sendable (_ context: UInt64) -> UInt32,
         listReaders:
@@ -132,28 +132,28 @@ public struct PCSCFunctionTable: Sendable {
 /// | `SCardStatus` | the reader name from the returned multi-string; the ATR cut to its length |
 /// | `SCardTransmit` | a 258-byte buffer for short APDUs, 65 538 for extended ones, and one retry with the largest on `SCARD_E_INSUFFICIENT_BUFFER` |
 /// | `SCardControl` | a 1 024-byte answer buffer |
-public class PCSCTableBinding: PCSCBinding, @unchecked Sendable {
+package class PCSCTableBinding: PCSCBinding, @unchecked Sendable {
     let table: PCSCFunctionTable
 
     /// A binding over `table` (the platform bindings' initialisers build one).
-    public init(table: PCSCFunctionTable) { self.table = table }
+    package init(table: PCSCFunctionTable) { self.table = table }
 
     @inline(__always)
     private func check(_ status: UInt32, _ function: String, reader: String? = nil) throws(PCSCError) {
         if status != PCSCStatus.success { throw PCSCError(status: status, function: function, reader: reader) }
     }
 
-    public func controlCode(function: UInt32) -> UInt32 { table.controlCode(function) }
+    package func controlCode(function: UInt32) -> UInt32 { table.controlCode(function) }
 
-    public func establishContext() throws(PCSCError) -> PCSCContextID {
+    package func establishContext() throws(PCSCError) -> PCSCContextID {
         var h: UInt64 = 0
         try check(table.establishContext(2 /* SCARD_SCOPE_SYSTEM */, &h), "SCardEstablishContext")
         return PCSCContextID(rawValue: h)
     }
 
-    public func releaseContext(_ context: PCSCContextID) { _ = table.releaseContext(context.rawValue) }
+    package func releaseContext(_ context: PCSCContextID) { _ = table.releaseContext(context.rawValue) }
 
-    public func listReaders(_ context: PCSCContextID) throws(PCSCError) -> [String] {
+    package func listReaders(_ context: PCSCContextID) throws(PCSCError) -> [String] {
         // Two calls: size, then data; a reader plugged in between makes the second report a short buffer, so
         // retry a few times.
         for _ in 0..<4 {
@@ -179,7 +179,7 @@ public class PCSCTableBinding: PCSCBinding, @unchecked Sendable {
         }
     }
 
-    public func getStatusChange(
+    package func getStatusChange(
         _ context: PCSCContextID, timeoutMilliseconds: UInt32, states: inout [PCSCReaderState]
     ) throws(PCSCError) {
         guard !states.isEmpty else { return }
@@ -197,9 +197,9 @@ public class PCSCTableBinding: PCSCBinding, @unchecked Sendable {
         }
     }
 
-    public func cancel(_ context: PCSCContextID) { _ = table.cancel(context.rawValue) }
+    package func cancel(_ context: PCSCContextID) { _ = table.cancel(context.rawValue) }
 
-    public func connect(
+    package func connect(
         _ context: PCSCContextID, reader: String, share: PCSCShareMode, protocols: PCSCProtocols
     ) throws(PCSCError) -> (card: PCSCCardID, activeProtocol: PCSCProtocols) {
         var h: UInt64 = 0
@@ -209,7 +209,7 @@ public class PCSCTableBinding: PCSCBinding, @unchecked Sendable {
         return (PCSCCardID(rawValue: h), PCSCProtocols(rawValue: active))
     }
 
-    public func reconnect(
+    package func reconnect(
         _ card: PCSCCardID, share: PCSCShareMode, protocols: PCSCProtocols, initialization: PCSCDisposition
     ) throws(PCSCError) -> PCSCProtocols {
         var active: UInt32 = 0
@@ -218,19 +218,19 @@ public class PCSCTableBinding: PCSCBinding, @unchecked Sendable {
         return PCSCProtocols(rawValue: active)
     }
 
-    public func disconnect(_ card: PCSCCardID, disposition: PCSCDisposition) throws(PCSCError) {
+    package func disconnect(_ card: PCSCCardID, disposition: PCSCDisposition) throws(PCSCError) {
         try check(table.disconnect(card.rawValue, disposition.rawValue), "SCardDisconnect")
     }
 
-    public func beginTransaction(_ card: PCSCCardID) throws(PCSCError) {
+    package func beginTransaction(_ card: PCSCCardID) throws(PCSCError) {
         try check(table.beginTransaction(card.rawValue), "SCardBeginTransaction")
     }
 
-    public func endTransaction(_ card: PCSCCardID, disposition: PCSCDisposition) throws(PCSCError) {
+    package func endTransaction(_ card: PCSCCardID, disposition: PCSCDisposition) throws(PCSCError) {
         try check(table.endTransaction(card.rawValue, disposition.rawValue), "SCardEndTransaction")
     }
 
-    public func status(_ card: PCSCCardID) throws(PCSCError) -> PCSCCardStatus {
+    package func status(_ card: PCSCCardID) throws(PCSCError) -> PCSCCardStatus {
         var name = [CChar](repeating: 0, count: 256)
         var nameLength = UInt32(name.count)
         var state: UInt32 = 0
@@ -245,7 +245,7 @@ public class PCSCTableBinding: PCSCBinding, @unchecked Sendable {
             atr: Array(atr.prefix(Int(min(atrLength, 33)))))
     }
 
-    public func transmit(_ card: PCSCCardID, protocol: PCSCProtocols, command: [UInt8]) throws(PCSCError) -> [UInt8] {
+    package func transmit(_ card: PCSCCardID, protocol: PCSCProtocols, command: [UInt8]) throws(PCSCError) -> [UInt8] {
         // Short APDUs answer at most 256 + 2 bytes; extended ones up to 65536 + 2.
         var response = [UInt8](repeating: 0, count: command.count > 261 ? 65_538 : 258)
         var length = UInt32(response.count)
@@ -260,7 +260,7 @@ public class PCSCTableBinding: PCSCBinding, @unchecked Sendable {
         return Array(response.prefix(Int(min(length, UInt32(response.count)))))
     }
 
-    public func control(_ card: PCSCCardID, code: UInt32, command: [UInt8]) throws(PCSCError) -> [UInt8] {
+    package func control(_ card: PCSCCardID, code: UInt32, command: [UInt8]) throws(PCSCError) -> [UInt8] {
         var response = [UInt8](repeating: 0, count: 1024)
         var returned: UInt32 = 0
         try check(table.control(card.rawValue, code, command, &response, &returned), "SCardControl")

@@ -74,11 +74,11 @@
     ///
     /// The library handle stays open for the life of the process (as pyscard does); the object is immutable and
     /// safe to share between threads — pcsc-lite itself serialises calls per context.
-    public final class PCSCLiteBinding: PCSCTableBinding, @unchecked Sendable {
+    package final class PCSCLiteBinding: PCSCTableBinding, @unchecked Sendable {
         private static let shared = Mutex<PCSCLiteBinding?>(nil)
 
         /// The process-wide binding, loading the library on first use.
-        public static func load(path: String = "libpcsclite.so.1") throws(PCSCError) -> PCSCLiteBinding {
+        package static func load(path: String = "libpcsclite.so.1") throws(PCSCError) -> PCSCLiteBinding {
             let result: Result<PCSCLiteBinding, PCSCError> = shared.withLock { cached in
                 if let cached { return .success(cached) }
                 do {

@@ -1,40 +1,40 @@
 /// The `SCARD_*` return codes of PC/SC Part 5 §3.3 as pcsc-lite defines them (`pcsclite.h`). `LONG` is 64-bit on
 /// Linux and 32-bit on macOS, so codes are normalised to their low 32 bits before comparing.
-public enum PCSCStatus {
-    public static let success: UInt32 = 0x0000_0000
-    public static let internalError: UInt32 = 0x8010_0001
-    public static let cancelled: UInt32 = 0x8010_0002
-    public static let invalidHandle: UInt32 = 0x8010_0003
-    public static let invalidParameter: UInt32 = 0x8010_0004
-    public static let noMemory: UInt32 = 0x8010_0006
-    public static let insufficientBuffer: UInt32 = 0x8010_0008
-    public static let unknownReader: UInt32 = 0x8010_0009
-    public static let timeout: UInt32 = 0x8010_000A
-    public static let sharingViolation: UInt32 = 0x8010_000B
-    public static let noSmartcard: UInt32 = 0x8010_000C
-    public static let protoMismatch: UInt32 = 0x8010_000F
-    public static let notReady: UInt32 = 0x8010_0010
-    public static let invalidValue: UInt32 = 0x8010_0011
-    public static let systemCancelled: UInt32 = 0x8010_0012
-    public static let commError: UInt32 = 0x8010_0013
-    public static let unknownError: UInt32 = 0x8010_0014
-    public static let notTransacted: UInt32 = 0x8010_0016
-    public static let readerUnavailable: UInt32 = 0x8010_0017
-    public static let shutdown: UInt32 = 0x8010_0018
-    public static let readerUnsupported: UInt32 = 0x8010_001A
-    public static let cardUnsupported: UInt32 = 0x8010_001C
-    public static let noService: UInt32 = 0x8010_001D
-    public static let serviceStopped: UInt32 = 0x8010_001E
-    public static let unexpected: UInt32 = 0x8010_001F
-    public static let noReadersAvailable: UInt32 = 0x8010_002E
-    public static let unsupportedCard: UInt32 = 0x8010_0065
-    public static let unresponsiveCard: UInt32 = 0x8010_0066
-    public static let unpoweredCard: UInt32 = 0x8010_0067
-    public static let resetCard: UInt32 = 0x8010_0068
-    public static let removedCard: UInt32 = 0x8010_0069
+package enum PCSCStatus {
+    package static let success: UInt32 = 0x0000_0000
+    package static let internalError: UInt32 = 0x8010_0001
+    package static let cancelled: UInt32 = 0x8010_0002
+    package static let invalidHandle: UInt32 = 0x8010_0003
+    package static let invalidParameter: UInt32 = 0x8010_0004
+    package static let noMemory: UInt32 = 0x8010_0006
+    package static let insufficientBuffer: UInt32 = 0x8010_0008
+    package static let unknownReader: UInt32 = 0x8010_0009
+    package static let timeout: UInt32 = 0x8010_000A
+    package static let sharingViolation: UInt32 = 0x8010_000B
+    package static let noSmartcard: UInt32 = 0x8010_000C
+    package static let protoMismatch: UInt32 = 0x8010_000F
+    package static let notReady: UInt32 = 0x8010_0010
+    package static let invalidValue: UInt32 = 0x8010_0011
+    package static let systemCancelled: UInt32 = 0x8010_0012
+    package static let commError: UInt32 = 0x8010_0013
+    package static let unknownError: UInt32 = 0x8010_0014
+    package static let notTransacted: UInt32 = 0x8010_0016
+    package static let readerUnavailable: UInt32 = 0x8010_0017
+    package static let shutdown: UInt32 = 0x8010_0018
+    package static let readerUnsupported: UInt32 = 0x8010_001A
+    package static let cardUnsupported: UInt32 = 0x8010_001C
+    package static let noService: UInt32 = 0x8010_001D
+    package static let serviceStopped: UInt32 = 0x8010_001E
+    package static let unexpected: UInt32 = 0x8010_001F
+    package static let noReadersAvailable: UInt32 = 0x8010_002E
+    package static let unsupportedCard: UInt32 = 0x8010_0065
+    package static let unresponsiveCard: UInt32 = 0x8010_0066
+    package static let unpoweredCard: UInt32 = 0x8010_0067
+    package static let resetCard: UInt32 = 0x8010_0068
+    package static let removedCard: UInt32 = 0x8010_0069
 
     /// The `SCARD_*` name of a code, for messages (`SCARD_E_NO_SERVICE`), or its hex value when unknown.
-    public static func name(_ status: UInt32) -> String {
+    package static func name(_ status: UInt32) -> String {
         switch status {
         case success: return "SCARD_S_SUCCESS"
         case internalError: return "SCARD_F_INTERNAL_ERROR"

@@ -1,9 +1,9 @@
 /// Entry points of the PC/SC backend.
-public enum PCSC {
+package enum PCSC {
     /// The platform's real PC/SC binding: pcsc-lite through `dlopen` on Linux, `PCSC.framework` on macOS.
     ///
     /// Throws ``PCSCError/Code/libraryUnavailable`` with installation advice when the library is missing.
-    public static func systemBinding() throws(PCSCError) -> any PCSCBinding {
+    package static func systemBinding() throws(PCSCError) -> any PCSCBinding {
         #if canImport(PCSC)
             return try PCSCFrameworkBinding.load()
         #elseif canImport(Glibc)

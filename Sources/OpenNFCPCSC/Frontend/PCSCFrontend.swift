@@ -1,6 +1,6 @@
 internal import Foundation
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// The RF frontend over a PC/SC reader, so the reader procedures and Core NFC sessions run over pcscd unchanged.
 ///
@@ -23,12 +23,12 @@ public import OpenNFCRF
 /// `capabilities` are exact once a target is active (they come from its profile); before that they are the
 /// reader's likely ones. A card that leaves mid-command (an empty successful `SCardTransmit`) throws
 /// `RFError.linkLost`; pcscd stopping or the reader being unplugged throws `RFError.frontendFailure` with advice.
-public final class PCSCFrontend: RFFrontend {
-    public let context: PCSCContext
+package final class PCSCFrontend: RFFrontend {
+    package let context: PCSCContext
     /// The reader this frontend uses; nil = every reader pcscd knows (each card present is one target).
-    public let readerName: String?
+    package let readerName: String?
     /// Forces a profile for level-3 tags instead of ``PCSCProfileSelection``.
-    public let profileOverride: (any PCSCProfile)?
+    package let profileOverride: (any PCSCProfile)?
 
     struct Entry {
         var reader: String
@@ -40,28 +40,28 @@ public final class PCSCFrontend: RFFrontend {
 
     private var entries: [String: Entry] = [:]
     private var nextHandle = 1
-    public private(set) var activeCard: PCSCCard?
-    public private(set) var activeProfile: (any PCSCProfile)?
-    public private(set) var activeTarget: RFTarget?
+    package private(set) var activeCard: PCSCCard?
+    package private(set) var activeProfile: (any PCSCProfile)?
+    package private(set) var activeTarget: RFTarget?
     /// The GET_VERSION answer of the active tag, when the profile probe obtained one (tells NTAG from Ultralight).
-    public private(set) var activeVersion: NXPVersion?
+    package private(set) var activeVersion: NXPVersion?
     /// Called with every APDU and response on the active connection (for `--trace`).
-    public var apduObserver: (@Sendable (_ command: [UInt8], _ response: [UInt8]?) -> Void)?
+    package var apduObserver: (@Sendable (_ command: [UInt8], _ response: [UInt8]?) -> Void)?
 
-    public init(context: PCSCContext, reader: String? = nil, profile: (any PCSCProfile)? = nil) {
+    package init(context: PCSCContext, reader: String? = nil, profile: (any PCSCProfile)? = nil) {
         self.context = context
         self.readerName = reader
         self.profileOverride = profile
     }
 
     /// A frontend on the system's PC/SC service.
-    public convenience init(reader: String? = nil) throws(PCSCError) {
+    package convenience init(reader: String? = nil) throws(PCSCError) {
         self.init(context: try PCSCContext(), reader: reader)
     }
 
     deinit { activeCard?.disconnect(.leave) }
 
-    public var capabilities: RFCapabilities {
+    package var capabilities: RFCapabilities {
         if let activeProfile { return activeProfile.capabilities }
         var c = RFCapabilities(
             maxCommandSize: 252, maxResponseSize: 252, rawFrames: false, technologies: [.nfcA, .nfcB, .nfcV])
@@ -70,7 +70,7 @@ public final class PCSCFrontend: RFFrontend {
     }
 
     /// The reader, ATR and ATR decoding behind a target returned by ``poll(_:)``.
-    public func card(for target: RFTarget) -> (reader: String, atr: [UInt8], kind: ContactlessCard)? {
+    package func card(for target: RFTarget) -> (reader: String, atr: [UInt8], kind: ContactlessCard)? {
         entries.values.first { $0.target.handle == target.handle }.map { ($0.reader, $0.atr, $0.kind) }
     }
 
@@ -79,7 +79,7 @@ public final class PCSCFrontend: RFFrontend {
         do { return try context.requireReaders() } catch { throw RFError(.frontendFailure, error.detail) }
     }
 
-    public func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
+    package func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
         let technologies = request.technologies
         let readers = try readerList()
         let states: [PCSCReaderState]
@@ -121,7 +121,7 @@ public final class PCSCFrontend: RFFrontend {
     }
 
     /// Waits up to `timeoutMilliseconds` for a card on the reader(s), then polls. Returns [] on timeout.
-    public func waitForTargets(
+    package func waitForTargets(
         _ technologies: Set<RFTechnology>, timeoutMilliseconds: UInt32
     ) throws(RFError) -> [RFTarget] {
         let readers = try readerList()
@@ -182,7 +182,7 @@ public final class PCSCFrontend: RFFrontend {
         }
     }
 
-    public func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
+    package func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
         deactivate()
         guard let entry = entries.values.first(where: { $0.target.handle == target.handle }) else {
             throw RFError(.notActivated, "target \(target.handle) is no longer on any reader; poll again")
@@ -227,7 +227,7 @@ public final class PCSCFrontend: RFFrontend {
         return entry.target
     }
 
-    public func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
         guard let card = activeCard, let profile = activeProfile else {
             throw RFError(.notActivated, "no tag is activated on the PC/SC frontend")
         }
@@ -255,7 +255,7 @@ public final class PCSCFrontend: RFFrontend {
         }
     }
 
-    public func deactivate() {
+    package func deactivate() {
         guard let card = activeCard else { return }
         activeProfile?.end(on: card)
         card.disconnect(.reset)

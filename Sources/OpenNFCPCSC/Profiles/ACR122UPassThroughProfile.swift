@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// Native frames to level-3 tags through an ACS ACR122U (NXP PN532 behind an ACS MCU; ACR122U API §6.1 "Direct
 /// Transmit", PN532 user manual §7.3.9 InCommunicateThru).
@@ -17,22 +17,22 @@ public import OpenNFCRF
 /// So GET_VERSION, FAST_READ, PWD_AUTH, READ_SIG and every other NTAG command reach the tag. Frames are limited
 /// to 252 bytes (the PN532 host frame holds 254 with `D4 42`). The `opennfc emulate` card server answers the same
 /// pass-through, so this profile is tested end to end through pcscd; a physical ACR122U is not available to CI.
-public struct ACR122UPassThroughProfile: PCSCProfile {
-    public var name: String { "ACR122U pass-through (PN532 InCommunicateThru)" }
+package struct ACR122UPassThroughProfile: PCSCProfile {
+    package var name: String { "ACR122U pass-through (PN532 InCommunicateThru)" }
 
-    public init() {}
+    package init() {}
 
-    public var capabilities: RFCapabilities {
+    package var capabilities: RFCapabilities {
         RFCapabilities(
             maxCommandSize: 252, maxResponseSize: 252, rawFrames: true, technologies: [.nfcA], frameModes: [.nfcA])
     }
 
     /// The wrapped form of `frame`.
-    public static func wrap(_ frame: [UInt8]) -> [UInt8] {
+    package static func wrap(_ frame: [UInt8]) -> [UInt8] {
         [0xFF, 0x00, 0x00, 0x00, UInt8(frame.count + 2), 0xD4, 0x42] + frame
     }
 
-    public func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
         guard command.count <= 252 else {
             throw RFError(.frameTooLong, "\(command.count)-byte frame; the ACR122U carries at most 252")
         }

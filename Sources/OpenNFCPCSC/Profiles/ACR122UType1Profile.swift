@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// NFC Forum Type 1 (Topaz/Jewel) frames through an ACS ACR122U: the PN532 carries Type 1 commands only through
 /// InDataExchange (PN532 user manual §7.3.8; its InCommunicateThru has no Type 1 framing), adding the UID echo itself
@@ -20,18 +20,18 @@ public import OpenNFCRF
 /// which answers InDataExchange this way, not against a physical reader. Where a reader cannot carry Type 1 at all
 /// (ACR1252U-family pass-through sends raw frames without Type 1 framing; Part 3 storage-card APDUs address pages,
 /// not Type 1 bytes), ``PCSCProfileSelection`` gives this profile only to readers that answer InDataExchange.
-public struct ACR122UType1Profile: PCSCProfile {
-    public var name: String { "ACR122U Type 1 (PN532 InDataExchange)" }
+package struct ACR122UType1Profile: PCSCProfile {
+    package var name: String { "ACR122U Type 1 (PN532 InDataExchange)" }
 
-    public init() {}
+    package init() {}
 
-    public var capabilities: RFCapabilities {
+    package var capabilities: RFCapabilities {
         RFCapabilities(
             maxCommandSize: 14, maxResponseSize: 252, rawFrames: true, technologies: [.nfcA], frameModes: [.type1])
     }
 
     /// The InDataExchange APDU for a T1T frame (UID echo removed), or nil for RID.
-    public static func wrap(_ frame: [UInt8]) -> [UInt8]? {
+    package static func wrap(_ frame: [UInt8]) -> [UInt8]? {
         guard let cmd = frame.first, cmd != 0x78, frame.count == 7 || frame.count == 14 else { return nil }
         let body: [UInt8]
         switch (cmd, frame.count) {
@@ -44,7 +44,7 @@ public struct ACR122UType1Profile: PCSCProfile {
         return [0xFF, 0x00, 0x00, 0x00, UInt8(body.count + 3), 0xD4, 0x40, 0x01] + body
     }
 
-    public func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
         guard command.first != 0x78 else {
             throw RFError(.unsupported, "the ACR122U's PN532 firmware cannot send RID (HR0/HR1 come with RALL)")
         }

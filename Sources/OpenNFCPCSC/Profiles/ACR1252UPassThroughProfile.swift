@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// Native frames to level-3 tags through an ACS ACR1252U / ACR1255U (NXP PN512 behind an ACS MCU; ACR1252U API
 /// "Direct Transmit"): the frame goes in `FF 00 00 00 Lc` with no PN53x framing.
@@ -12,16 +12,16 @@ public import OpenNFCRF
 /// | Failure | `63 00` → `RFError.timeout` (also what some firmware reports for a write that an ACK confirmed [?]) |
 ///
 /// Not verified on hardware (none available to CI); the byte forms come from ACS's manuals and public traces.
-public struct ACR1252UPassThroughProfile: PCSCProfile {
-    public var name: String { "ACR1252U pass-through (direct transmit)" }
+package struct ACR1252UPassThroughProfile: PCSCProfile {
+    package var name: String { "ACR1252U pass-through (direct transmit)" }
 
-    public init() {}
+    package init() {}
 
-    public var capabilities: RFCapabilities {
+    package var capabilities: RFCapabilities {
         RFCapabilities(maxCommandSize: 250, maxResponseSize: 250, rawFrames: true, technologies: [.nfcA])
     }
 
-    public func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
         guard !command.isEmpty, command.count <= 250 else {
             throw RFError(.frameTooLong, "\(command.count)-byte frame; the ACR1252U carries 1 to 250")
         }

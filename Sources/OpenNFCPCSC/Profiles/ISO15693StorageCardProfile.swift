@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 internal import Synchronization
 
 /// ISO/IEC 15693 tags through a reader that offers only PC/SC Part 3 storage-card access (PC/SC Part 3 §3.2.2.1,
@@ -15,22 +15,22 @@ internal import Synchronization
 /// | Inventory, Get System Information, Lock Block, AFI/DSFID, security status, reads with the Option flag, custom commands | — | `RFError.unsupported`: they need a transparent session (``TransparentSessionProfile``) |
 ///
 /// The UID comes from `FF CA 00 00 00` at poll time; DSFID and AFI are not visible through Part 3.
-public struct ISO15693StorageCardProfile: PCSCProfile {
-    public var name: String { "PC/SC Part 3 storage card (ISO 15693, by block)" }
+package struct ISO15693StorageCardProfile: PCSCProfile {
+    package var name: String { "PC/SC Part 3 storage card (ISO 15693, by block)" }
 
     /// The block size learnt from the first Read Single Block (blocks are 4 bytes on ICODE, ST25DV and Tag-it).
     private let learntBlockSize = LearntSize()
 
-    public init() {}
+    package init() {}
 
     /// Le is one byte and `00` means "one whole block" here, so a read carries at most 255 data bytes, plus the
     /// flags byte the profile puts in front.
-    public var capabilities: RFCapabilities {
+    package var capabilities: RFCapabilities {
         RFCapabilities(
             maxCommandSize: 255, maxResponseSize: 256, rawFrames: false, technologies: [.nfcV], frameModes: [.nfcV])
     }
 
-    public func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
         guard command.count >= 2 else {
             throw RFError(.protocolViolation, "ISO 15693 request of \(command.count) bytes")
         }

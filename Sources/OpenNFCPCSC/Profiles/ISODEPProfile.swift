@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// ISO 14443-4 cards through any PC/SC reader (PC/SC Part 3 §3.1.3.2.3.2): the reader runs
 /// ISO-DEP (RATS, block framing, chaining, waiting-time extensions) and passes APDUs through `SCardTransmit`.
@@ -14,16 +14,16 @@ public import OpenNFCRF
 /// vpcd wire protocol reads a 1-byte message as a control code (NXP AN12752 for the ISO/IEC 7816-4 wrapping).
 /// The ATS is not available through PC/SC, only its historical bytes (from the ATR); ``PCSCFrontend`` reports a
 /// reconstructed ATS `TL 08 <historical bytes>` (no TA/TB/TC, FSCI 8).
-public struct ISODEPProfile: PCSCProfile {
-    public var name: String { "ISO 14443-4 (APDUs passed through)" }
+package struct ISODEPProfile: PCSCProfile {
+    package var name: String { "ISO 14443-4 (APDUs passed through)" }
 
-    public init() {}
+    package init() {}
 
-    public var capabilities: RFCapabilities {
+    package var capabilities: RFCapabilities {
         RFCapabilities(maxCommandSize: 261, maxResponseSize: 258, rawFrames: false, technologies: [.nfcA, .nfcB])
     }
 
-    public func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
         guard !command.isEmpty else { throw RFError(.protocolViolation, "empty ISO-DEP payload") }
         if command.count < 4 {
             var wrapped: [UInt8] = [0x90, command[0], 0x00, 0x00]

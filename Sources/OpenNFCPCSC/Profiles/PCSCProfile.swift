@@ -1,4 +1,4 @@
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// How ``PCSCFrontend`` carries the tag protocol through one reader for one kind of card: the frontend's
 /// `exchange` delegates to the profile chosen when the target was activated.
@@ -11,7 +11,7 @@ public import OpenNFCRF
 /// | ``ACR1252UPassThroughProfile`` | level-3 tags on an ACR1252U/1255U | yes | every frame (`FF 00 00 00`) |
 /// | ``TransparentSessionProfile`` | ISO 15693 tags on a PC/SC 2.02 reader (ACR1552U, OMNIKEY, Identiv) | n/a | every ISO 15693 request (`FF C2`) |
 /// | ``ISO15693StorageCardProfile`` | ISO 15693 tags on a Part 3-only reader | n/a | Read/Write Single Block, Read Multiple Blocks (as `FF B0` / `FF D6` by block) |
-public protocol PCSCProfile: Sendable {
+package protocol PCSCProfile: Sendable {
     /// A short name for logs and `opennfc readers`.
     var name: String { get }
     /// What the frontend advertises while a target is activated with this profile.
@@ -25,14 +25,14 @@ public protocol PCSCProfile: Sendable {
 }
 
 extension PCSCProfile {
-    public func begin(on card: PCSCCard) throws(RFError) {}
-    public func end(on card: PCSCCard) {}
+    package func begin(on card: PCSCCard) throws(RFError) {}
+    package func end(on card: PCSCCard) {}
 }
 
 extension PCSCError {
     /// The RF-level meaning of a PC/SC failure during an exchange: a tag that left is a lost link; a daemon or reader
     /// that went away is a frontend failure whose detail says what to do.
-    public var rfError: RFError {
+    package var rfError: RFError {
         switch code {
         case .cardRemoved, .noCard, .cardReset: return RFError(.linkLost, detail)
         case .cardUnresponsive, .timeout: return RFError(.timeout, detail)

@@ -12,21 +12,21 @@ internal import OpenNFCBytes
 ///    (`FF C2 00 00 02 81 00 00`). Accepted → ``TransparentSessionProfile`` (every request reaches the tag); refused →
 ///    ``ISO15693StorageCardProfile`` (READ/UPDATE BINARY by block only). An ACR122U or ACR1252U never shows such a
 ///    card: neither reader carries ISO 15693.
-public enum PCSCProfileSelection {
+package enum PCSCProfileSelection {
     /// The result of choosing: the profile, and the GET_VERSION answer when a probe or lookup obtained one.
-    public struct Choice: Sendable {
-        public var profile: any PCSCProfile
-        public var version: NXPVersion?
+    package struct Choice: Sendable {
+        package var profile: any PCSCProfile
+        package var version: NXPVersion?
         /// True when the tag stayed silent on GET_VERSION (a plain Ultralight or Ultralight C): it is mute now and
         /// must be reset before use.
-        public var tagWentMute: Bool
+        package var tagWentMute: Bool
     }
 
     /// PC/SC Part 3 card names of Type 1 tags: Jewel `00 2F`, Topaz `00 30`, and the ACS vendor code `F0 04`.
-    public static let type1CardNames: Set<UInt16> = [0x002F, 0x0030, 0xF004]
+    package static let type1CardNames: Set<UInt16> = [0x002F, 0x0030, 0xF004]
 
     /// The profile a reader name implies for level-3 tags, if the name is known.
-    public static func passThroughProfile(forReaderNamed name: String) -> (any PCSCProfile)? {
+    package static func passThroughProfile(forReaderNamed name: String) -> (any PCSCProfile)? {
         let n = name.uppercased()
         if n.contains("ACR122") { return ACR122UPassThroughProfile() }
         if n.contains("ACR1252") || n.contains("ACR1255") || n.contains("ACR1251") {
@@ -36,7 +36,7 @@ public enum PCSCProfileSelection {
     }
 
     /// Chooses the profile for the card behind `card`, sending at most one probe command.
-    public static func choose(for kind: ContactlessCard, card: PCSCCard) -> Choice {
+    package static func choose(for kind: ContactlessCard, card: PCSCCard) -> Choice {
         if case .isoDEP = kind { return Choice(profile: ISODEPProfile(), version: nil, tagWentMute: false) }
         if case .storage(0x03, let nn) = kind, type1CardNames.contains(nn) {
             // Type 1 travels only through PN532 InDataExchange (ACR122U, `opennfc emulate`); the ACR1252U family's

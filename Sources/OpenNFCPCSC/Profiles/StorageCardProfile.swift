@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// PC/SC Part 3 storage-card access (PC/SC Part 3 §3.2.2.1): what every contactless PC/SC
 /// reader offers for NFC-A level-3 tags, with no raw frames.
@@ -14,16 +14,16 @@ public import OpenNFCRF
 /// `capabilities.rawFrames` is false, so the reader procedures use READ and WRITE only. Readers differ in which
 /// status they return for a refused write (`63 00` on ACS readers, `65 81`/`69 82` elsewhere): every non-`90 00` is
 /// a NAK, the only answer a Type 2 procedure acts on.
-public struct StorageCardProfile: PCSCProfile {
-    public var name: String { "PC/SC Part 3 storage card" }
+package struct StorageCardProfile: PCSCProfile {
+    package var name: String { "PC/SC Part 3 storage card" }
 
-    public init() {}
+    package init() {}
 
-    public var capabilities: RFCapabilities {
+    package var capabilities: RFCapabilities {
         RFCapabilities(maxCommandSize: 6, maxResponseSize: 16, rawFrames: false, technologies: [.nfcA])
     }
 
-    public func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
         switch (command.first, command.count) {
         case (0x30, 2):
             let r = try card.transmitForRF([0xFF, 0xB0, 0x00, command[1], 0x10])

@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// Raw ISO/IEC 15693 requests through a PC/SC 2.02 reader's transparent session (PC/SC Part 3 v2.02, the commands
 /// Manage Session, Transparent Exchange and Switch Protocol: the `FF C2 00 P2 Lc <data objects> 00` envelope).
@@ -26,19 +26,19 @@ public import OpenNFCRF
 /// | ACS ACR122U (PN532), ACR1252U / ACR1255U (PN512) | no: these readers do not carry ISO 15693 at all (no such tag reaches them) |
 ///
 /// Byte forms come from the PC/SC specification and a public ACR1552U trace; no physical reader is available to CI.
-public struct TransparentSessionProfile: PCSCProfile {
-    public var name: String { "PC/SC 2.02 transparent session (ISO 15693)" }
+package struct TransparentSessionProfile: PCSCProfile {
+    package var name: String { "PC/SC 2.02 transparent session (ISO 15693)" }
 
     /// True when the session was started already (``PCSCProfileSelection``'s probe starts it).
-    public var sessionStarted: Bool
+    package var sessionStarted: Bool
 
-    public init(sessionStarted: Bool = false) {
+    package init(sessionStarted: Bool = false) {
         self.sessionStarted = sessionStarted
     }
 
     /// A short APDU carries 255 bytes of data objects: the timer (7) and the transceive header (2) leave 246 for the
     /// request. The answer's 256 bytes hold the status (5), bit framing (3), response status (4) and `97 len` (2).
-    public var capabilities: RFCapabilities {
+    package var capabilities: RFCapabilities {
         RFCapabilities(
             maxCommandSize: 246, maxResponseSize: 242, rawFrames: false, technologies: [.nfcV], frameModes: [.nfcV])
     }
@@ -57,7 +57,7 @@ public struct TransparentSessionProfile: PCSCProfile {
         return status.value.count == 3 && status.value[1] == 0x90 && status.value[2] == 0x00
     }
 
-    public func begin(on card: PCSCCard) throws(RFError) {
+    package func begin(on card: PCSCCard) throws(RFError) {
         if !sessionStarted {
             guard Self.startSession(on: card) else {
                 throw RFError(.frontendFailure, "reader '\(card.reader)' refused to start a transparent session")
@@ -66,7 +66,7 @@ public struct TransparentSessionProfile: PCSCProfile {
         _ = try Self.status(of: try card.transmitForRF(Self.switchToISO15693), reader: card.reader, doing: "switch")
     }
 
-    public func end(on card: PCSCCard) {
+    package func end(on card: PCSCCard) {
         _ = try? card.transmit(Self.end)
     }
 
@@ -78,7 +78,7 @@ public struct TransparentSessionProfile: PCSCProfile {
         return [0xFF, 0xC2, 0x00, 0x01, UInt8(objects.count)] + objects + [0x00]
     }
 
-    public func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8], on card: PCSCCard) throws(RFError) -> RFResponse {
         guard !command.isEmpty else { throw RFError(.protocolViolation, "empty ISO 15693 request") }
         guard command.count <= 246 else {
             throw RFError(.frameTooLong, "\(command.count)-byte request; a transparent exchange carries at most 246")

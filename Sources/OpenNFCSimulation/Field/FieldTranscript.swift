@@ -1,11 +1,11 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// Everything that happened in a ``VirtualField`` while it was recording: tags arriving and leaving, activations,
 /// every frame in and out, failures and injected faults, each with the virtual time it happened at.
-public struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
+package struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
     /// What happened.
-    public enum Event: Sendable, Hashable {
+    package enum Event: Sendable, Hashable {
         case placed(chip: String, uid: [UInt8], position: Int)
         /// The tag left the field.
         case removed
@@ -27,21 +27,21 @@ public struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// One event at one virtual instant.
-    public struct Entry: Sendable, Hashable, CustomStringConvertible {
+    package struct Entry: Sendable, Hashable, CustomStringConvertible {
         /// Virtual time of the event.
-        public var time: NFCInstant
+        package var time: NFCInstant
         /// The tag concerned (its field handle), nil for field-wide events.
-        public var handle: Int?
+        package var handle: Int?
         /// The event itself.
-        public var event: Event
+        package var event: Event
 
-        public init(time: NFCInstant, handle: Int?, event: Event) {
+        package init(time: NFCInstant, handle: Int?, event: Event) {
             self.time = time
             self.handle = handle
             self.event = event
         }
 
-        public var description: String {
+        package var description: String {
             let t = String(Double(time.nanoseconds) / 1e6)
             let who = handle.map { "#\($0)" } ?? "--"
             let what: String
@@ -67,12 +67,12 @@ public struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Every event recorded, in order.
-    public var entries: [Entry] = []
+    package var entries: [Entry] = []
 
-    public init() {}
+    package init() {}
 
     /// Just the frames: commands and answers (failures included), in order.
-    public var frames: [Event] {
+    package var frames: [Event] {
         entries.map(\.event).filter {
             switch $0 {
             case .command, .answer, .failure: return true
@@ -82,5 +82,5 @@ public struct FieldTranscript: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// One line per entry: `<ms> ms #<handle> <event>`.
-    public var description: String { entries.map(\.description).joined(separator: "\n") }
+    package var description: String { entries.map(\.description).joined(separator: "\n") }
 }

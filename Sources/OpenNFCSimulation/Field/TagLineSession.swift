@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// One virtual tag in its own field, driven one text line at a time: the engine behind `opennfc tag send`, and a
 /// compact way to write exact transcripts in tests.
@@ -16,17 +16,17 @@ public import OpenNFCRF
 /// | `ACTIVATE` | `UID <hex> ATQA <hex> SAK <hex>` (plus ` ATS <hex>` for ISO-DEP; `HR <HR0 HR1>` instead of SAK for Type 1), or `TIMEOUT` |
 /// | `REMOVE` | `REMOVED` |
 /// | anything else | `ERROR <reason>` |
-public final class TagLineSession {
+package final class TagLineSession {
     /// The tag being driven.
-    public let tag: any VirtualTag
+    package let tag: any VirtualTag
     /// The field the tag sits in (its own).
-    public let field: VirtualField
+    package let field: VirtualField
     /// The reader side used for every exchange.
-    public let frontend: VirtualFieldFrontend
+    package let frontend: VirtualFieldFrontend
     private var handle: Int?
 
     /// A session over its own field; `capabilities` are the reader's limits (none by default).
-    public init(
+    package init(
         tag: any VirtualTag, clock: VirtualClock = VirtualClock(), recording: Bool = false,
         capabilities: RFCapabilities = .unlimited
     ) {
@@ -37,7 +37,7 @@ public final class TagLineSession {
 
     /// Places the tag (if needed) and activates it; returns the `UID … ATQA … SAK …` line or `TIMEOUT`.
     @discardableResult
-    public func activate() -> String {
+    package func activate() -> String {
         if handle == nil || field.tag(handle!) == nil { handle = field.place(tag) }
         guard let targets = try? frontend.poll([tag.activation.technology]),
             let target = targets.first(where: { $0.handle == handle }),
@@ -53,7 +53,7 @@ public final class TagLineSession {
     }
 
     /// Answers one input line (see the type's table).
-    public func answer(_ line: String) -> String {
+    package func answer(_ line: String) -> String {
         let text = line.trimmingCharacters(in: [" ", "\t", "\r"])
         switch text.uppercased() {
         case "ACTIVATE":
@@ -76,7 +76,7 @@ public final class TagLineSession {
     }
 
     /// Sends one frame and returns the answer, or the RF error.
-    public func send(_ frame: [UInt8]) -> Result<RFResponse, RFError> {
+    package func send(_ frame: [UInt8]) -> Result<RFResponse, RFError> {
         do {
             return .success(try frontend.exchange(frame))
         } catch {
@@ -86,7 +86,7 @@ public final class TagLineSession {
 
     /// `hex`, `ACK`, `NAK <n>`, `TIMEOUT` (the tag gave no answer or is gone) or `ERROR <reason>` (the frontend
     /// refused the frame or the answer, e.g. a size limit: never reported as a timeout).
-    public static func describe(_ result: Result<RFResponse, RFError>) -> String {
+    package static func describe(_ result: Result<RFResponse, RFError>) -> String {
         switch result {
         case .success(.frame(let bytes)): return bytes.isEmpty ? "TIMEOUT" : bytes.hexString
         case .success(.ack): return "ACK"

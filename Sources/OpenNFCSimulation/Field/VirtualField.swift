@@ -1,4 +1,4 @@
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// A deterministic RF field with virtual tags in it: the card side of a reader's antenna, for every technology.
 ///
@@ -23,28 +23,28 @@ public import OpenNFCRF
 ///
 /// Not thread-safe: drive the field, and advance its clock, from one serial executor. (It is `@unchecked Sendable`
 /// only so timers on the clock can reach it.)
-public final class VirtualField: @unchecked Sendable {
+package final class VirtualField: @unchecked Sendable {
     /// What the field reports about each tag arriving, leaving or moving.
-    public enum Event: Sendable, Hashable {
+    package enum Event: Sendable, Hashable {
         case placed(handle: Int)
         case removed(handle: Int)
         case moved(handle: Int, position: Int)
     }
 
     /// The clock every air time, latency and scheduled arrival runs on.
-    public let clock: VirtualClock
+    package let clock: VirtualClock
     /// Air-interface durations per technology; a technology without an entry uses ``VirtualTiming/standard(for:)``.
-    public var timings: [RFTechnology: VirtualTiming]
+    package var timings: [RFTechnology: VirtualTiming]
     /// Faults for the frames that follow; installing a plan restarts frame numbering at 1.
-    public var faultPlan: FaultPlan = .none { didSet { framesExchanged = 0 } }
+    package var faultPlan: FaultPlan = .none { didSet { framesExchanged = 0 } }
     /// Whether events are appended to ``transcript``.
-    public var isRecording: Bool
+    package var isRecording: Bool
     /// What happened while ``isRecording`` was true.
-    public private(set) var transcript = FieldTranscript()
+    package private(set) var transcript = FieldTranscript()
     /// Exchanges since the fault plan was installed (or the field created).
-    public private(set) var framesExchanged = 0
+    package private(set) var framesExchanged = 0
     /// The tag the reader has selected, if any.
-    public private(set) var activeHandle: Int?
+    package private(set) var activeHandle: Int?
 
     private var entries: [FieldEntry] = []
     private var nextHandle = 1
@@ -58,7 +58,7 @@ public final class VirtualField: @unchecked Sendable {
 
     /// A field on `clock`. With a `timing`, every technology uses it (``VirtualTiming/instant`` makes a field where
     /// only faults and tag processing take time); without, each uses its standard timing.
-    public init(clock: VirtualClock, timing: VirtualTiming? = nil, recording: Bool = false) {
+    package init(clock: VirtualClock, timing: VirtualTiming? = nil, recording: Bool = false) {
         self.clock = clock
         self.timings =
             timing.map { t in Dictionary(uniqueKeysWithValues: RFTechnology.allCases.map { ($0, t) }) } ?? [:]
@@ -66,7 +66,7 @@ public final class VirtualField: @unchecked Sendable {
     }
 
     /// The air-interface durations of a technology.
-    public func timing(for technology: RFTechnology) -> VirtualTiming {
+    package func timing(for technology: RFTechnology) -> VirtualTiming {
         timings[technology] ?? .standard(for: technology)
     }
 
@@ -79,17 +79,17 @@ public final class VirtualField: @unchecked Sendable {
     // MARK: Tags in the field
 
     /// The tags now in the field, in poll order.
-    public var tags: [(handle: Int, tag: any VirtualTag, position: Int)] {
+    package var tags: [(handle: Int, tag: any VirtualTag, position: Int)] {
         entries.map { ($0.handle, $0.tag, $0.position) }
     }
 
     /// The tag with this handle, if it is in the field.
-    public func tag(_ handle: Int) -> (any VirtualTag)? { entries.first { $0.handle == handle }?.tag }
+    package func tag(_ handle: Int) -> (any VirtualTag)? { entries.first { $0.handle == handle }?.tag }
 
     /// Puts a tag into the field (it powers up) and returns its handle, unique for this field. A tag object that is
     /// already in the field stays where it is and keeps its handle (one chip cannot be in two places).
     @discardableResult
-    public func place(_ tag: any VirtualTag, at position: Int = 0) -> Int {
+    package func place(_ tag: any VirtualTag, at position: Int = 0) -> Int {
         if let present = entries.first(where: { $0.tag === tag }) { return present.handle }
         let handle = nextHandle
         nextHandle += 1
@@ -104,14 +104,14 @@ public final class VirtualField: @unchecked Sendable {
 
     /// Puts a tag into the field for `duration` of virtual time, then takes it out again.
     @discardableResult
-    public func place(_ tag: any VirtualTag, at position: Int = 0, for duration: NFCDuration) -> Int {
+    package func place(_ tag: any VirtualTag, at position: Int = 0, for duration: NFCDuration) -> Int {
         let handle = place(tag, at: position)
         clock.schedule(after: duration) { [weak self] in self?.remove(handle) }
         return handle
     }
 
     /// Puts a tag into the field once `delay` of virtual time has passed (a timer on the clock).
-    public func place(_ tag: any VirtualTag, at position: Int = 0, after delay: NFCDuration) {
+    package func place(_ tag: any VirtualTag, at position: Int = 0, after delay: NFCDuration) {
         let id = nextArrival
         nextArrival += 1
         pendingArrivals[id] = (tag, position)
@@ -126,7 +126,7 @@ public final class VirtualField: @unchecked Sendable {
     /// Takes the tag out of the field (it loses power; its memory stays in the object). Returns it, or nil when no
     /// tag has this handle.
     @discardableResult
-    public func remove(_ handle: Int) -> (any VirtualTag)? {
+    package func remove(_ handle: Int) -> (any VirtualTag)? {
         guard let i = entries.firstIndex(where: { $0.handle == handle }) else { return nil }
         let entry = entries.remove(at: i)
         // An active tag that leaves stays "active" until the reader's next exchange, which then fails with linkLost.
@@ -136,12 +136,12 @@ public final class VirtualField: @unchecked Sendable {
     }
 
     /// Takes every tag out of the field.
-    public func removeAll() {
+    package func removeAll() {
         for entry in entries { remove(entry.handle) }
     }
 
     /// Moves a tag to another position inside the field (it keeps power and state; only poll order changes).
-    public func move(_ handle: Int, to position: Int) {
+    package func move(_ handle: Int, to position: Int) {
         guard let i = entries.firstIndex(where: { $0.handle == handle }) else { return }
         var entry = entries.remove(at: i)
         entry.position = position
@@ -153,14 +153,14 @@ public final class VirtualField: @unchecked Sendable {
 
     /// Takes the tag out and puts it back after `outFor` of virtual time (a user lifting the phone off a tag).
     /// It powers up again with a new handle; returns nil when no tag has this handle.
-    public func moveOut(_ handle: Int, for outFor: NFCDuration, returningTo position: Int? = nil) {
+    package func moveOut(_ handle: Int, for outFor: NFCDuration, returningTo position: Int? = nil) {
         guard let entry = entries.first(where: { $0.handle == handle }) else { return }
         remove(handle)
         place(entry.tag, at: position ?? entry.position, after: outFor)
     }
 
     /// Switches the field off and on: every tag loses power (volatile state cleared, HALT left), none is active.
-    public func powerCycle() {
+    package func powerCycle() {
         activeHandle = nil
         record(nil, .powerCycled)
         for i in entries.indices {
@@ -172,7 +172,7 @@ public final class VirtualField: @unchecked Sendable {
     /// Registers a closure called synchronously for every arrival, removal and move; returns a token for
     /// ``removeObserver(_:)``.
     @discardableResult
-    public func addObserver(_ observer: @escaping (Event) -> Void) -> Int {
+    package func addObserver(_ observer: @escaping (Event) -> Void) -> Int {
         let id = nextObserver
         nextObserver += 1
         observers[id] = observer
@@ -180,16 +180,16 @@ public final class VirtualField: @unchecked Sendable {
     }
 
     /// Stops calling the observer registered under `token`.
-    public func removeObserver(_ token: Int) { observers[token] = nil }
+    package func removeObserver(_ token: Int) { observers[token] = nil }
 
     /// Empties the transcript.
-    public func clearTranscript() { transcript = FieldTranscript() }
+    package func clearTranscript() { transcript = FieldTranscript() }
 
     // MARK: Reader side
 
     /// The tags that answer an NFC-A REQA (`wakeUp: false`: idle tags only) or WUPA (`wakeUp: true`: halted ones too)
     /// and every other technology's default poll, for the given technologies, in poll order.
-    public func poll(_ technologies: Set<RFTechnology>, wakeUp: Bool = true) -> [RFTarget] {
+    package func poll(_ technologies: Set<RFTechnology>, wakeUp: Bool = true) -> [RFTarget] {
         var request = RFPollRequest(technologies)
         if request.nfcA != nil { request.nfcA?.wakeUp = wakeUp }
         if request.nfcB != nil { request.nfcB?.wakeUp = wakeUp }
@@ -198,7 +198,7 @@ public final class VirtualField: @unchecked Sendable {
 
     /// The tags that answer `request`, technology by technology (NFC-A, NFC-B, NFC-F, NFC-V), each technology's
     /// targets in its own poll order. Polling selects nothing and costs no virtual time.
-    public func poll(_ request: RFPollRequest) -> [RFTarget] {
+    package func poll(_ request: RFPollRequest) -> [RFTarget] {
         var found: [RFTarget] = []
         for technology in RFTechnology.allCases where request.technologies.contains(technology) {
             guard let air = Self.airInterfaces[technology] else { continue }
@@ -216,7 +216,7 @@ public final class VirtualField: @unchecked Sendable {
     /// Selects the tag (its technology's activation: anticollision and SELECT, then RATS when `isoDEP` is true and
     /// the tag has an ATS; ATTRIB for NFC-B; nothing more for NFC-F and NFC-V). The tag is reset
     /// (``VirtualTag/reset()``): a tag muted by a NAK answers again. Another active tag goes idle.
-    public func activate(_ handle: Int, isoDEP: Bool) throws(RFError) -> RFTarget {
+    package func activate(_ handle: Int, isoDEP: Bool) throws(RFError) -> RFTarget {
         guard let i = entries.firstIndex(where: { $0.handle == handle }) else {
             throw fail(handle, RFError(.linkLost, "no tag with handle \(handle) in the field"))
         }
@@ -249,7 +249,7 @@ public final class VirtualField: @unchecked Sendable {
 
     /// Releases the active tag: HLTA (level 3) or DESELECT (ISO-DEP) into HALT until a wake-up; NFC-F and NFC-V
     /// tags, which have no HALT, just stop being the active one.
-    public func halt() {
+    package func halt() {
         guard let handle = activeHandle else { return }
         activeHandle = nil
         if let i = entries.firstIndex(where: { $0.handle == handle }) {
@@ -266,7 +266,7 @@ public final class VirtualField: @unchecked Sendable {
     ///
     /// Throws `notActivated` without an active tag, `linkLost` when the tag left the field (or leaves during this
     /// frame), `timeout` when it stays silent, and whatever the fault plan injects.
-    public func exchange(_ frame: [UInt8]) throws(RFError) -> RFResponse {
+    package func exchange(_ frame: [UInt8]) throws(RFError) -> RFResponse {
         guard let handle = activeHandle else { throw RFError(.notActivated, "no tag is activated") }
         guard let i = entries.firstIndex(where: { $0.handle == handle }) else {
             activeHandle = nil

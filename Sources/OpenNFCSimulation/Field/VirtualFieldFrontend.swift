@@ -1,4 +1,4 @@
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// An ``RFFrontend`` over a ``VirtualField``: what the reader procedures, the simulated Core NFC sessions and the
 /// CLI's `sim:` device talk to.
@@ -11,23 +11,23 @@ public import OpenNFCRF
 /// | Size limits | ``RFCapabilities/maxCommandSize`` / ``RFCapabilities/maxResponseSize`` enforced: `frameTooLong` naming the limit ("answer of 540 bytes exceeds the frontend's 258-byte limit"), never a timeout; ``RFCapabilities/unlimited`` applies none |
 /// | No raw frames | with `rawFrames == false`, exchanges with level-3 NFC-A targets throw `unsupported`; NFC-F and NFC-V exchanges need the `felica` / `nfcV` frame modes |
 /// | Errors | `notActivated`, `linkLost` (tag left), `timeout` (tag silent), injected `transmission`/`timeout` |
-public final class VirtualFieldFrontend: RFFrontend {
+package final class VirtualFieldFrontend: RFFrontend {
     /// The field this frontend's antenna covers.
-    public let field: VirtualField
+    package let field: VirtualField
     /// Sizes and technologies this frontend enforces (see ``RFCapabilities/simulatedIPhone``).
-    public var capabilities: RFCapabilities
+    package var capabilities: RFCapabilities
     /// Poll with WUPA (true, the default: halted tags answer) or REQA (false).
-    public var pollsWithWakeUp = true
+    package var pollsWithWakeUp = true
     private var active: RFTarget?
 
-    public init(field: VirtualField, capabilities: RFCapabilities = .simulatedIPhone) {
+    package init(field: VirtualField, capabilities: RFCapabilities = .simulatedIPhone) {
         self.field = field
         self.capabilities = capabilities
     }
 
     /// The tags in the field that answer the request, for the technologies this frontend supports (WUPA/WUPB, or
     /// REQA/REQB when ``pollsWithWakeUp`` is false).
-    public func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
+    package func poll(_ request: RFPollRequest) throws(RFError) -> [RFTarget] {
         var r = request.restricted(to: capabilities.technologies)
         if !pollsWithWakeUp {
             r.nfcA?.wakeUp = false
@@ -37,7 +37,7 @@ public final class VirtualFieldFrontend: RFFrontend {
     }
 
     /// Selects the target in the field; `unsupported` for a technology this frontend lacks.
-    public func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
+    package func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
         guard capabilities.technologies.contains(target.technology) else {
             throw RFError(.unsupported, "this frontend does not speak \(target.technology.rawValue)")
         }
@@ -48,7 +48,7 @@ public final class VirtualFieldFrontend: RFFrontend {
     }
 
     /// Sends one frame or ISO-DEP payload, enforcing the size limits and `rawFrames`.
-    public func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
+    package func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
         guard let target = active, field.activeHandle == target.handle else {
             active = nil
             throw RFError(.notActivated, "no tag is activated")
@@ -87,7 +87,7 @@ public final class VirtualFieldFrontend: RFFrontend {
     }
 
     /// HLTA / DESELECT of the active target.
-    public func deactivate() {
+    package func deactivate() {
         if active != nil { field.halt() }
         active = nil
     }
@@ -97,7 +97,7 @@ extension RFCapabilities {
     /// No reader-side limit at all: every frame reaches the chip and every answer comes back whole (a FAST_READ of a
     /// whole NTAG216 answers 924 bytes). What `opennfc tag send` talks to the chip through, so that it shows what
     /// the datasheet says rather than what one reader carries.
-    public static let unlimited = RFCapabilities(
+    package static let unlimited = RFCapabilities(
         maxCommandSize: Int.max, maxResponseSize: Int.max, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF, .nfcV])
 
     /// An iPhone-like frontend (Core NFC): all four technologies, raw frames through `sendMiFareCommand`.
@@ -105,7 +105,7 @@ extension RFCapabilities {
     /// Sizes: 261-byte commands (the largest short APDU: header 4, Lc 1, 255 data bytes, Le 1) and 258-byte answers
     /// (256 data bytes and SW1 SW2). Apple does not document the limit for raw frames; 256 + 2 also matches the
     /// FSD of 256 that iPhones announce in RATS, and bounds FAST_READ to 64 pages per frame.
-    public static let simulatedIPhone = RFCapabilities(
+    package static let simulatedIPhone = RFCapabilities(
         maxCommandSize: 261, maxResponseSize: 258, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF, .nfcV])
 
     /// An ACR122U-like frontend (PN532 behind a CCID reader): NFC-A, NFC-B and NFC-F, no ISO 15693; raw frames via
@@ -113,6 +113,6 @@ extension RFCapabilities {
     ///
     /// Sizes: 252 bytes each way. A PN532 normal information frame carries at most 255 bytes after its length
     /// byte: TFI, command code and target number (InDataExchange) or status byte (the answer) leave 252.
-    public static let simulatedACR122U = RFCapabilities(
+    package static let simulatedACR122U = RFCapabilities(
         maxCommandSize: 252, maxResponseSize: 252, rawFrames: true, technologies: [.nfcA, .nfcB, .nfcF])
 }

@@ -1,4 +1,4 @@
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// How long things take on one simulated air interface. The field advances its ``VirtualClock`` by these amounts,
 /// so a simulated session has realistic durations while a test still runs in microseconds. Each technology has its
@@ -8,25 +8,25 @@ public import OpenNFCRF
 /// parity) of 128/fc ≈ 9.44 µs, a frame adds SOF/EOF and its CRC_A, and the frame delay time between command and
 /// answer is about 1172/fc ≈ 86 µs (ISO/IEC 14443-3 §6.2.1.1). The silence timeout is what a reader waits before it
 /// calls a mute tag gone; readers differ (a PN532 waits about 5 ms for level-3 frames), so it is configurable.
-public struct VirtualTiming: Sendable, Hashable {
+package struct VirtualTiming: Sendable, Hashable {
     /// Time per transmitted bit.
-    public var bitTime: NFCDuration
+    package var bitTime: NFCDuration
     /// Frame delay time: from the end of a command to the start of the answer.
-    public var frameDelay: NFCDuration
+    package var frameDelay: NFCDuration
     /// How long a reader waits for an answer that never comes before reporting a timeout.
-    public var silenceTimeout: NFCDuration
+    package var silenceTimeout: NFCDuration
     /// Technology detection, anticollision and selection of one target (NFC-A: all cascade levels; NFC-B:
     /// REQB/ATQB; NFC-F: the Polling command and its answer slot; NFC-V: one inventory round).
-    public var activation: NFCDuration
+    package var activation: NFCDuration
     /// The ISO-DEP activation step added after ``activation``: RATS and its ATS (NFC-A), ATTRIB (NFC-B).
-    public var rats: NFCDuration
+    package var rats: NFCDuration
     /// Bits on the air per payload byte (9 for NFC-A with parity, 10 for NFC-B with start and stop bits, 8 for
     /// Manchester-coded NFC-F and for NFC-V).
-    public var bitsPerByte: Int
+    package var bitsPerByte: Int
     /// Bits on the air per frame beyond its payload: start/end of frame, CRC, and NFC-F's preamble, sync and LEN.
-    public var frameOverheadBits: Int
+    package var frameOverheadBits: Int
 
-    public init(
+    package init(
         bitTime: NFCDuration, frameDelay: NFCDuration, silenceTimeout: NFCDuration, activation: NFCDuration,
         rats: NFCDuration, bitsPerByte: Int = 9, frameOverheadBits: Int = 20
     ) {
@@ -41,13 +41,13 @@ public struct VirtualTiming: Sendable, Hashable {
 
     /// ISO/IEC 14443 type A at 106 kbit/s (see the type's discussion for the figures): a 2-byte CRC_A of 9-bit
     /// bytes plus start and end of frame is 20 bits of overhead.
-    public static let iso14443A106 = VirtualTiming(
+    package static let iso14443A106 = VirtualTiming(
         bitTime: NFCDuration(nanoseconds: 9_440), frameDelay: NFCDuration(nanoseconds: 86_430),
         silenceTimeout: .milliseconds(5), activation: .microseconds(2_500), rats: .microseconds(1_000))
 
     /// ISO/IEC 14443 type B at 106 kbit/s (§7.1): 10-bit characters (start, 8 data, stop), SOF and EOF of 10 etu
     /// each and CRC_B (40 bits of overhead); TR0 + TR1 ≈ 144/fs ≈ 170 µs before the answer; REQB/ATQB and ATTRIB.
-    public static let iso14443B106 = VirtualTiming(
+    package static let iso14443B106 = VirtualTiming(
         bitTime: NFCDuration(nanoseconds: 9_440), frameDelay: NFCDuration(nanoseconds: 169_900),
         silenceTimeout: .milliseconds(5), activation: .microseconds(2_000), rats: .microseconds(1_000),
         bitsPerByte: 10, frameOverheadBits: 40)
@@ -56,29 +56,29 @@ public struct VirtualTiming: Sendable, Hashable {
     /// the LEN byte and a 16-bit CRC (88 bits of overhead); Polling's first time slot starts 512 × 64/fc ≈ 2.42 ms
     /// after the command (§8.5.2). The answer delay of other commands depends on the card's PMm; 0.3 ms is typical
     /// of a Read Without Encryption of one block.
-    public static let felica212 = VirtualTiming(
+    package static let felica212 = VirtualTiming(
         bitTime: NFCDuration(nanoseconds: 4_720), frameDelay: .microseconds(302), silenceTimeout: .milliseconds(10),
         activation: NFCDuration(nanoseconds: 2_417_000), rats: .zero, bitsPerByte: 8, frameOverheadBits: 88)
 
     /// FeliCa at 424 kbit/s: half the bit time of ``felica212``, the same protocol delays.
-    public static let felica424 = VirtualTiming(
+    package static let felica424 = VirtualTiming(
         bitTime: NFCDuration(nanoseconds: 2_360), frameDelay: .microseconds(302), silenceTimeout: .milliseconds(10),
         activation: NFCDuration(nanoseconds: 2_417_000), rats: .zero, bitsPerByte: 8, frameOverheadBits: 88)
 
     /// ISO/IEC 15693 at the high data rate (§8 of part 2): the card answers at fc/512 ≈ 26.48 kbit/s (37.76 µs a
     /// bit), SOF and EOF of about 24 bits and CRC_15693 (40 bits of overhead); t1 = 4320/fc ≈ 319 µs before the
     /// answer (ISO/IEC 15693-3 §9.1). One inventory round of one slot takes about 5 ms.
-    public static let iso15693High = VirtualTiming(
+    package static let iso15693High = VirtualTiming(
         bitTime: NFCDuration(nanoseconds: 37_760), frameDelay: NFCDuration(nanoseconds: 318_600),
         silenceTimeout: .milliseconds(20), activation: .microseconds(5_000), rats: .zero, bitsPerByte: 8,
         frameOverheadBits: 40)
 
     /// Nothing takes time: the clock moves only through explicit latency faults and the tags' processing times.
-    public static let instant = VirtualTiming(
+    package static let instant = VirtualTiming(
         bitTime: .zero, frameDelay: .zero, silenceTimeout: .zero, activation: .zero, rats: .zero)
 
     /// The default timing of a technology.
-    public static func standard(for technology: RFTechnology) -> VirtualTiming {
+    package static func standard(for technology: RFTechnology) -> VirtualTiming {
         switch technology {
         case .nfcA: return .iso14443A106
         case .nfcB: return .iso14443B106
@@ -88,10 +88,10 @@ public struct VirtualTiming: Sendable, Hashable {
     }
 
     /// Air time of a frame of `bytes` payload bytes with its framing overhead.
-    public func frameTime(_ bytes: Int) -> NFCDuration {
+    package func frameTime(_ bytes: Int) -> NFCDuration {
         NFCDuration(nanoseconds: bitTime.nanoseconds * UInt64(bytes * bitsPerByte + frameOverheadBits))
     }
 
     /// Air time of a 4-bit ACK/NAK (4 bits plus start and end of frame).
-    public var nibbleTime: NFCDuration { NFCDuration(nanoseconds: bitTime.nanoseconds * 6) }
+    package var nibbleTime: NFCDuration { NFCDuration(nanoseconds: bitTime.nanoseconds * 6) }
 }

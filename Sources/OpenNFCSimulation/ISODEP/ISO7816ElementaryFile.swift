@@ -3,16 +3,16 @@
 ///
 /// The virtual card has no proprietary access scheme, so every value other than `00` denies the operation with
 /// `69 82`; the byte itself is kept and reported as configured.
-public struct ISO7816ElementaryFile: Sendable, Hashable {
-    public var fileID: UInt16
+package struct ISO7816ElementaryFile: Sendable, Hashable {
+    package var fileID: UInt16
     /// Short EF identifier (1–30) for READ/UPDATE BINARY with P1 bit 8 set; nil when the file has none.
-    public var shortID: UInt8?
+    package var shortID: UInt8?
     /// The whole file: its size is fixed at creation.
-    public var contents: [UInt8]
-    public var readAccess: UInt8
-    public var writeAccess: UInt8
+    package var contents: [UInt8]
+    package var readAccess: UInt8
+    package var writeAccess: UInt8
 
-    public init(
+    package init(
         fileID: UInt16, contents: [UInt8], readAccess: UInt8 = 0x00, writeAccess: UInt8 = 0x00, shortID: UInt8? = nil
     ) {
         self.fileID = fileID
@@ -24,14 +24,14 @@ public struct ISO7816ElementaryFile: Sendable, Hashable {
 }
 
 /// A DF of a virtual ISO 7816 card: an application selected by DF name, holding transparent EFs.
-public struct ISO7816Application: Sendable, Hashable {
+package struct ISO7816Application: Sendable, Hashable {
     /// DF name (AID), 1–16 bytes.
-    public var name: [UInt8]
+    package var name: [UInt8]
     /// Optional DF file identifier (selectable with P1 `00`/`01`).
-    public var fileID: UInt16?
-    public var files: [ISO7816ElementaryFile]
+    package var fileID: UInt16?
+    package var files: [ISO7816ElementaryFile]
 
-    public init(name: [UInt8], fileID: UInt16? = nil, files: [ISO7816ElementaryFile]) {
+    package init(name: [UInt8], fileID: UInt16? = nil, files: [ISO7816ElementaryFile]) {
         self.name = name
         self.fileID = fileID
         self.files = files

@@ -2,7 +2,7 @@
 /// value at fault.
 public struct ISODEPCardError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Stable codes for tests and callers.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// A configuration value is out of its allowed range.
         case invalidConfiguration
         /// An NDEF message does not fit the NDEF file.
@@ -11,10 +11,10 @@ public struct ISODEPCardError: Error, Sendable, Hashable, CustomStringConvertibl
         case invalidContents
     }
 
-    public var code: Code
-    public var reason: String
+    package var code: Code
+    package var reason: String
 
-    public init(_ code: Code, _ reason: String) {
+    package init(_ code: Code, _ reason: String) {
         self.code = code
         self.reason = reason
     }

@@ -24,7 +24,7 @@ extension Type4Tag {
     ///
     /// - Throws: ``ISODEPCardError`` when the PUPI or the application data do not have 4 bytes, or the protocol
     ///   info is not 3 bytes (4 with the extended byte of §7.9.4.1) announcing ISO/IEC 14443-4.
-    public static func typeBActivation(
+    package static func typeBActivation(
         pupi: [UInt8], applicationData: [UInt8] = [0x00, 0x00, 0x00, 0x00],
         protocolInfo: [UInt8] = defaultTypeBProtocolInfo
     ) throws(ISODEPCardError) -> VirtualActivation {

@@ -23,13 +23,13 @@ public final class Type4Tag: VirtualTag {
     public var chip: String { activation.technology == .nfcB ? "type4b" : "type4" }
     public var activation: VirtualActivation
     /// The configuration the card was built with (the NDEF file access may since have changed: ``ndefAccess``).
-    public let configuration: Type4Configuration
+    package let configuration: Type4Configuration
 
     var volume: ISO7816Volume
     var engine: ISO7816Engine
 
     /// The default ISO-DEP activation of a virtual Type 4 card with this UID.
-    public static func defaultActivation(uid: [UInt8]) -> VirtualActivation {
+    package static func defaultActivation(uid: [UInt8]) -> VirtualActivation {
         VirtualActivation(
             uid: uid, sensRes: uid.count == 4 ? 0x0304 : 0x0344, selRes: 0x20,
             ats: [0x06, 0x77, 0x77, 0x71, 0x02, 0x80])

@@ -18,7 +18,7 @@ extension FlipperNFCFile {
 
     /// Parses a `.nfc` dump of any chip this simulator has: NTAG/Ultralight, `Mifare DESFire` (as `desfire-ev1`)
     /// or `ISO14443-4A` (as a factory `type4` with that UID and activation).
-    public static func decodeAnyChip(_ text: String) throws(TagFileError) -> any VirtualTag {
+    package static func decodeAnyChip(_ text: String) throws(TagFileError) -> any VirtualTag {
         let values = try keyValues(text)
         switch values["Device type"]?.value {
         case "Mifare DESFire": return try decodeDESFire(values)
@@ -29,7 +29,7 @@ extension FlipperNFCFile {
     }
 
     /// What a `.nfc` file of `tag` cannot hold, or nil when the export is lossless.
-    public static func exportLoss(_ tag: any VirtualTag) -> String? {
+    package static func exportLoss(_ tag: any VirtualTag) -> String? {
         if tag is Type4Tag {
             return "Flipper's ISO14443-4A format stores only UID, ATQA, SAK and ATS: the card's files "
                 + "(CC, NDEF) are not saved"
@@ -220,13 +220,13 @@ extension FlipperNFCFile {
         try checkVersion(values)
         let uidLine = try require(values, "UID")
         let uid = try hexValue(values, "UID", count: 7) ?? []
-        var version = DESFireVersion()
+        var version = DESFireEV1Tag.Version()
         if let picc = try hexValue(values, "PICC Version", count: 28) {
             guard Array(picc[14..<21]) == uid else {
                 throw TagFileError(
                     "bytes 15-21 (the UID) do not match UID", field: "PICC Version", line: values["PICC Version"]!.line)
             }
-            version = DESFireVersion(
+            version = DESFireEV1Tag.Version(
                 hardware: Array(picc[0..<7]), software: Array(picc[7..<14]), batch: Array(picc[21..<26]),
                 productionWeek: picc[26], productionYear: picc[27])
         }

@@ -18,7 +18,7 @@ internal import OpenNFCRF
 ///
 /// PWD and PACK read back as zeros on a real tag, so dumps usually hold zeros there; export writes the stored
 /// values, so a Flipper emulating the file answers PWD_AUTH as the virtual tag does.
-public enum FlipperNFCFile {
+package enum FlipperNFCFile {
     /// Flipper's names for the simulated chips (`NTAG/Ultralight type:`).
     static let typeNames: [(flipper: String, chip: String)] = [
         ("NTAG213", "ntag213"), ("NTAG215", "ntag215"), ("NTAG216", "ntag216"),
@@ -29,7 +29,7 @@ public enum FlipperNFCFile {
     ]
 
     /// Parses a `.nfc` dump of an NTAG/Ultralight chip into a virtual tag.
-    public static func decode(_ text: String) throws(TagFileError) -> Type2Tag {
+    package static func decode(_ text: String) throws(TagFileError) -> Type2Tag {
         var values: [String: (value: String, line: Int)] = [:]
         var pageLines: [Int: (value: String, line: Int)] = [:]
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -139,7 +139,7 @@ public enum FlipperNFCFile {
     }
 
     /// The `.nfc` text (version 4) of a Type 2 tag.
-    public static func encode(_ tag: any VirtualTag) throws(TagFileError) -> String {
+    package static func encode(_ tag: any VirtualTag) throws(TagFileError) -> String {
         if let d = tag as? DESFireEV1Tag { return encodeDESFire(d) }
         if let v = tag as? ISO15693Tag { return try encodeISO15693(v) }
         if let t = tag as? Type4Tag {

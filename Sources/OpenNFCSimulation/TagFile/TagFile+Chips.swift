@@ -4,9 +4,9 @@
 /// and list them here.
 extension TagFile {
     /// Every registered chip, in CLI order.
-    public static let chips: [TagFileChip] =
+    package static let chips: [TagFileChip] =
         Type2Tag.tagFileChips + isoDEPChips + Type1Tag.tagFileChips + ISO15693Tag.tagFileChips
-        + FeliCaLiteSTag.tagFileChips
+        + FeliCaLiteSTag.tagFileChips + FeliCaStandardTag.tagFileChips
 
     /// ISO-DEP chips (Type 4, DESFire EV1, VAS pass holder): `Type4Tag+TagFile.swift`, `DESFireEV1Tag+TagFile.swift`,
     /// `VASPassTag+TagFile.swift`.
@@ -14,13 +14,13 @@ extension TagFile {
         Type4Tag.tagFileChips + DESFireEV1Tag.tagFileChips + VASPassTag.tagFileChips
 
     /// Chip names the CLI accepts even before their simulation is registered, with the reason shown to the user.
-    public static let plannedChips: [String: String] = [:]
+    package static let plannedChips: [String: String] = [:]
 
     /// The entry for chip `name`, if registered.
-    public static func chip(named name: String) -> TagFileChip? { chips.first { $0.name == name } }
+    package static func chip(named name: String) -> TagFileChip? { chips.first { $0.name == name } }
 
     /// The entry whose encoder accepts `tag`.
-    public static func chip(for tag: any VirtualTag) -> TagFileChip? {
+    package static func chip(for tag: any VirtualTag) -> TagFileChip? {
         chips.first { $0.name == tag.chip && $0.encode(tag) != nil }
     }
 }

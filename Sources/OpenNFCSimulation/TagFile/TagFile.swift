@@ -8,12 +8,12 @@ internal import OpenNFCBytes
 /// …). Without the section the file means "a factory-fresh chip", holding the message in the optional `ndef` member.
 public enum TagFile {
     /// The `format` member of every JSON tag file.
-    public static let formatName = "opennfc-tag"
+    package static let formatName = "opennfc-tag"
     /// The `version` this build reads and writes.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// File formats, chosen by extension.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// `.json`: the OpenCoreNFC tag file.
         case json
         /// `.nfc`: a Flipper Zero dump.
@@ -22,7 +22,7 @@ public enum TagFile {
         case ndef
 
         /// The format of `path` by its extension, nil for an unknown one.
-        public init?(path: String) {
+        package init?(path: String) {
             guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
             self.init(rawValue: path[path.index(after: dot)...].lowercased())
         }
@@ -143,7 +143,7 @@ public enum TagFile {
     }
 
     /// The bytes of `tag` in `format`.
-    public static func encode(_ tag: any VirtualTag, as format: Format) throws(TagFileError) -> [UInt8] {
+    package static func encode(_ tag: any VirtualTag, as format: Format) throws(TagFileError) -> [UInt8] {
         switch format {
         case .json: return Array(try encodeJSON(tag).utf8)
         case .flipper: return Array(try FlipperNFCFile.encode(tag).utf8)
@@ -171,7 +171,7 @@ public enum TagFile {
     }
 
     /// Writes `bytes` to `path` through a temporary file in the same directory and `rename(2)`.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(TagFileError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(TagFileError) {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent()
         let temp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")

@@ -1,33 +1,33 @@
-public import OpenNFCBytes
+package import OpenNFCBytes
 
 /// One chip's support in tag files and the CLI: how to build it factory-fresh, how to read and write its JSON
 /// section, and where its NDEF message is. Entries are listed in ``TagFile/chips`` (`TagFile+Chips.swift`).
-public struct TagFileChip: Sendable {
+package struct TagFileChip: Sendable {
     /// Chip name in files and `--chip` (`ntag215`, `type4`).
-    public var name: String
+    package var name: String
     /// Key of the chip family's section in the JSON file (`type2`, `iso7816`, `desfire`).
-    public var section: String
+    package var section: String
     /// One line for help output.
-    public var summary: String
+    package var summary: String
     /// First UID bytes a random UID must start with (`[0x04]` for NXP chips) and the UID length.
-    public var uidPrefix: [UInt8]
+    package var uidPrefix: [UInt8]
     /// UID length in bytes.
-    public var uidLength: Int
+    package var uidLength: Int
     /// A factory-fresh tag with this UID, NDEF formatted as its maker ships it, holding `ndef` (a raw NDEF message)
     /// when given.
-    public var factory: @Sendable (_ uid: [UInt8], _ ndef: [UInt8]?) throws(TagFileError) -> any VirtualTag
+    package var factory: @Sendable (_ uid: [UInt8], _ ndef: [UInt8]?) throws(TagFileError) -> any VirtualTag
     /// Builds the tag from the file: `root` is the whole object (`uid` is there), `section` the family section.
-    public var decode:
+    package var decode:
         @Sendable (_ root: TagFileFields, _ section: TagFileFields, _ uid: [UInt8]) throws(TagFileError) ->
             any VirtualTag
     /// The family section of a tag of this chip, or nil when `tag` is not one.
-    public var encode: @Sendable (_ tag: any VirtualTag) -> JSONValue?
+    package var encode: @Sendable (_ tag: any VirtualTag) -> JSONValue?
     /// The NDEF message the tag holds (nil when it is not NDEF formatted or holds none), for `.ndef` export.
-    public var ndefMessage: @Sendable (_ tag: any VirtualTag) -> [UInt8]?
+    package var ndefMessage: @Sendable (_ tag: any VirtualTag) -> [UInt8]?
     /// The decoded memory map, configuration and NDEF access for `tag show`; nil shows chip and UID only.
-    public var report: (@Sendable (_ tag: any VirtualTag) -> TagReport?)?
+    package var report: (@Sendable (_ tag: any VirtualTag) -> TagReport?)?
 
-    public init(
+    package init(
         name: String, section: String, summary: String, uidPrefix: [UInt8] = [0x04], uidLength: Int = 7,
         factory: @escaping @Sendable (_ uid: [UInt8], _ ndef: [UInt8]?) throws(TagFileError) -> any VirtualTag,
         decode:

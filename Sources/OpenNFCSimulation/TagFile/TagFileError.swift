@@ -2,15 +2,15 @@
 /// (Flipper `.nfc`, JSON syntax).
 public struct TagFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
-    public var reason: String
+    package var reason: String
     /// The file, when known.
-    public var file: String?
+    package var file: String?
     /// JSON field path such as `type2.pages[12]`, or a Flipper key such as `Page 12`.
-    public var field: String?
+    package var field: String?
     /// 1-based line, when known.
-    public var line: Int?
+    package var line: Int?
 
-    public init(_ reason: String, file: String? = nil, field: String? = nil, line: Int? = nil) {
+    package init(_ reason: String, file: String? = nil, field: String? = nil, line: Int? = nil) {
         self.reason = reason
         self.file = file
         self.field = field
@@ -18,7 +18,7 @@ public struct TagFileError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same error attributed to `file`.
-    public func inFile(_ file: String) -> TagFileError {
+    package func inFile(_ file: String) -> TagFileError {
         var e = self
         if e.file == nil { e.file = file }
         return e

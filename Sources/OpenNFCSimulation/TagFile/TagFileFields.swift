@@ -1,14 +1,14 @@
-public import OpenNFCBytes
+package import OpenNFCBytes
 
 /// Reads the members of one JSON object of a tag file, naming the field path in every error. Chip codecs use it to
 /// decode their section (see ``TagFileChip``).
-public struct TagFileFields: Sendable {
+package struct TagFileFields: Sendable {
     /// The object's members in file order.
-    public let members: [(String, JSONValue)]
+    package let members: [(String, JSONValue)]
     /// Path of this object (`""` for the root, `type2` for a section).
-    public let path: String
+    package let path: String
 
-    public init(_ value: JSONValue, path: String) throws(TagFileError) {
+    package init(_ value: JSONValue, path: String) throws(TagFileError) {
         guard let o = value.objectValue else {
             throw TagFileError("expected an object", field: path.isEmpty ? "(root)" : path)
         }
@@ -17,33 +17,33 @@ public struct TagFileFields: Sendable {
     }
 
     /// The full path of member `key`.
-    public func field(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func field(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// Whether member `key` is present.
-    public func contains(_ key: String) -> Bool { members.contains { $0.0 == key } }
+    package func contains(_ key: String) -> Bool { members.contains { $0.0 == key } }
 
     /// Member `key`, if present.
-    public func value(_ key: String) -> JSONValue? { members.first { $0.0 == key }?.1 }
+    package func value(_ key: String) -> JSONValue? { members.first { $0.0 == key }?.1 }
 
     /// Member `key`, or a `missing` error naming it.
-    public func require(_ key: String) throws(TagFileError) -> JSONValue {
+    package func require(_ key: String) throws(TagFileError) -> JSONValue {
         guard let v = value(key) else { throw TagFileError("missing", field: field(key)) }
         return v
     }
 
     /// A string member.
-    public func string(_ key: String) throws(TagFileError) -> String {
+    package func string(_ key: String) throws(TagFileError) -> String {
         guard let s = try require(key).stringValue else { throw TagFileError("expected a string", field: field(key)) }
         return s
     }
 
     /// A string member, nil when absent.
-    public func optionalString(_ key: String) throws(TagFileError) -> String? {
+    package func optionalString(_ key: String) throws(TagFileError) -> String? {
         contains(key) ? try string(key) : nil
     }
 
     /// A whole-number member within `range`.
-    public func int(_ key: String, in range: ClosedRange<Int>) throws(TagFileError) -> Int {
+    package func int(_ key: String, in range: ClosedRange<Int>) throws(TagFileError) -> Int {
         guard let i = try require(key).intValue, range.contains(i) else {
             throw TagFileError(
                 "expected a whole number from \(range.lowerBound) to \(range.upperBound)", field: field(key))
@@ -52,7 +52,7 @@ public struct TagFileFields: Sendable {
     }
 
     /// A boolean member.
-    public func bool(_ key: String) throws(TagFileError) -> Bool {
+    package func bool(_ key: String) throws(TagFileError) -> Bool {
         guard let b = try require(key).boolValue else {
             throw TagFileError("expected true or false", field: field(key))
         }
@@ -60,28 +60,28 @@ public struct TagFileFields: Sendable {
     }
 
     /// Hex bytes (spaces allowed), optionally of an exact length.
-    public func hex(_ key: String, count: Int? = nil) throws(TagFileError) -> [UInt8] {
+    package func hex(_ key: String, count: Int? = nil) throws(TagFileError) -> [UInt8] {
         try Self.hex(try string(key), field: field(key), count: count)
     }
 
     /// A hex member, nil when absent.
-    public func optionalHex(_ key: String, count: Int? = nil) throws(TagFileError) -> [UInt8]? {
+    package func optionalHex(_ key: String, count: Int? = nil) throws(TagFileError) -> [UInt8]? {
         contains(key) ? try hex(key, count: count) : nil
     }
 
     /// An object member, as fields with its path.
-    public func object(_ key: String) throws(TagFileError) -> TagFileFields {
+    package func object(_ key: String) throws(TagFileError) -> TagFileFields {
         try TagFileFields(try require(key), path: field(key))
     }
 
     /// An array member.
-    public func array(_ key: String) throws(TagFileError) -> [JSONValue] {
+    package func array(_ key: String) throws(TagFileError) -> [JSONValue] {
         guard let a = try require(key).arrayValue else { throw TagFileError("expected an array", field: field(key)) }
         return a
     }
 
     /// Decodes hex text, naming `field` on error.
-    public static func hex(_ text: String, field: String, count: Int? = nil) throws(TagFileError) -> [UInt8] {
+    package static func hex(_ text: String, field: String, count: Int? = nil) throws(TagFileError) -> [UInt8] {
         let bytes: [UInt8]
         do {
             bytes = try Hex.decode(text)

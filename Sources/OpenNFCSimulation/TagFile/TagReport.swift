@@ -1,16 +1,16 @@
-public import OpenNFCBytes
+package import OpenNFCBytes
 
 /// What `opennfc tag show` prints about a tag beyond chip and UID: human lines and the same facts as JSON members,
 /// produced by the chip's ``TagFileChip/report``.
-public struct TagReport: Sendable {
+package struct TagReport: Sendable {
     /// Lines for the text output (no trailing newlines).
-    public var lines: [String]
+    package var lines: [String]
     /// Members for the `--json` output.
-    public var json: [(String, JSONValue)]
+    package var json: [(String, JSONValue)]
     /// NDEF access stated plainly: `read/write`, `read-only`, or `not NDEF formatted`.
-    public var ndefAccess: String
+    package var ndefAccess: String
 
-    public init(lines: [String], json: [(String, JSONValue)], ndefAccess: String) {
+    package init(lines: [String], json: [(String, JSONValue)], ndefAccess: String) {
         self.lines = lines
         self.json = json
         self.ndefAccess = ndefAccess

@@ -7,33 +7,33 @@
 /// | Topaz 512 | `12 4C` | 512 bytes | 0–3F | yes | bytes 122–127 (48 bits, block 10h + bit) | block 0 byte 7, block D, bytes 120–121 |
 public struct Type1ChipProfile: Sendable, Hashable, CustomStringConvertible {
     /// Chip name in tag files and `--chip` (`topaz96`, `topaz512`).
-    public let name: String
+    package let name: String
     /// Product name for people.
-    public let displayName: String
+    package let displayName: String
     /// Header ROM byte 0: high nibble `1` = NDEF-capable Type 1, low nibble `1` static memory, `2` dynamic memory.
-    public let hr0: UInt8
+    package let hr0: UInt8
     /// Header ROM byte 1.
-    public let hr1: UInt8
+    package let hr1: UInt8
     /// Total memory in bytes (blocks × 8).
-    public let memorySize: Int
+    package let memorySize: Int
     /// Address of the first dynamic lock byte and the number of lock bits (each bit locks one 8-byte block from
     /// block 10h on), or nil for a static chip.
-    public let dynamicLock: (address: Int, bits: Int)?
+    package let dynamicLock: (address: Int, bits: Int)?
     /// Byte ranges that are neither data nor lock bytes: writes leave them unchanged.
-    public let reservedRanges: [Range<Int>]
+    package let reservedRanges: [Range<Int>]
     /// The capability container NDEF-formatted chips ship with (bytes 8–11).
-    public let ndefCC: [UInt8]
+    package let ndefCC: [UInt8]
     /// The TLVs after the CC on an NDEF-formatted chip (from byte 12).
-    public let ndefTLVs: [UInt8]
+    package let ndefTLVs: [UInt8]
 
     public var description: String { name }
 
     /// RSEG, READ8, WRITE-E8 and WRITE-NE8 exist on every Type 1 chip except a static one (HR0 `11`) with HR1 below
     /// `49`: the Topaz 96 answers none of them.
-    public var hasDynamicCommands: Bool { hr0 != 0x11 || hr1 >= 0x49 }
+    package var hasDynamicCommands: Bool { hr0 != 0x11 || hr1 >= 0x49 }
 
     /// Number of 8-byte blocks.
-    public var blockCount: Int { memorySize / 8 }
+    package var blockCount: Int { memorySize / 8 }
 
     public static func == (a: Type1ChipProfile, b: Type1ChipProfile) -> Bool { a.name == b.name }
     public func hash(into h: inout Hasher) { h.combine(name) }

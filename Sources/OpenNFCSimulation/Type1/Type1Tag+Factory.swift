@@ -10,7 +10,7 @@ extension Type1Tag {
     /// 03 00`).
     ///
     /// - Parameter uid: UID0–UID3 (what RID reports; UID4–UID6 are then 00) or all of UID0–UID6.
-    public static func factoryMemory(
+    package static func factoryMemory(
         _ profile: Type1ChipProfile, uid: [UInt8], ndefFormatted: Bool = true
     ) throws(FactoryError) -> [UInt8] {
         guard uid.count == 4 || uid.count == 7 else {
@@ -62,19 +62,19 @@ extension Type1Tag {
     }
 
     /// Whether byte 8 holds the NDEF magic number E1h.
-    public var isNDEFFormatted: Bool { memory[8] == 0xE1 }
+    package var isNDEFFormatted: Bool { memory[8] == 0xE1 }
 
     /// One TLV block as the card stores it.
-    public struct TLV: Sendable, Hashable {
-        public var type: UInt8
+    package struct TLV: Sendable, Hashable {
+        package var type: UInt8
         /// Byte address of the T byte.
-        public var offset: Int
+        package var offset: Int
         /// The value (empty for NULL and Terminator).
-        public var value: [UInt8]
+        package var value: [UInt8]
     }
 
     /// The TLV blocks over the data bytes, up to the Terminator or the end of memory; a truncated TLV ends the walk.
-    public var tlvs: [TLV] {
+    package var tlvs: [TLV] {
         guard isNDEFFormatted else { return [] }
         let area = Self.dataAddresses(profile)
         var out: [TLV] = []
@@ -103,11 +103,11 @@ extension Type1Tag {
     }
 
     /// The message in the first NDEF TLV; nil when unformatted, without an NDEF TLV, or empty.
-    public var ndefMessage: [UInt8]? {
+    package var ndefMessage: [UInt8]? {
         guard let tlv = tlvs.first(where: { $0.type == 0x03 }), !tlv.value.isEmpty else { return nil }
         return tlv.value
     }
 
     /// Read-only as the CC states it (write access nibble of byte 11) or as the lock bits enforce (block 1, the CC).
-    public var isNDEFReadOnly: Bool { memory[11] & 0x0F != 0 || isLocked(block: 1) }
+    package var isNDEFReadOnly: Bool { memory[11] & 0x0F != 0 || isLocked(block: 1) }
 }

@@ -2,22 +2,22 @@
 /// This is a plain walk over the memory image, not the reader procedure.
 extension Type2Tag {
     /// One TLV block in the data area.
-    public struct TLV: Sendable, Hashable {
-        public var type: UInt8
+    package struct TLV: Sendable, Hashable {
+        package var type: UInt8
         /// Byte offset of the T byte in memory.
-        public var offset: Int
+        package var offset: Int
         /// The value (empty for NULL and Terminator).
-        public var value: [UInt8]
+        package var value: [UInt8]
     }
 
     /// Whether page 3 holds an NDEF capability container (CC0 = E1h).
-    public var isNDEFFormatted: Bool { memory[12] == 0xE1 }
+    package var isNDEFFormatted: Bool { memory[12] == 0xE1 }
 
     /// Data-area size the CC declares (CC2 × 8), limited to the memory after page 4.
-    public var declaredDataAreaSize: Int { min(Int(memory[14]) * 8, memory.count - 16) }
+    package var declaredDataAreaSize: Int { min(Int(memory[14]) * 8, memory.count - 16) }
 
     /// The TLV blocks from byte 16 up to the Terminator or the end of the data area. A truncated TLV ends the walk.
-    public var tlvs: [TLV] {
+    package var tlvs: [TLV] {
         guard isNDEFFormatted else { return [] }
         var out: [TLV] = []
         var i = 16
@@ -46,13 +46,13 @@ extension Type2Tag {
     }
 
     /// The message in the first NDEF TLV; nil when unformatted, without an NDEF TLV, or empty.
-    public var ndefMessage: [UInt8]? {
+    package var ndefMessage: [UInt8]? {
         guard let tlv = tlvs.first(where: { $0.type == 0x03 }), !tlv.value.isEmpty else { return nil }
         return tlv.value
     }
 
     /// NDEF access as the CC states it and the lock bits enforce: read/write, or read-only.
-    public var isNDEFReadOnly: Bool {
+    package var isNDEFReadOnly: Bool {
         memory[15] & 0x0F != 0 || isLocked(3) || isLocked(4)
     }
 }

@@ -1,4 +1,4 @@
-package import OpenNFCCrypto
+public import OpenNFCCrypto
 public import OpenNFCRF
 
 /// A byte-accurate NXP Type 2 chip (NTAG213/215/216, MIFARE Ultralight, Ultralight EV1), one engine driven by a
@@ -69,7 +69,7 @@ public final class Type2Tag: VirtualTag {
     /// Ultralight C: a counter increment that takes effect at the next RF reset (MF0ICU2 §7.5.11).
     var ultralightCPendingIncrement: UInt32?
     /// Where RndB comes from (Ultralight C); inject a ``SeededRandomSource`` for reproducible transcripts.
-    package var random: any RandomSource = SystemRandomSource()
+    public var random: any RandomSource = SystemRandomSource()
     private var nfcCounterCounted = false
     /// NTAG I2C plus: the selected sector (0 after activation) and whether `C2 FF` awaits its second packet.
     public private(set) var sector = 0

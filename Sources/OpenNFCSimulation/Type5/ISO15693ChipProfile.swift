@@ -17,28 +17,28 @@
 public struct ISO15693ChipProfile: Sendable, Hashable {
     /// Chip name in tag files and `--chip`.
     public var name: String
-    public var displayName: String
-    public var blockCount: Int
-    public var blockSize: Int
+    package var displayName: String
+    package var blockCount: Int
+    package var blockSize: Int
     /// The first three UID bytes (`E0`, IC manufacturer code, product byte), MSB first.
-    public var uidPrefix: [UInt8]
+    package var uidPrefix: [UInt8]
     /// The IC reference byte Get System Information reports, if the chip reports one.
-    public var icReference: UInt8?
+    package var icReference: UInt8?
     /// Whether the chip has the extended commands (2-byte block numbers, `30`–`3C`).
-    public var hasExtendedCommands: Bool
+    package var hasExtendedCommands: Bool
     /// Whether the chip has Write Multiple Blocks (`24`).
-    public var hasWriteMultiple: Bool
+    package var hasWriteMultiple: Bool
     /// Whether writes and locks need the Option flag (the chip stays silent otherwise).
-    public var writesNeedOption: Bool
+    package var writesNeedOption: Bool
     /// Most blocks one Read Multiple Blocks may ask for.
-    public var maxReadMultiple: Int
+    package var maxReadMultiple: Int
     /// Blocks at the end of memory that are not user memory (the SLIX2 counter block).
-    public var reservedTailBlocks: Int
+    package var reservedTailBlocks: Int
     /// EEPROM programming time of one block.
-    public var writeTimeMicroseconds: UInt64
+    package var writeTimeMicroseconds: UInt64
 
     /// User memory in bytes.
-    public var userBytes: Int { (blockCount - reservedTailBlocks) * blockSize }
+    package var userBytes: Int { (blockCount - reservedTailBlocks) * blockSize }
 
     public static let icodeSLIX = ISO15693ChipProfile(
         name: "icode-slix", displayName: "NXP ICODE SLIX", blockCount: 28, blockSize: 4, uidPrefix: [0xE0, 0x04, 0x01],

@@ -7,7 +7,7 @@
 /// `opennfc tag new` followed by `opennfc write` works, and `opennfc format` writes the same layout.
 extension ISO15693Tag {
     /// The capability container the factory writes for a chip of this profile.
-    public static func factoryCC(_ profile: ISO15693ChipProfile) -> [UInt8] {
+    package static func factoryCC(_ profile: ISO15693ChipProfile) -> [UInt8] {
         let bytes = profile.userBytes
         let feature: UInt8 = 0x01 | (profile.writesNeedOption ? 0x10 : 0x00)
         if bytes / 8 <= 0xFF && !profile.hasExtendedCommandsOnly {
@@ -40,7 +40,7 @@ extension ISO15693Tag {
     }
 
     /// The NDEF message in the first NDEF TLV after the CC, or nil when the tag is not formatted or the TLV is cut.
-    public var ndefMessage: [UInt8]? {
+    package var ndefMessage: [UInt8]? {
         guard let first = memory.first, first == 0xE1 || first == 0xE2 else { return nil }
         var i = first == 0xE2 || memory[2] == 0 ? 8 : 4
         while i < memory.count {

@@ -20,22 +20,22 @@ public import OpenNFCRF
 /// tag stay silent instead; these chips' datasheets list the error responses.
 public final class ISO15693Tag: VirtualTag {
     /// The ISO/IEC 15693-3 §7.3 states a powered tag is in.
-    public enum State: String, Sendable, Hashable {
+    package enum State: String, Sendable, Hashable {
         case ready, quiet, selected
     }
 
-    public let profile: ISO15693ChipProfile
+    package let profile: ISO15693ChipProfile
     /// The UID MSB first as printed (`E0`, manufacturer, …); it travels LSB first.
-    public let uid: [UInt8]
+    package let uid: [UInt8]
     /// All blocks, `blockCount × blockSize` bytes.
-    public var memory: [UInt8]
+    package var memory: [UInt8]
     /// Blocks locked by Lock Block (permanent).
-    public var lockedBlocks: Set<Int>
-    public var dsfid: UInt8
-    public var afi: UInt8
-    public var dsfidLocked: Bool
-    public var afiLocked: Bool
-    public private(set) var state: State = .ready
+    package var lockedBlocks: Set<Int>
+    package var dsfid: UInt8
+    package var afi: UInt8
+    package var dsfidLocked: Bool
+    package var afiLocked: Bool
+    package private(set) var state: State = .ready
 
     /// A tag with this memory (zero-filled when nil).
     public init(profile: ISO15693ChipProfile, uid: [UInt8], memory: [UInt8]? = nil) throws(ISO15693TagError) {
@@ -308,7 +308,7 @@ public final class ISO15693Tag: VirtualTag {
 
 /// Why an ``ISO15693Tag`` could not be built.
 public struct ISO15693TagError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+    package var reason: String
+    package init(_ reason: String) { self.reason = reason }
     public var description: String { reason }
 }

@@ -1,9 +1,9 @@
 /// Identifies one reader session on a system, in creation order.
-public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let raw: UInt64
-    public init(raw: UInt64) { self.raw = raw }
-    public static func < (a: SessionID, b: SessionID) -> Bool { a.raw < b.raw }
-    public var description: String { "session \(raw)" }
+package struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    package let raw: UInt64
+    package init(raw: UInt64) { self.raw = raw }
+    package static func < (a: SessionID, b: SessionID) -> Bool { a.raw < b.raw }
+    package var description: String { "session \(raw)" }
 }
 
 /// Why a session ended; the public layer maps each to its `NFCReaderError` code in one exhaustive switch.
@@ -39,8 +39,8 @@ public enum InvalidationReason: Hashable, Sendable {
 /// Decisions (see docs/DIFFERENCES.md): a second `begin()` queues rather than failing with 203; the 60 s limit
 /// runs from activation (when the sheet appears), not from `begin()` of a queued session; `begin()` while the app
 /// is in the background ends the session with 202; `invalidate()` before `begin()` also reports 200 once.
-public struct SessionArbiter: Sendable {
-    public enum Phase: Hashable, Sendable {
+package struct SessionArbiter: Sendable {
+    package enum Phase: Hashable, Sendable {
         case created
         case queued
         case active
@@ -48,7 +48,7 @@ public struct SessionArbiter: Sendable {
     }
 
     /// What the driver must do, in order.
-    public enum Action: Hashable, Sendable {
+    package enum Action: Hashable, Sendable {
         /// Present the sheet, start the 60 s deadline, tell the delegate the session is active, start polling.
         case activate(SessionID)
         /// The session ended. When `wasActive`, stop polling, cancel the deadline and close the sheet first.
@@ -57,19 +57,19 @@ public struct SessionArbiter: Sendable {
         case invalidate(SessionID, InvalidationReason, wasActive: Bool, repeated: Bool)
     }
 
-    public private(set) var phases: [SessionID: Phase] = [:]
+    package private(set) var phases: [SessionID: Phase] = [:]
     /// Sessions waiting for the reader, oldest first.
-    public private(set) var waiting: [SessionID] = []
-    public private(set) var active: SessionID?
-    public private(set) var appInForeground = true
+    package private(set) var waiting: [SessionID] = []
+    package private(set) var active: SessionID?
+    package private(set) var appInForeground = true
     private var nextID: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
-    public func phase(of id: SessionID) -> Phase? { phases[id] }
+    package func phase(of id: SessionID) -> Phase? { phases[id] }
 
     /// A new session object exists (the app called an initializer).
-    public mutating func create() -> SessionID {
+    package mutating func create() -> SessionID {
         nextID += 1
         let id = SessionID(raw: nextID)
         phases[id] = .created
@@ -77,7 +77,7 @@ public struct SessionArbiter: Sendable {
     }
 
     /// The app called `begin()`. `refusal` is the configuration's verdict (nil when the session may run).
-    public mutating func begin(_ id: SessionID, refusal: InvalidationReason? = nil) -> [Action] {
+    package mutating func begin(_ id: SessionID, refusal: InvalidationReason? = nil) -> [Action] {
         switch phases[id] {
         case .created:
             if !appInForeground { return end(id, .terminatedUnexpectedly) }
@@ -98,10 +98,10 @@ public struct SessionArbiter: Sendable {
     }
 
     /// The app invalidated the session.
-    public mutating func invalidate(_ id: SessionID) -> [Action] { end(id, .invalidatedByApp) }
+    package mutating func invalidate(_ id: SessionID) -> [Action] { end(id, .invalidatedByApp) }
 
     /// The session's own logic ended it (first NDEF read, a configuration check at discovery).
-    public mutating func end(_ id: SessionID, _ reason: InvalidationReason) -> [Action] {
+    package mutating func end(_ id: SessionID, _ reason: InvalidationReason) -> [Action] {
         switch phases[id] {
         case .created:
             phases[id] = .invalidated(reason)
@@ -120,19 +120,19 @@ public struct SessionArbiter: Sendable {
     }
 
     /// The active session's 60 s deadline passed.
-    public mutating func deadlineExpired(_ id: SessionID) -> [Action] {
+    package mutating func deadlineExpired(_ id: SessionID) -> [Action] {
         guard active == id else { return [] }
         return end(id, .sessionTimeout)
     }
 
     /// The user tapped Cancel on the sheet.
-    public mutating func userTappedCancel() -> [Action] {
+    package mutating func userTappedCancel() -> [Action] {
         guard let id = active else { return [] }
         return end(id, .userCanceled)
     }
 
     /// The app moved to the background: every running or waiting session ends with 202, active one first.
-    public mutating func appDidEnterBackground() -> [Action] {
+    package mutating func appDidEnterBackground() -> [Action] {
         appInForeground = false
         var actions: [Action] = []
         if let id = active {
@@ -149,10 +149,10 @@ public struct SessionArbiter: Sendable {
     }
 
     /// The app came back to the foreground.
-    public mutating func appWillEnterForeground() { appInForeground = true }
+    package mutating func appWillEnterForeground() { appInForeground = true }
 
     /// The session object was released; it leaves the books (an active one ends as if invalidated by the app).
-    public mutating func forget(_ id: SessionID) -> [Action] {
+    package mutating func forget(_ id: SessionID) -> [Action] {
         let actions = end(id, .invalidatedByApp)
         phases[id] = nil
         return actions

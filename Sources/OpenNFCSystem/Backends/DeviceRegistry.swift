@@ -1,5 +1,5 @@
 internal import Foundation
-public import OpenNFCRF
+package import OpenNFCRF
 internal import Synchronization
 
 /// Who opens a device string. The grammar and the registry are the same for both; what differs is how a device is
@@ -36,29 +36,29 @@ package protocol DeviceTagSource: AnyObject {
 }
 
 /// What a device string opens: a frontend, the clock the system should run on, and optional hooks.
-public struct OpenedDevice {
-    public var frontend: any RFFrontend
+package struct OpenedDevice {
+    package var frontend: any RFFrontend
     /// True for a simulated device: the system runs on a ``VirtualClock`` that the idle detector advances.
-    public var clock: Clock
+    package var clock: Clock
     /// Which handles are in the field, when the backend knows without polling.
-    public var presence: (@Sendable () -> Set<Int>)?
+    package var presence: (@Sendable () -> Set<Int>)?
     /// Lets the backend tell the system when tags arrive or leave (called once the system exists).
-    public var connect: ((NFCSystem) -> Void)?
+    package var connect: ((NFCSystem) -> Void)?
     /// Poll this often while scanning (backends that cannot report arrivals).
-    public var pollInterval: NFCDuration?
+    package var pollInterval: NFCDuration?
     /// The tag files a `sim:` device writes back when their tags change.
-    public var tagFiles: TagFileWriter?
+    package var tagFiles: TagFileWriter?
     /// The device as a person would write it, for messages (`sim:a.json`, `pcsc:ACS ACR122U 00 00`).
     package var name: String = ""
     /// How a tag command takes tags from this device; nil: ``tagSource`` polls the frontend on the device's clock.
     package var tags: (any DeviceTagSource)?
 
-    public enum Clock {
+    package enum Clock {
         case virtual(VirtualClock)
         case wall
     }
 
-    public init(
+    package init(
         frontend: any RFFrontend, clock: Clock, presence: (@Sendable () -> Set<Int>)? = nil,
         connect: ((NFCSystem) -> Void)? = nil, pollInterval: NFCDuration? = nil
     ) {
@@ -87,16 +87,16 @@ public struct OpenedDevice {
 ///
 /// Registering a scheme is one line: add it to ``DeviceRegistry/builtIn`` (BuiltInDevices.swift) or call
 /// ``DeviceRegistry/register(_:)`` at run time; both `OPENCORENFC_DEVICE` and `opennfc --device` then accept it.
-public struct DeviceScheme: Sendable {
-    public var name: String
-    public var help: String
+package struct DeviceScheme: Sendable {
+    package var name: String
+    package var help: String
     /// The accepted spellings, for the "use …" of error messages (`pcsc or pcsc:<reader>`).
     package var usage: String
     private var opener: @Sendable (_ argument: String, _ use: DeviceUse) throws(DeviceError) -> OpenedDevice
 
     /// A scheme that opens the same way for the phone and for tag commands; `argument` is what follows `name:`
     /// (empty when there is no colon).
-    public init(
+    package init(
         name: String, help: String, open: @escaping @Sendable (_ argument: String) throws(DeviceError) -> OpenedDevice
     ) {
         self.init(name: name, usage: "\(name):<argument>", help: help) { (argument, _) throws(DeviceError) in
@@ -116,7 +116,7 @@ public struct DeviceScheme: Sendable {
     }
 
     /// Opens the device; `argument` is what follows `name:` (empty when there is no colon).
-    public func open(_ argument: String) throws(DeviceError) -> OpenedDevice { try opener(argument, .phone) }
+    package func open(_ argument: String) throws(DeviceError) -> OpenedDevice { try opener(argument, .phone) }
 
     package func open(_ argument: String, for use: DeviceUse) throws(DeviceError) -> OpenedDevice {
         try opener(argument, use)
@@ -124,8 +124,8 @@ public struct DeviceScheme: Sendable {
 }
 
 /// A device string that cannot be opened, with what to do about it.
-public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
+package struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var message: String
     /// What went wrong, so that each consumer can phrase it (the CLI: a usage error exits 64).
     package var kind: Kind = .failure
 
@@ -138,18 +138,18 @@ public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
         case unavailable
     }
 
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
     package init(_ message: String, kind: Kind) {
         self.message = message
         self.kind = kind
     }
     package init(usage message: String) { self.init(message, kind: .usage) }
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// The schemes device strings may use, and the one grammar of device strings: `<scheme>` or `<scheme>:<argument>`.
 /// Backends register here, so a new backend needs no change to the system's internals or to the CLI.
-public enum DeviceRegistry {
+package enum DeviceRegistry {
     /// The environment variables that name a device, in order of precedence (`OPENNFC_DEVICE` is the CLI's older
     /// name, still accepted).
     package static let environmentVariables = ["OPENCORENFC_DEVICE", "OPENNFC_DEVICE"]
@@ -157,7 +157,7 @@ public enum DeviceRegistry {
     private static let schemes = Mutex<[DeviceScheme]>(builtIn)
 
     /// Adds or replaces a scheme.
-    public static func register(_ scheme: DeviceScheme) {
+    package static func register(_ scheme: DeviceScheme) {
         schemes.withLock { list in
             if let i = list.firstIndex(where: { $0.name == scheme.name }) {
                 list[i] = scheme
@@ -168,9 +168,9 @@ public enum DeviceRegistry {
     }
 
     /// The registered scheme names, sorted.
-    public static var names: [String] { schemes.withLock { $0.map(\.name).sorted() } }
+    package static var names: [String] { schemes.withLock { $0.map(\.name).sorted() } }
 
-    public static func scheme(named name: String) -> DeviceScheme? {
+    package static func scheme(named name: String) -> DeviceScheme? {
         schemes.withLock { $0.first { $0.name == name } }
     }
 
@@ -190,7 +190,7 @@ public enum DeviceRegistry {
     }
 
     /// Opens `sim:…`, `pcsc:…` or any registered scheme, for the phone.
-    public static func open(_ device: String) throws(DeviceError) -> OpenedDevice { try open(device, for: .phone) }
+    package static func open(_ device: String) throws(DeviceError) -> OpenedDevice { try open(device, for: .phone) }
 
     /// Opens `sim:…`, `pcsc:…` or any registered scheme, for `use`.
     package static func open(_ device: String, for use: DeviceUse) throws(DeviceError) -> OpenedDevice {

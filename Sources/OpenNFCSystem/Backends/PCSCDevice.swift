@@ -1,5 +1,5 @@
 internal import OpenNFCPCSC
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// The `pcsc:` device: a USB (or virtual) reader through pcscd, with OpenNFCPCSC's ``PCSCFrontend``.
 ///
@@ -13,12 +13,12 @@ public import OpenNFCRF
 /// `SCardGetStatusChange` (no polling loop) in slices of at most half a second, so that Ctrl-C during a batch run is
 /// noticed promptly, and waits for every technology the frontend's reader profile offers. Opening fails with what to
 /// do when pcscd is not running, no reader is connected, or the name matches none or several readers.
-public enum PCSCDevice {
+package enum PCSCDevice {
     /// How often a scanning session polls the readers.
-    public static let pollInterval = NFCDuration.milliseconds(250)
+    package static let pollInterval = NFCDuration.milliseconds(250)
 
     /// The registered scheme.
-    public static let scheme = DeviceScheme(
+    package static let scheme = DeviceScheme(
         name: "pcsc", usage: "pcsc, pcsc:<reader>",
         help: "pcsc or pcsc:<reader> — a PC/SC reader through pcscd (all readers, or the one named)"
     ) { (argument: String, use: DeviceUse) throws(DeviceError) -> OpenedDevice in
@@ -26,7 +26,7 @@ public enum PCSCDevice {
     }
 
     /// Opens the readers for the phone (`reader` nil: all of them).
-    public static func open(reader wanted: String?) throws(DeviceError) -> OpenedDevice {
+    package static func open(reader wanted: String?) throws(DeviceError) -> OpenedDevice {
         try open(reader: wanted, for: .phone)
     }
 

@@ -21,13 +21,13 @@ extension NFCSystem {
     private static let defaultSystem = Mutex<NFCSystem?>(nil)
     private static let platformStorage = Mutex<any TagPlatform>(StandardTagPlatform())
     /// The reader procedures systems use unless told otherwise.
-    public static var standardPlatform: any TagPlatform {
+    package static var standardPlatform: any TagPlatform {
         get { platformStorage.withLock { $0 } }
         set { platformStorage.withLock { $0 = newValue } }
     }
 
     /// The process default system (created from the environment on first use).
-    public static var processDefault: NFCSystem {
+    package static var processDefault: NFCSystem {
         get {
             defaultSystem.withLock { s in
                 if let s { return s }
@@ -41,7 +41,7 @@ extension NFCSystem {
 
     /// Builds a system from environment variables; problems are reported on stderr and give a device without a
     /// reader, so the app's sessions fail the way Core NFC fails on a phone without NFC.
-    public static func fromEnvironment(_ env: [String: String]) -> NFCSystem {
+    package static func fromEnvironment(_ env: [String: String]) -> NFCSystem {
         do {
             return try configured(env)
         } catch {
@@ -55,7 +55,7 @@ extension NFCSystem {
     }
 
     /// Builds a system from environment variables, throwing what is wrong.
-    public static func configured(_ env: [String: String]) throws(DeviceError) -> NFCSystem {
+    package static func configured(_ env: [String: String]) throws(DeviceError) -> NFCSystem {
         let profileName = env["OPENCORENFC_PROFILE"] ?? "iphone"
         guard let profile = DeviceProfile(rawValue: profileName) else {
             throw DeviceError("OPENCORENFC_PROFILE must be iphone or desktop, not \"\(profileName)\"")
@@ -96,7 +96,7 @@ extension NFCSystem {
     }
 
     /// Builds a system over an opened device.
-    public static func make(_ opened: OpenedDevice, configuration: AppConfiguration, idleJumps: Bool) -> NFCSystem {
+    package static func make(_ opened: OpenedDevice, configuration: AppConfiguration, idleJumps: Bool) -> NFCSystem {
         let platform = standardPlatform
         let system: NFCSystem
         switch opened.clock {

@@ -1,6 +1,6 @@
 internal import Foundation
-public import OpenNFCRF
-public import OpenNFCSimulation
+package import OpenNFCRF
+package import OpenNFCSimulation
 
 /// The `sim:` device: a simulated reader over a ``VirtualField`` on a ``VirtualClock``.
 ///
@@ -21,14 +21,14 @@ public import OpenNFCSimulation
 ///
 /// The virtual clock moves only through the idle detector (environment mode), the test (testing product), or a
 /// command's wait.
-public enum SimulatedDevice {
+package enum SimulatedDevice {
     /// Loads one tag file (`.json`, Flipper `.nfc`, or a bare `.ndef` message on a factory NTAG215).
-    public static func loadTagFile(_ path: String) throws(DeviceError) -> any VirtualTag {
+    package static func loadTagFile(_ path: String) throws(DeviceError) -> any VirtualTag {
         try loadSlot(path).tag
     }
 
     /// The registered scheme.
-    public static let scheme = DeviceScheme(
+    package static let scheme = DeviceScheme(
         name: "sim", usage: "sim:<tagfile>[+<tagfile>…]",
         help: "sim:<tagfile>[+<tagfile>…] or sim:empty — the simulated reader with these tags (`,` works as `+`)"
     ) { (argument: String, use: DeviceUse) throws(DeviceError) -> OpenedDevice in
@@ -72,14 +72,14 @@ public enum SimulatedDevice {
     }
 
     /// A simulated device with these tags in the field.
-    public static func open(tags: [any VirtualTag], clock: VirtualClock = VirtualClock()) -> OpenedDevice {
+    package static func open(tags: [any VirtualTag], clock: VirtualClock = VirtualClock()) -> OpenedDevice {
         let field = VirtualField(clock: clock)
         for (i, t) in tags.enumerated() { field.place(t, at: i) }
         return open(field: field)
     }
 
     /// A simulated device over an existing field.
-    public static func open(field: VirtualField, capabilities: RFCapabilities = .simulatedIPhone) -> OpenedDevice {
+    package static func open(field: VirtualField, capabilities: RFCapabilities = .simulatedIPhone) -> OpenedDevice {
         let frontend = InstrumentedFrontend(VirtualFieldFrontend(field: field, capabilities: capabilities))
         let box = FieldBox(field)
         return OpenedDevice(
@@ -180,7 +180,7 @@ private final class FieldBox: @unchecked Sendable {
 
 /// The tag files a `sim:` device was opened with, written back when their tags change (see ``SimulatedDevice``).
 /// Used on the system's executor only.
-public final class TagFileWriter: @unchecked Sendable {
+package final class TagFileWriter: @unchecked Sendable {
     struct Slot {
         var path: String
         var format: TagFile.Format
@@ -190,12 +190,12 @@ public final class TagFileWriter: @unchecked Sendable {
 
     private var slots: [Slot] = []
     /// False leaves the files untouched (`OPENCORENFC_SIM_SAVE=0`).
-    public var isEnabled = true
+    package var isEnabled = true
 
     init(slots: [Slot]) { self.slots = slots }
 
     /// Writes back, atomically, every file whose tag no longer encodes to what was last saved.
-    public func saveChanged() {
+    package func saveChanged() {
         guard isEnabled else { return }
         for i in slots.indices {
             let slot = slots[i]

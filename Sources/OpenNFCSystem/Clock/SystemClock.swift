@@ -1,10 +1,10 @@
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// A clock the system can set timers on: the session deadline and anything else that waits.
 ///
 /// ``VirtualClock`` is one (timers fire when a test or the idle detector advances it); ``WallClock`` is the other
 /// (timers fire on a private dispatch queue in real time), for PC/SC readers.
-public protocol SystemClock: NFCClock {
+package protocol SystemClock: NFCClock {
     associatedtype Token: Sendable
     /// Runs `action` once `delay` has passed on this clock.
     func schedule(after delay: NFCDuration, _ action: @escaping @Sendable () -> Void) -> Token

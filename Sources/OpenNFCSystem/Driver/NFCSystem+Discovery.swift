@@ -4,7 +4,7 @@ internal import OpenNFCRF
 /// (Apple's Core NFC documentation; docs/PARITY.md §3.2).
 extension NFCSystem {
     /// The field changed (a tag arrived, left or moved): the active session looks again.
-    public func fieldDidChange() {
+    package func fieldDidChange() {
         event { [self] in
             guard let id = arbiter.active, let s = sessions[id] else {
                 backgroundScan()
@@ -15,7 +15,7 @@ extension NFCSystem {
     }
 
     /// `restartPolling()`: a new polling round; tags delivered earlier become stale (Apple's Core NFC documentation; docs/PARITY.md §3.2).
-    public func restartPolling(_ id: SessionID) {
+    package func restartPolling(_ id: SessionID) {
         touch()
         perform {
             guard let s = sessions[id], arbiter.active == id else { return }
@@ -41,7 +41,7 @@ extension NFCSystem {
 
     /// The delegate of an NDEF session turned out not to implement `didDetect tags`: read the tags it was offered
     /// and continue in read-only mode.
-    public func fallBackToReading(_ id: SessionID, tags: [DeliveredTag]) {
+    package func fallBackToReading(_ id: SessionID, tags: [DeliveredTag]) {
         perform {
             guard let s = sessions[id], s.ndefMode == .undetermined else { return }
             s.ndefMode = .readOnly
@@ -58,7 +58,7 @@ extension NFCSystem {
     }
 
     /// The delegate implements `didDetect tags`.
-    public func confirmReadWrite(_ id: SessionID) {
+    package func confirmReadWrite(_ id: SessionID) {
         perform {
             guard let s = sessions[id], s.ndefMode == .undetermined else { return }
             s.ndefMode = .readWrite

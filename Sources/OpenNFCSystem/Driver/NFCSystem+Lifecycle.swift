@@ -1,9 +1,9 @@
-public import Dispatch
+package import Dispatch
 internal import OpenNFCRF
 
 extension NFCSystem {
     /// Registers a new session object (the app called an initializer).
-    public func createSession(kind: SessionKind, queue: DispatchQueue, client: any SessionClient) -> SessionID {
+    package func createSession(kind: SessionKind, queue: DispatchQueue, client: any SessionClient) -> SessionID {
         touch()
         return perform {
             let id = arbiter.create()
@@ -13,7 +13,7 @@ extension NFCSystem {
     }
 
     /// `begin()`.
-    public func begin(_ id: SessionID) {
+    package func begin(_ id: SessionID) {
         touch()
         perform {
             guard let s = sessions[id], appTerminated == nil else { return }
@@ -51,7 +51,7 @@ extension NFCSystem {
     }
 
     /// `invalidate()` / `invalidate(errorMessage:)`.
-    public func invalidate(_ id: SessionID, errorMessage: String? = nil) {
+    package func invalidate(_ id: SessionID, errorMessage: String? = nil) {
         touch()
         perform {
             guard let s = sessions[id] else { return }
@@ -68,7 +68,7 @@ extension NFCSystem {
     }
 
     /// The session object was released by the app.
-    public func forget(_ id: SessionID) {
+    package func forget(_ id: SessionID) {
         event { [self] in
             run(arbiter.forget(id))
             sessions[id] = nil
@@ -76,7 +76,7 @@ extension NFCSystem {
     }
 
     /// `alertMessage` setter: shown at once when the session owns the sheet.
-    public func setAlertMessage(_ id: SessionID, _ text: String) {
+    package func setAlertMessage(_ id: SessionID, _ text: String) {
         touch()
         perform {
             guard let s = sessions[id] else { return }
@@ -88,17 +88,17 @@ extension NFCSystem {
         }
     }
 
-    public func alertMessage(_ id: SessionID) -> String { perform { sessions[id]?.alertMessage ?? "" } }
+    package func alertMessage(_ id: SessionID) -> String { perform { sessions[id]?.alertMessage ?? "" } }
 
     /// `isReady`: true while the session is active and scanning.
-    public func isReady(_ id: SessionID) -> Bool { perform { sessions[id]?.isReady ?? false } }
+    package func isReady(_ id: SessionID) -> Bool { perform { sessions[id]?.isReady ?? false } }
 
-    public func ndefMode(_ id: SessionID) -> NDEFMode { perform { sessions[id]?.ndefMode ?? .undetermined } }
+    package func ndefMode(_ id: SessionID) -> NDEFMode { perform { sessions[id]?.ndefMode ?? .undetermined } }
 
     // MARK: the user and the app
 
     /// The user taps Cancel on the sheet.
-    public func userTappedCancel() {
+    package func userTappedCancel() {
         event { [self] in
             guard sheetState.isPresented else { return }
             log(.user, "taps Cancel")
@@ -107,7 +107,7 @@ extension NFCSystem {
     }
 
     /// The app moves to the background.
-    public func appDidEnterBackground() {
+    package func appDidEnterBackground() {
         event { [self] in
             log(.user, "app moves to the background")
             run(arbiter.appDidEnterBackground())
@@ -115,7 +115,7 @@ extension NFCSystem {
     }
 
     /// The app comes back to the foreground.
-    public func appWillEnterForeground() {
+    package func appWillEnterForeground() {
         event { [self] in
             log(.user, "app returns to the foreground")
             arbiter.appWillEnterForeground()

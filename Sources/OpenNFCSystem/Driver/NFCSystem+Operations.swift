@@ -5,7 +5,7 @@ internal import OpenNFCRF
 extension NFCSystem {
     /// Whether the tag is still usable by its session: session running, tag from the current polling round, and
     /// still in the field.
-    public func isAvailable(_ ref: TagReference) -> Bool {
+    package func isAvailable(_ ref: TagReference) -> Bool {
         perform {
             guard let s = sessions[ref.session], arbiter.active == ref.session, ref.generation == s.generation,
                 s.delivered[ref.handle] != nil, !s.gone.contains(ref.handle)
@@ -16,7 +16,7 @@ extension NFCSystem {
     }
 
     /// The connected tag of a session, if any: nil once it has left the field (docs/DIFFERENCES.md, `connectedTag`).
-    public func connectedHandle(_ id: SessionID) -> Int? {
+    package func connectedHandle(_ id: SessionID) -> Int? {
         perform {
             guard let s = sessions[id], let handle = s.connected, !s.gone.contains(handle) else { return nil }
             if let presence, !presence().contains(handle) { return nil }
@@ -25,7 +25,7 @@ extension NFCSystem {
     }
 
     /// `connect(to:)`: activates the tag; connecting another tag releases the previous one.
-    public func connect(_ ref: TagReference) throws(SystemError) {
+    package func connect(_ ref: TagReference) throws(SystemError) {
         touch()
         try operation(ref, requireConnected: false) { (s, entry, frontend) throws(SystemError) in
             if s.connected == ref.handle { return }
@@ -49,7 +49,7 @@ extension NFCSystem {
     }
 
     /// `queryNDEFStatus`.
-    public func queryNDEFStatus(_ ref: TagReference) throws(SystemError) -> NDEFState {
+    package func queryNDEFStatus(_ ref: TagReference) throws(SystemError) -> NDEFState {
         touch()
         return try operation(ref) { (s, entry, frontend) throws(SystemError) in
             try ndefAccess(s, entry, frontend).detect()
@@ -57,7 +57,7 @@ extension NFCSystem {
     }
 
     /// `readNDEF`: the stored message bytes; an empty message is 403, as in Core NFC.
-    public func readNDEF(_ ref: TagReference) throws(SystemError) -> [UInt8] {
+    package func readNDEF(_ ref: TagReference) throws(SystemError) -> [UInt8] {
         touch()
         return try operation(ref) { (s, entry, frontend) throws(SystemError) in
             let access = try ndefAccess(s, entry, frontend)
@@ -72,7 +72,7 @@ extension NFCSystem {
     }
 
     /// `writeNDEF`: 400 read-only, 402 too small, 401 failed, checked before the first write (Apple's Core NFC documentation; docs/PARITY.md §14).
-    public func writeNDEF(_ ref: TagReference, _ message: [UInt8]) throws(SystemError) {
+    package func writeNDEF(_ ref: TagReference, _ message: [UInt8]) throws(SystemError) {
         touch()
         try operation(ref) { (s, entry, frontend) throws(SystemError) in
             let access = try ndefAccess(s, entry, frontend)
@@ -91,7 +91,7 @@ extension NFCSystem {
     }
 
     /// `writeLock`: makes the NDEF data permanently read-only.
-    public func writeLock(_ ref: TagReference) throws(SystemError) {
+    package func writeLock(_ ref: TagReference) throws(SystemError) {
         touch()
         try operation(ref) { (s, entry, frontend) throws(SystemError) in
             let access = try ndefAccess(s, entry, frontend)
@@ -108,7 +108,7 @@ extension NFCSystem {
 
     /// Sends one ISO 7816 APDU and splits the answer into data and SW1 SW2 (Apple's Core NFC documentation; docs/PARITY.md §7.3). A SELECT by DF name to an
     /// AID the app did not declare fails with 2 in the `iphone` profile.
-    public func sendAPDU(_ ref: TagReference, _ apdu: [UInt8]) throws(SystemError) -> (
+    package func sendAPDU(_ ref: TagReference, _ apdu: [UInt8]) throws(SystemError) -> (
         data: [UInt8], sw1: UInt8, sw2: UInt8
     ) {
         touch()
@@ -138,7 +138,7 @@ extension NFCSystem {
     /// 4-bit ACK comes back as the byte `0A`. A 4-bit NAK fails the command with 100, as iOS reports it (see
     /// docs/DIFFERENCES.md): after a NAK the chip has returned to IDLE and answers nothing until re-activated
     /// (NXP NTAG213/215/216 and MF0ULx1 datasheets, "ACK and NAK"), so the link is gone until `restartPolling()`.
-    public func sendMiFareCommand(_ ref: TagReference, _ command: [UInt8]) throws(SystemError) -> [UInt8] {
+    package func sendMiFareCommand(_ ref: TagReference, _ command: [UInt8]) throws(SystemError) -> [UInt8] {
         touch()
         return try operation(ref) { (s, entry, frontend) throws(SystemError) in
             guard !command.isEmpty else { throw SystemError(.invalidParameterLength, "empty command packet") }

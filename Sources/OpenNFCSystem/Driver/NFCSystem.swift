@@ -1,6 +1,6 @@
-public import Dispatch
+package import Dispatch
 internal import Foundation
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// The simulated iPhone's NFC system: the session arbiter's driver, the sheet, the app's foreground state, the
 /// configuration gate, and the reader procedures over one ``RFFrontend`` (the state machine
@@ -10,10 +10,10 @@ public import OpenNFCRF
 /// that arrive re-entrantly (a tag leaving the field during an exchange, a timer firing while the virtual clock
 /// moves under a frame) after the current operation. Public callbacks hop to each session's queue. Operations run
 /// synchronously on the caller's thread, which is how a 60 s timeout on the virtual clock completes in microseconds.
-public final class NFCSystem: @unchecked Sendable {
+package final class NFCSystem: @unchecked Sendable {
     /// The frontend, or nil when the device has no reader (`readingAvailable` is false).
-    public let frontend: (any RFFrontend)?
-    public let configuration: AppConfiguration
+    package let frontend: (any RFFrontend)?
+    package let configuration: AppConfiguration
     let platform: any TagPlatform
     let now: @Sendable () -> NFCInstant
     let makeTimer: @Sendable (NFCDuration, @escaping @Sendable () -> Void) -> TimerHandle
@@ -21,19 +21,19 @@ public final class NFCSystem: @unchecked Sendable {
     let presence: (@Sendable () -> Set<Int>)?
     /// Called when the app must be terminated (iOS kills an app that starts a session without a usage
     /// description). The default prints the reason and exits; the testing product records it instead.
-    public var terminate: @Sendable (String) -> Void = { reason in
+    package var terminate: @Sendable (String) -> Void = { reason in
         FileHandle.standardError.write(Data("OpenCoreNFC: \(reason)\n".utf8))
         exit(1)
     }
     /// How long a session may run (Core NFC: 60 s).
-    public var sessionLimit = NFCDuration.seconds(60)
+    package var sessionLimit = NFCDuration.seconds(60)
     /// Poll again this often while scanning, for backends that cannot report tags arriving (nil: event driven).
-    public var pollInterval: NFCDuration?
+    package var pollInterval: NFCDuration?
 
     let lock = NSRecursiveLock()
     let workQueue = DispatchQueue(label: "OpenCoreNFC.system")
     /// The serial queue system work runs on; sessions created with `queue: nil` get a private queue targeting it.
-    public var executorQueue: DispatchQueue { workQueue }
+    package var executorQueue: DispatchQueue { workQueue }
     var depth = 0
     var deferred: [() -> Void] = []
     var arbiter = SessionArbiter()
@@ -47,17 +47,17 @@ public final class NFCSystem: @unchecked Sendable {
     var backgroundSeen: Set<Int> = []
     var shownNotifications: [BackgroundNotification] = []
     var entries: [TranscriptEntry] = []
-    public internal(set) var appTerminated: String?
+    package internal(set) var appTerminated: String?
     /// Whether transcript lines are kept (RF frames additionally need ``recordsFrames``).
-    public var recordsTranscript = true
-    public var recordsFrames = false
+    package var recordsTranscript = true
+    package var recordsFrames = false
     /// Called with every transcript line as it happens (`OPENCORENFC_TRACE`), whether or not lines are kept.
-    public var trace: (@Sendable (TranscriptEntry) -> Void)?
+    package var trace: (@Sendable (TranscriptEntry) -> Void)?
     /// Whether the device has a reader now: a frontend that offers at least one technology (a remote field that
     /// went away offers none).
-    public var hasReader: Bool { frontend.map { !$0.capabilities.technologies.isEmpty } ?? false }
+    package var hasReader: Bool { frontend.map { !$0.capabilities.technologies.isEmpty } ?? false }
     /// Called on the executor with the sheet each time it changes (the remote field shows it).
-    public var sheetDidChange: (@Sendable (SystemSheet) -> Void)?
+    package var sheetDidChange: (@Sendable (SystemSheet) -> Void)?
 
     // Quiescence tracking, for tests and the idle detector.
     let quiet = NSCondition()
@@ -66,7 +66,7 @@ public final class NFCSystem: @unchecked Sendable {
     var inFlight = 0
 
     /// Creates a system over a frontend (nil for a device without a reader).
-    public init<C: SystemClock>(
+    package init<C: SystemClock>(
         frontend: (any RFFrontend)?, clock: C, configuration: AppConfiguration, platform: any TagPlatform,
         presence: (@Sendable () -> Set<Int>)? = nil
     ) {
@@ -92,7 +92,7 @@ public final class NFCSystem: @unchecked Sendable {
 
     /// Runs `body` on the executor: for anything that touches what the system drives (a virtual field, the virtual
     /// clock) from outside, e.g. a test placing a tag. Events it causes run after it.
-    public func synchronized<T>(_ body: () throws -> T) rethrows -> T {
+    package func synchronized<T>(_ body: () throws -> T) rethrows -> T {
         enterExecutor()
         defer { leaveExecutor() }
         return try body()
@@ -145,7 +145,7 @@ public final class NFCSystem: @unchecked Sendable {
     ///
     /// `via` names a queue that targets ``executorQueue`` (a session's private queue): work submitted through it runs
     /// on the same thread as that session's callbacks, saving a thread hop per call.
-    public func submit(via queue: DispatchQueue? = nil, _ body: @escaping @Sendable () -> Void) {
+    package func submit(via queue: DispatchQueue? = nil, _ body: @escaping @Sendable () -> Void) {
         quiet.withLock { pendingCallbacks += 1 }
         let system = self
         (queue ?? workQueue).async {
@@ -155,7 +155,7 @@ public final class NFCSystem: @unchecked Sendable {
     }
 
     /// Runs a completion handler on a session's queue, counting it until it has run.
-    public func complete(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
+    package func complete(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
         quiet.withLock { pendingCallbacks += 1 }
         let system = self
         queue.async {
@@ -173,37 +173,37 @@ public final class NFCSystem: @unchecked Sendable {
 
     /// Blocks until every callback posted so far, and every callback those post in turn, has run. Call it from the
     /// test's thread, never from a session queue.
-    public func waitForCallbacks() {
+    package func waitForCallbacks() {
         quiet.lock()
         while pendingCallbacks > 0 { quiet.wait() }
         quiet.unlock()
     }
 
     /// Whether nothing is running or queued: no callback pending and no operation in flight.
-    public var isQuiescent: Bool { quiet.withLock { pendingCallbacks == 0 && inFlight == 0 } }
+    package var isQuiescent: Bool { quiet.withLock { pendingCallbacks == 0 && inFlight == 0 } }
 
     /// Nanoseconds of wall time since the app's last call into the system.
-    public var wallTimeSinceLastAPICall: UInt64 {
+    package var wallTimeSinceLastAPICall: UInt64 {
         quiet.withLock { DispatchTime.now().uptimeNanoseconds &- lastAPICall }
     }
 
     // MARK: the current system
 
     /// The system sessions created on this task (or inside its callbacks) belong to; nil means the process default.
-    @TaskLocal public static var current: NFCSystem?
+    @TaskLocal package static var current: NFCSystem?
 
     // MARK: observation
 
     /// The sheet as the user sees it now.
-    public var sheet: SystemSheet { perform { sheetState } }
+    package var sheet: SystemSheet { perform { sheetState } }
 
     /// Everything recorded so far.
-    public var transcript: [TranscriptEntry] { perform { entries } }
+    package var transcript: [TranscriptEntry] { perform { entries } }
 
-    public func clearTranscript() { perform { entries.removeAll() } }
+    package func clearTranscript() { perform { entries.removeAll() } }
 
     /// Adds a line to the transcript (what the app received, for demos and tests).
-    public func note(_ kind: TranscriptEntry.Kind, _ text: String) { perform { log(kind, text) } }
+    package func note(_ kind: TranscriptEntry.Kind, _ text: String) { perform { log(kind, text) } }
 
     func log(_ kind: TranscriptEntry.Kind, _ text: @autoclosure () -> String) {
         if kind == .sheet { sheetDidChange?(sheetState) }
@@ -230,8 +230,8 @@ public final class NFCSystem: @unchecked Sendable {
     }
 
     /// The phase of a session in the arbiter.
-    public func phase(of id: SessionID) -> SessionArbiter.Phase? { perform { arbiter.phase(of: id) } }
+    package func phase(of id: SessionID) -> SessionArbiter.Phase? { perform { arbiter.phase(of: id) } }
 
     /// The session the reader is serving now.
-    public var activeSession: SessionID? { perform { arbiter.active } }
+    package var activeSession: SessionID? { perform { arbiter.active } }
 }

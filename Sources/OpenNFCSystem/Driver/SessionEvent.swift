@@ -1,23 +1,23 @@
-public import OpenNFCRF
-public import OpenNFCTags
+package import OpenNFCRF
+package import OpenNFCTags
 
 /// The MIFARE family the system reports for a delivered tag (Core NFC `NFCMiFareFamily`).
-public enum MiFareFamilyKind: Sendable, Hashable {
+package enum MiFareFamilyKind: Sendable, Hashable {
     case unknown, ultralight, plus, desfire
 }
 
 /// Identifies a delivered tag object: which session, which polling round, which target in the field.
-public struct TagReference: Sendable, Hashable {
-    public var session: SessionID
+package struct TagReference: Sendable, Hashable {
+    package var session: SessionID
     /// Incremented by `restartPolling()`: tags of an older round are stale.
-    public var generation: Int
+    package var generation: Int
     /// The frontend's handle of the target.
-    public var handle: Int
+    package var handle: Int
 }
 
 /// A tag as the system delivers it to a session.
-public struct DeliveredTag: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct DeliveredTag: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// `NFCMiFareTag`.
         case miFare(MiFareFamilyKind)
         /// `NFCISO7816Tag`, with the declared AID that selected (as spelt in the plist; "" when none was needed).
@@ -30,28 +30,28 @@ public struct DeliveredTag: Sendable, Hashable {
         case feliCa
     }
 
-    public var reference: TagReference
-    public var kind: Kind
+    package var reference: TagReference
+    package var kind: Kind
     /// UID (NFC-A, NFC-V: MSB first) or PUPI (NFC-B).
-    public var identifier: [UInt8]
+    package var identifier: [UInt8]
     /// ISO 14443-4 historical bytes from the ATS (Type A), if any.
-    public var historicalBytes: [UInt8]?
+    package var historicalBytes: [UInt8]?
     /// Application data from the ATQB (Type B), if any.
-    public var applicationData: [UInt8]?
+    package var applicationData: [UInt8]?
     /// Whether a Type B card's ATQB says its application data is coded proprietarily: ADC (protocol info byte 3,
     /// bits 4–3) `00` rather than `01` (ISO/IEC 14443-3 §7.9.4). False for Type A.
-    public var proprietaryApplicationDataCoding = false
+    package var proprietaryApplicationDataCoding = false
     /// The technology the tag answered on.
-    public var technology: RFTechnology
+    package var technology: RFTechnology
     /// Whether the card advertises PACE (`NFCISO7816Tag.supportsPACE`, iOS 26.4): its EF.CardAccess lists a PACE
     /// protocol (ICAO Doc 9303 Part 11 §9.2.1). Checked for ISO 7816 cards in tag reader sessions.
-    public var supportsPACE = false
+    package var supportsPACE = false
     /// A FeliCa tag's selected system (`currentSystemCode`, `currentIDm`); `polling` updates it in the session.
     package var feliCa: FeliCaSelection?
 }
 
 /// What a session hears from the system, always on the session's queue, in order.
-public enum SessionEvent: Sendable {
+package enum SessionEvent: Sendable {
     /// RF is on and the system is scanning (`readerSessionDidBecomeActive`).
     case becameActive
     /// Tags were discovered (`didDetect tags`).
@@ -65,13 +65,13 @@ public enum SessionEvent: Sendable {
 }
 
 /// How a session object is driven: the public layer's session implements this.
-public protocol SessionClient: AnyObject, Sendable {
+package protocol SessionClient: AnyObject, Sendable {
     /// Called on the session's queue.
     func receive(_ event: SessionEvent)
 }
 
 /// What kind of session the app began.
-public enum SessionKind: Sendable, Hashable {
+package enum SessionKind: Sendable, Hashable {
     /// `NFCNDEFReaderSession`.
     case ndef(invalidateAfterFirstRead: Bool)
     /// `NFCTagReaderSession` polling these technologies (`pace`: the PACE-only option).
@@ -81,7 +81,7 @@ public enum SessionKind: Sendable, Hashable {
 }
 
 /// The NDEF session's mode, decided by whether the delegate implements `readerSession(_:didDetect:)`.
-public enum NDEFMode: Sendable, Hashable {
+package enum NDEFMode: Sendable, Hashable {
     /// Not known until the first detection is offered to the delegate.
     case undetermined
     /// The delegate lacks `didDetect tags`: messages are read and delivered through `didDetectNDEFs`.

@@ -1,13 +1,13 @@
-public import OpenNFCRF
+package import OpenNFCRF
 internal import OpenNFCTags
 
 /// The reader procedures of `OpenNFCTags` as the system's platform: identification (`TagIdentifier`) and the NFC
 /// Forum NDEF procedures (`Type1NDEF`, `Type2NDEF`, `Type4NDEF`, `Type5NDEF`), with their errors mapped to the session's codes — the read and
 /// write columns of `TagError`'s table (a garbled answer is 102 while reading, 401 while writing; Apple's Core NFC documentation).
-public struct StandardTagPlatform: TagPlatform {
-    public init() {}
+package struct StandardTagPlatform: TagPlatform {
+    package init() {}
 
-    public func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity {
+    package func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity {
         let tag: IdentifiedTag
         do {
             tag = try TagIdentifier.identify(target: target, frontend: frontend)
@@ -30,7 +30,7 @@ public struct StandardTagPlatform: TagPlatform {
         return identity
     }
 
-    public func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)? {
+    package func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)? {
         if var identified = tag.identified {
             identified.target = tag.target
             return identified.ndefProcedure(frontend: frontend).map { Access($0) }

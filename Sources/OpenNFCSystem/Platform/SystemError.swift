@@ -1,21 +1,21 @@
 /// A failure the system reports to the public layer, which maps each code to one `NFCReaderError` code in one
 /// exhaustive switch. The reason names what failed; tests compare codes.
-public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Hashable, Sendable, CaseIterable {
+package struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum Code: String, Hashable, Sendable, CaseIterable {
         case unsupportedFeature, securityViolation, invalidParameter, invalidParameterLength, parameterOutOfBound
         case tagConnectionLost, retryExceeded, tagResponseError, sessionInvalidated, tagNotConnected, packetTooLong
         case tagNotWritable, tagUpdateFailure, tagSizeTooSmall, zeroLengthMessage
     }
 
-    public var code: Code
-    public var reason: String
+    package var code: Code
+    package var reason: String
     /// The tag's answer had an impossible length (Core NFC's `NFCTagResponseUnexpectedLengthErrorKey`).
-    public var unexpectedLength: Bool
+    package var unexpectedLength: Bool
 
     /// The tag's own status in its answer, when the failure is the tag's refusal (carried to the app's error).
     package var tagStatus: TagStatus?
 
-    public init(_ code: Code, _ reason: String, unexpectedLength: Bool = false) {
+    package init(_ code: Code, _ reason: String, unexpectedLength: Bool = false) {
         self.code = code
         self.reason = reason
         self.unexpectedLength = unexpectedLength
@@ -26,7 +26,7 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         self.tagStatus = tagStatus
     }
 
-    public var description: String { "\(code.rawValue): \(reason)" }
+    package var description: String { "\(code.rawValue): \(reason)" }
 }
 
 /// A tag's own status in a refusal, as its protocol codes it: the public layer puts it into the error's `userInfo`

@@ -1,9 +1,9 @@
-public import OpenNFCRF
+package import OpenNFCRF
 internal import OpenNFCTags
 
 /// What a discovered target turned out to be, as far as the session rules care.
-public struct TagIdentity: Sendable, Hashable {
-    public enum Family: Sendable, Hashable {
+package struct TagIdentity: Sendable, Hashable {
+    package enum Family: Sendable, Hashable {
         /// An NFC Forum Type 2 tag (NTAG, Ultralight): Core NFC's `NFCMiFareTag` with family `.ultralight`.
         case type2(chip: String)
         /// A MIFARE DESFire: `NFCISO7816Tag` when a declared AID selects, `NFCMiFareTag` `.desfire` otherwise.
@@ -22,16 +22,16 @@ public struct TagIdentity: Sendable, Hashable {
         case unsupported(String)
     }
 
-    public var target: RFTarget
-    public var family: Family
+    package var target: RFTarget
+    package var family: Family
     /// ISO 14443-4 historical bytes from the ATS, if any.
-    public var historicalBytes: [UInt8]?
+    package var historicalBytes: [UInt8]?
     /// What the reader procedures identified (the exact chip, a DESFire's version), kept so that the NDEF access
     /// for this identity is built from it rather than from ``family`` (no lossy round trip; nil for identities
     /// made by other platforms).
     var identified: IdentifiedTag?
 
-    public init(target: RFTarget, family: Family, historicalBytes: [UInt8]? = nil) {
+    package init(target: RFTarget, family: Family, historicalBytes: [UInt8]? = nil) {
         self.target = target
         self.family = family
         self.historicalBytes = historicalBytes
@@ -39,15 +39,15 @@ public struct TagIdentity: Sendable, Hashable {
 }
 
 /// What NDEF detection reports (`queryNDEFStatus`).
-public struct NDEFState: Sendable, Hashable {
-    public enum Status: Sendable, Hashable {
+package struct NDEFState: Sendable, Hashable {
+    package enum Status: Sendable, Hashable {
         case notSupported, readWrite, readOnly
     }
 
-    public var status: Status
-    public var capacity: Int
+    package var status: Status
+    package var capacity: Int
 
-    public init(status: Status, capacity: Int) {
+    package init(status: Status, capacity: Int) {
         self.status = status
         self.capacity = capacity
     }
@@ -55,7 +55,7 @@ public struct NDEFState: Sendable, Hashable {
 
 /// The NDEF operations of one activated tag; errors are already mapped to the session's codes (read and write
 /// columns differ, as in Core NFC).
-public protocol NDEFAccess: AnyObject {
+package protocol NDEFAccess: AnyObject {
     func detect() throws(SystemError) -> NDEFState
     /// The stored message bytes; `[]` for an empty NDEF tag.
     func read() throws(SystemError) -> [UInt8]
@@ -65,7 +65,7 @@ public protocol NDEFAccess: AnyObject {
 
 /// The reader procedures the system runs over a frontend: identification and NDEF. The standard platform uses
 /// `OpenNFCTags`; tests may substitute their own.
-public protocol TagPlatform: Sendable {
+package protocol TagPlatform: Sendable {
     /// Identifies an activated target (may exchange frames, e.g. GET_VERSION).
     func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity
     /// The NDEF operations for an activated tag, or nil when its platform has none.
@@ -76,14 +76,14 @@ public protocol TagPlatform: Sendable {
 
 extension TagPlatform {
     /// The reader procedure of `OpenNFCTags` (ICAO Doc 9303 Part 10 §3.11.2: EF.CardAccess in the MF).
-    public func advertisesPACE(_ tag: TagIdentity, frontend: any RFFrontend) -> Bool {
+    package func advertisesPACE(_ tag: TagIdentity, frontend: any RFFrontend) -> Bool {
         (try? PACECardAccess.advertisesPACE(frontend: frontend)) ?? false
     }
 }
 
 extension SystemError {
     /// The mapping of an RF failure met while exchanging a command (Apple's Core NFC documentation; docs/PARITY.md §14).
-    public init(rf: RFError, writing: Bool = false) {
+    package init(rf: RFError, writing: Bool = false) {
         switch rf.code {
         case .linkLost: self.init(.tagConnectionLost, rf.description)
         case .notActivated: self.init(.tagNotConnected, rf.description)

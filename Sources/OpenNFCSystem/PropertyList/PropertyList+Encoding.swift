@@ -1,7 +1,7 @@
 /// Writers for both property-list formats, so tests and tools can produce `.plist` / `.entitlements` files.
 extension PropertyList {
     /// The XML form, as Xcode writes it.
-    public var xmlEncoded: [UInt8] {
+    package var xmlEncoded: [UInt8] {
         var s = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -48,7 +48,7 @@ extension PropertyList {
     }
 
     /// The binary `bplist00` form (no object sharing; one-byte or two-byte object references as needed).
-    public var binaryEncoded: [UInt8] {
+    package var binaryEncoded: [UInt8] {
         var objects: [[UInt8]] = []
         func count(_ v: PropertyList) -> Int {
             switch v {

@@ -13,28 +13,28 @@ public enum PropertyList: Hashable, Sendable {
     case dictionary([(key: String, value: PropertyList)])
 
     /// The value for `key` when this is a dictionary.
-    public subscript(key: String) -> PropertyList? {
+    package subscript(key: String) -> PropertyList? {
         guard case .dictionary(let entries) = self else { return nil }
         return entries.first { $0.key == key }?.value
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let b) = self { return b }
         return nil
     }
 
-    public var arrayValue: [PropertyList]? {
+    package var arrayValue: [PropertyList]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
     /// Reads a property list from file bytes, recognising the binary format by its `bplist00` magic.
-    public init(decoding bytes: [UInt8]) throws(PropertyListError) {
+    package init(decoding bytes: [UInt8]) throws(PropertyListError) {
         if bytes.starts(with: Array("bplist".utf8)) {
             var reader = BinaryPropertyListReader(bytes)
             self = try reader.read()
@@ -79,20 +79,20 @@ public enum PropertyList: Hashable, Sendable {
 }
 
 /// Why a property list could not be read, with where (a line for XML, a byte offset for binary).
-public struct PropertyListError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
+package struct PropertyListError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var message: String
     /// 1-based line of an XML file, when known.
-    public var line: Int?
+    package var line: Int?
     /// Byte offset into a binary file, when known.
-    public var offset: Int?
+    package var offset: Int?
 
-    public init(_ message: String, line: Int? = nil, offset: Int? = nil) {
+    package init(_ message: String, line: Int? = nil, offset: Int? = nil) {
         self.message = message
         self.line = line
         self.offset = offset
     }
 
-    public var description: String {
+    package var description: String {
         if let line { return "line \(line): \(message)" }
         if let offset { return "byte \(offset): \(message)" }
         return message

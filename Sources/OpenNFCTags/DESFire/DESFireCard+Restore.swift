@@ -9,7 +9,7 @@ extension DESFireCard {
     /// - Returns: the number of applications created, files created and bytes written.
     /// - Throws: ``TagError`` `capacityExceeded` when an existing file's size differs from the dump's (nothing of
     ///   that application is written), `commandRejected` when the card needs a key for a step.
-    public func restore(_ image: DESFireImage) throws(TagError) -> (applications: Int, files: Int, bytes: Int) {
+    package func restore(_ image: DESFireImage) throws(TagError) -> (applications: Int, files: Int, bytes: Int) {
         var counts = (applications: 0, files: 0, bytes: 0)
         let present = Set(try applicationIDs())
         for app in image.applications {

@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// Reads and restores a MIFARE DESFire EV1's applications and standard data files without authentication, with
 /// ISO 7816-wrapped native commands (`90 CMD 00 00 Lc data 00` → `data 91 status`; `91 AF`: send `90 AF 00 00 00`
@@ -10,12 +10,12 @@ public import OpenNFCRF
 /// | GetVersion, GetApplicationIDs, GetDFNames, GetKeySettings, GetFileIDs, GetISOFileIDs, GetFileSettings | keys: authentication is not done, so key values are never read or written |
 /// | ReadData / WriteData of plain free-access standard data files | backup, value and record files (refused, `unsupported`); files that need a key (`AE`, refused) |
 /// | CreateApplication, CreateStdDataFile where missing | deleting what the target has and the dump lacks (left alone) |
-public struct DESFireCard {
+package struct DESFireCard {
     let link: APDULink
     let target: RFTarget
 
     /// A procedure for the activated ISO-DEP `target` reached through `frontend`.
-    public init(target: RFTarget, frontend: any RFFrontend) {
+    package init(target: RFTarget, frontend: any RFFrontend) {
         self.target = target
         self.link = APDULink(frontend: frontend)
     }
@@ -99,7 +99,7 @@ public struct DESFireCard {
     ///
     /// - Throws: ``TagError`` `unsupported` for a file that is not a standard data file, `commandRejected` for one
     ///   that needs a key to read.
-    public func readImage() throws(TagError) -> DESFireImage {
+    package func readImage() throws(TagError) -> DESFireImage {
         let version = try exchange(0x60, [], name: "GetVersion")
         try Self.check(version.status, "GetVersion")
         guard version.data.count >= 28 else {

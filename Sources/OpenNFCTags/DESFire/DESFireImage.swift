@@ -1,16 +1,16 @@
 /// Everything `opennfc dump` reads of a MIFARE DESFire EV1 without authentication: the GetVersion answer and every
 /// application with its standard data files (NXP MF3ICD81 §9).
-public struct DESFireImage: Sendable, Hashable {
+package struct DESFireImage: Sendable, Hashable {
     /// GetVersion frame 1: hardware vendor, type, subtype, version major/minor, storage size, protocol.
-    public var hardware: [UInt8]
+    package var hardware: [UInt8]
     /// GetVersion frame 2: the same fields for the software.
-    public var software: [UInt8]
+    package var software: [UInt8]
     /// GetVersion frame 3: UID (7), batch number (5), production week and year.
-    public var production: [UInt8]
+    package var production: [UInt8]
     /// The applications in GetApplicationIDs order.
-    public var applications: [DESFireApplicationImage]
+    package var applications: [DESFireApplicationImage]
 
-    public init(
+    package init(
         hardware: [UInt8], software: [UInt8], production: [UInt8], applications: [DESFireApplicationImage]
     ) {
         self.hardware = hardware
@@ -21,21 +21,21 @@ public struct DESFireImage: Sendable, Hashable {
 }
 
 /// One DESFire application as GetKeySettings, GetDFNames and its files describe it.
-public struct DESFireApplicationImage: Sendable, Hashable {
+package struct DESFireApplicationImage: Sendable, Hashable {
     /// The 24-bit AID as a value (travels least significant byte first).
-    public var aid: UInt32
+    package var aid: UInt32
     /// Application master key settings (GetKeySettings byte 1).
-    public var keySettings: UInt8
+    package var keySettings: UInt8
     /// Key count byte (GetKeySettings byte 2): number of keys, `20` ISO file ids, crypto bits 7–6.
-    public var keyCount: UInt8
+    package var keyCount: UInt8
     /// ISO DF identifier, when the application has a DF name (GetDFNames).
-    public var isoFileID: UInt16?
+    package var isoFileID: UInt16?
     /// ISO DF name (GetDFNames).
-    public var dfName: [UInt8]?
+    package var dfName: [UInt8]?
     /// The standard data files in GetFileIDs order.
-    public var files: [DESFireFileImage]
+    package var files: [DESFireFileImage]
 
-    public init(
+    package init(
         aid: UInt32, keySettings: UInt8, keyCount: UInt8, isoFileID: UInt16? = nil, dfName: [UInt8]? = nil,
         files: [DESFireFileImage] = []
     ) {
@@ -49,19 +49,19 @@ public struct DESFireApplicationImage: Sendable, Hashable {
 }
 
 /// One DESFire standard data file: GetFileSettings and the whole contents (ReadData length 0).
-public struct DESFireFileImage: Sendable, Hashable {
+package struct DESFireFileImage: Sendable, Hashable {
     /// File number 0–31.
-    public var number: UInt8
+    package var number: UInt8
     /// ISO file identifier (GetISOFileIDs, in file order), when the application uses them.
-    public var isoFileID: UInt16?
+    package var isoFileID: UInt16?
     /// Communication settings: `00` plain, `01` MACed, `03` enciphered.
-    public var communication: UInt8
+    package var communication: UInt8
     /// Access rights as the 16-bit value Read|Write|Read&Write|Change (`EEEE` free).
-    public var accessRights: UInt16
+    package var accessRights: UInt16
     /// The whole file; its length is the file size.
-    public var contents: [UInt8]
+    package var contents: [UInt8]
 
-    public init(number: UInt8, isoFileID: UInt16?, communication: UInt8, accessRights: UInt16, contents: [UInt8]) {
+    package init(number: UInt8, isoFileID: UInt16?, communication: UInt8, accessRights: UInt16, contents: [UInt8]) {
         self.number = number
         self.isoFileID = isoFileID
         self.communication = communication

@@ -1,7 +1,7 @@
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// What kind of tag an activated target is, as far as the reader procedures care.
-public enum TagKind: Sendable, Hashable, CustomStringConvertible {
+package enum TagKind: Sendable, Hashable, CustomStringConvertible {
     /// An NFC Forum Type 2 tag (NFC-A, SAK without ISO-DEP): NTAG, Ultralight, or generic.
     case type2(Type2Chip)
     /// An NFC Forum Type 1 tag (Topaz: NFC-A without anticollision or SEL_RES, HR0/HR1 from RID or RALL).
@@ -20,7 +20,7 @@ public enum TagKind: Sendable, Hashable, CustomStringConvertible {
     /// A technology the procedures do not cover yet (NFC-F), or a target no family recognises, with the reason.
     case unsupported(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .type2(let chip): return chip.name
         case .type1: return "type1"
@@ -35,22 +35,22 @@ public enum TagKind: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An activated target with its kind decided (``TagIdentifier/identify(target:frontend:)``).
-public struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
+package struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
     /// The target as the frontend reported its activation (UID, SENS_RES, SEL_RES, ATS).
-    public var target: RFTarget
-    public var kind: TagKind
+    package var target: RFTarget
+    package var kind: TagKind
     /// The raw version answer that decided the kind, if one was asked for: the 8 GET_VERSION bytes of a Type 2
     /// chip, or the 28 data bytes of a DESFire GetVersion (hardware, software, production).
-    public var versionData: [UInt8]?
+    package var versionData: [UInt8]?
 
-    public init(target: RFTarget, kind: TagKind, versionData: [UInt8]? = nil) {
+    package init(target: RFTarget, kind: TagKind, versionData: [UInt8]? = nil) {
         self.target = target
         self.kind = kind
         self.versionData = versionData
     }
 
     /// The ISO 14443-4 historical bytes from the ATS (what Core NFC reports as `historicalBytes`), if any.
-    public var historicalBytes: [UInt8]? {
+    package var historicalBytes: [UInt8]? {
         guard let ats = target.ats, ats.count >= 2 else { return nil }
         let t0 = ats[1]
         var i = 2
@@ -62,7 +62,7 @@ public struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The NDEF procedure for this tag, or nil when its platform has none (MIFARE Classic, unsupported kinds).
-    public func ndefProcedure(frontend: any RFFrontend) -> (any NDEFTagProcedure)? {
+    package func ndefProcedure(frontend: any RFFrontend) -> (any NDEFTagProcedure)? {
         switch kind {
         case .type2(let chip): return Type2NDEF(target: target, chip: chip, frontend: frontend)
         case .type1: return Type1NDEF(target: target, frontend: frontend)
@@ -74,5 +74,5 @@ public struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(kind) \(target)" }
+    package var description: String { "\(kind) \(target)" }
 }

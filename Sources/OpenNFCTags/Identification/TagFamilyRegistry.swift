@@ -1,15 +1,15 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// One tag family as identification sees it: a name, and a test that either decides the target's kind (possibly
 /// exchanging frames, such as GET_VERSION) or passes (nil) to the next family.
-public struct TagFamilyIdentification: Sendable {
+package struct TagFamilyIdentification: Sendable {
     /// The family, for messages and docs (`desfire`, `type4`, `type2`, …).
-    public var name: String
+    package var name: String
     /// The kind of `target` when it belongs to this family; nil to let the next family look.
-    public var identify: @Sendable (_ target: RFTarget, _ frontend: any RFFrontend) throws(TagError) -> IdentifiedTag?
+    package var identify: @Sendable (_ target: RFTarget, _ frontend: any RFFrontend) throws(TagError) -> IdentifiedTag?
 
-    public init(
+    package init(
         name: String,
         identify:
             @escaping @Sendable (_ target: RFTarget, _ frontend: any RFFrontend) throws(TagError) -> IdentifiedTag?
@@ -33,8 +33,8 @@ public struct TagFamilyIdentification: Sendable {
 ///
 /// DESFire comes before Type 4 because a DESFire is also an ISO-DEP card; MIFARE Classic before Type 2 because both
 /// are NFC-A level-3 targets told apart by SAK.
-public enum TagFamilies {
-    public static let identificationOrder: [TagFamilyIdentification] = [
+package enum TagFamilies {
+    package static let identificationOrder: [TagFamilyIdentification] = [
         .type3,
         .type5,
         .desfire,

@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// Decides what an activated target is, sending a command only where the activation data cannot tell, by walking
 /// the family registry (``TagFamilies``)
@@ -21,9 +21,9 @@ public import OpenNFCRF
 /// GetVersion is sent ISO-wrapped, which every DESFire generation accepts and which a non-DESFire ISO-DEP card
 /// refuses with a status word (so the card is left as it was). After a NAK (which mutes NXP Type 2 chips) or a
 /// timeout the target is re-activated so the next command is answered.
-public enum TagIdentifier {
+package enum TagIdentifier {
     /// Walks ``TagFamilies/identificationOrder``: the first family that decides gives the kind.
-    public static func identify(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag {
+    package static func identify(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag {
         for family in TagFamilies.identificationOrder {
             if let identified = try family.identify(target, frontend) { return identified }
         }

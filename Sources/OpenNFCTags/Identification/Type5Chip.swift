@@ -4,16 +4,16 @@ internal import OpenNFCRF
 /// The Get System Information fields of an ISO/IEC 15693 tag (ISO/IEC 15693-3 §10.4.12: information flags, UID,
 /// then DSFID, AFI, memory size and IC reference, each present when its information flag is set). Nil fields are
 /// the ones the tag's answer leaves out.
-public struct Type5SystemInfo: Sendable, Hashable {
-    public var dsfid: UInt8?
-    public var afi: UInt8?
+package struct Type5SystemInfo: Sendable, Hashable {
+    package var dsfid: UInt8?
+    package var afi: UInt8?
     /// Bytes per block (1–32).
-    public var blockSize: Int?
+    package var blockSize: Int?
     /// Number of blocks (1–256 in the short answer, up to 65536 in the extended one).
-    public var blockCount: Int?
-    public var icReference: UInt8?
+    package var blockCount: Int?
+    package var icReference: UInt8?
 
-    public init(
+    package init(
         dsfid: UInt8? = nil, afi: UInt8? = nil, blockSize: Int? = nil, blockCount: Int? = nil,
         icReference: UInt8? = nil
     ) {
@@ -27,7 +27,7 @@ public struct Type5SystemInfo: Sendable, Hashable {
     /// Parses the answer after the response flags byte: information flags, the UID (8 bytes, LSB first), then the
     /// optional fields in the order of their flags (§10.4.12 Table 13: b1 DSFID, b2 AFI, b3 memory size, b4 IC
     /// reference). Nil when the answer is shorter than its own flags say, with the byte offset in `problem`.
-    public init?(getSystemInformationAnswer a: [UInt8], problem: inout String) {
+    package init?(getSystemInformationAnswer a: [UInt8], problem: inout String) {
         guard a.count >= 9 else {
             problem = "GET SYSTEM INFORMATION answered \(a.count) bytes, at least 9 expected (flags and UID)"
             return nil
@@ -73,22 +73,22 @@ public struct Type5SystemInfo: Sendable, Hashable {
 /// | `02` ST | IC reference (`24`: ST25DV04K; `26` with 2048 blocks: ST25DV64K; ST25DV04K/16K/64K datasheets §7.6) | `st25dv04k`, `st25dv64k`, `st25` |
 /// | `07` Texas Instruments | UID byte 3 `80` (Tag-it HF-I Plus, TI RI-I02-112A §2) | `tagit-hfi-plus`, `tagit` |
 /// | any other | — | `iso15693` |
-public struct Type5Chip: Sendable, Hashable, CustomStringConvertible {
+package struct Type5Chip: Sendable, Hashable, CustomStringConvertible {
     /// The UID, MSB first (`E0 …`).
-    public var uid: [UInt8]
+    package var uid: [UInt8]
     /// Get System Information, when the tag answered it during identification.
-    public var systemInfo: Type5SystemInfo?
+    package var systemInfo: Type5SystemInfo?
 
-    public init(uid: [UInt8], systemInfo: Type5SystemInfo? = nil) {
+    package init(uid: [UInt8], systemInfo: Type5SystemInfo? = nil) {
         self.uid = uid
         self.systemInfo = systemInfo
     }
 
     /// The ISO/IEC 7816-6 IC manufacturer code (UID byte 2, MSB first).
-    public var icManufacturerCode: UInt8 { uid.count > 1 ? uid[1] : 0 }
+    package var icManufacturerCode: UInt8 { uid.count > 1 ? uid[1] : 0 }
 
     /// The chip's name, as the tag files and `--chip` spell the virtual chips of the same kind.
-    public var name: String {
+    package var name: String {
         let product: UInt8 = uid.count > 2 ? uid[2] : 0
         switch icManufacturerCode {
         case 0x04 where product == 0x01:
@@ -112,7 +112,7 @@ public struct Type5Chip: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// Get System Information (`2B`, addressed) on an activated NFC-V target; nil when the frontend cannot carry
     /// ISO 15693 requests or the tag does not have the command (it answers error `01`/`02` or stays silent, as

@@ -1,5 +1,5 @@
 /// Whether a tag carries NDEF and may be written, as Core NFC's `NFCNDEFStatus` reports it.
-public enum NDEFStatus: String, Sendable, Hashable, CaseIterable {
+package enum NDEFStatus: String, Sendable, Hashable, CaseIterable {
     /// No NDEF data structure: not formatted, an unknown mapping version, or read access not granted.
     case notSupported
     /// NDEF present and writable.
@@ -9,17 +9,17 @@ public enum NDEFStatus: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What NDEF detection found on a tag.
-public struct NDEFDetection: Sendable, Hashable, CustomStringConvertible {
-    public var status: NDEFStatus
+package struct NDEFDetection: Sendable, Hashable, CustomStringConvertible {
+    package var status: NDEFStatus
     /// The largest NDEF message, in bytes, that fits the NDEF area after its framing (Type 2: the NDEF TLV's tag
     /// and 1- or 3-byte length, reserved and lock bytes excluded; Type 4: the 2-byte NLEN). 0 when not supported.
-    public var capacity: Int
+    package var capacity: Int
     /// Length in bytes of the message on the tag now (0 for an initialised, empty tag); nil when not supported.
-    public var messageLength: Int?
+    package var messageLength: Int?
     /// Why the status is ``NDEFStatus/notSupported`` (for `--json` output and diagnostics); nil otherwise.
-    public var reason: String?
+    package var reason: String?
 
-    public init(status: NDEFStatus, capacity: Int, messageLength: Int?, reason: String? = nil) {
+    package init(status: NDEFStatus, capacity: Int, messageLength: Int?, reason: String? = nil) {
         self.status = status
         self.capacity = capacity
         self.messageLength = messageLength
@@ -27,11 +27,11 @@ public struct NDEFDetection: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A tag without NDEF.
-    public static func notSupported(_ reason: String) -> NDEFDetection {
+    package static func notSupported(_ reason: String) -> NDEFDetection {
         NDEFDetection(status: .notSupported, capacity: 0, messageLength: nil, reason: reason)
     }
 
-    public var description: String {
+    package var description: String {
         switch status {
         case .notSupported: return "not supported (\(reason ?? "no NDEF"))"
         case .readWrite, .readOnly:
@@ -50,7 +50,7 @@ public struct NDEFDetection: Sendable, Hashable, CustomStringConvertible {
 /// Every operation goes through the frontend it was given: wrap that frontend in an `InstrumentedFrontend` to count
 /// frames and bytes or to trace them. Retries: none of these operations repeats a write; reads are repeated only
 /// where the platform's rules make it safe (see each implementation).
-public protocol NDEFTagProcedure: AnyObject {
+package protocol NDEFTagProcedure: AnyObject {
     /// NDEF detection: status, capacity and current message length (`queryNDEFStatus`). A tag without NDEF is
     /// reported as ``NDEFStatus/notSupported``, not thrown; RF failures and malformed answers throw.
     func detect() throws(TagError) -> NDEFDetection

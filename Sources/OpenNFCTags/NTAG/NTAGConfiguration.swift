@@ -12,39 +12,39 @@
 /// ACCESS: bit 7 PROT (1: reads need the password too), bit 6 CFGLCK (CFG0/CFG1 permanently locked), bit 4
 /// NFC_CNT_EN, bit 3 NFC_CNT_PWD_PROT, bits 2–0 AUTHLIM (0: unlimited tries). AUTH0 is the first protected page;
 /// a value past the last page turns protection off (factory 0xFF). PWD and PACK always read back as zeros.
-public struct NTAGConfiguration: Sendable, Hashable {
+package struct NTAGConfiguration: Sendable, Hashable {
     /// The CFG0 page bytes as read.
-    public var cfg0: [UInt8]
+    package var cfg0: [UInt8]
     /// The CFG1 page bytes as read.
-    public var cfg1: [UInt8]
+    package var cfg1: [UInt8]
 
-    public init(cfg0: [UInt8], cfg1: [UInt8]) {
+    package init(cfg0: [UInt8], cfg1: [UInt8]) {
         precondition(cfg0.count == 4 && cfg1.count == 4)
         self.cfg0 = cfg0
         self.cfg1 = cfg1
     }
 
     /// First page that needs the password.
-    public var auth0: Int {
+    package var auth0: Int {
         get { Int(cfg0[3]) }
         set { cfg0[3] = UInt8(newValue) }
     }
 
     /// Reads need the password too (PROT).
-    public var protectsReads: Bool {
+    package var protectsReads: Bool {
         get { cfg1[0] & 0x80 != 0 }
         set { cfg1[0] = newValue ? cfg1[0] | 0x80 : cfg1[0] & ~0x80 }
     }
 
     /// CFG0 and CFG1 are permanently write-locked (CFGLCK).
-    public var configurationLocked: Bool { cfg1[0] & 0x40 != 0 }
+    package var configurationLocked: Bool { cfg1[0] & 0x40 != 0 }
 
     /// Failed PWD_AUTH attempts allowed before the protected area is sealed for good (0: no limit).
-    public var authenticationLimit: Int {
+    package var authenticationLimit: Int {
         get { Int(cfg1[0] & 0x07) }
         set { cfg1[0] = (cfg1[0] & ~0x07) | UInt8(newValue & 0x07) }
     }
 
     /// Whether any page is protected on a chip with `totalPages` pages.
-    public func isProtecting(totalPages: Int) -> Bool { auth0 < totalPages }
+    package func isProtecting(totalPages: Int) -> Bool { auth0 < totalPages }
 }

@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// Password protection of NTAG21x and MIFARE Ultralight EV1 chips from the reader's side: authenticate, set,
 /// remove, and read the configuration (NTAG213/215/216 datasheet §8.8 and §10.7 PWD_AUTH; MF0ULx1 §8.6, §9.12).
@@ -13,14 +13,14 @@ public import OpenNFCRF
 ///
 /// Not supported: MIFARE Ultralight C (3DES keys, not a password) and chips whose configuration pages are unknown.
 /// The configuration pages are written whole; their RFUI bytes are written back as read.
-public final class NTAGPassword {
+package final class NTAGPassword {
     let link: Type2Link
     /// Pages of the chip; the configuration is its last four.
-    public let totalPages: Int
+    package let totalPages: Int
 
     /// `chip` must be an NTAG21x or Ultralight EV1 (``Type2Chip/Family``); throws ``TagError/Code/unsupported``
     /// otherwise.
-    public init(target: RFTarget?, chip: Type2Chip, frontend: any RFFrontend) throws(TagError) {
+    package init(target: RFTarget?, chip: Type2Chip, frontend: any RFFrontend) throws(TagError) {
         guard chip.family == .ntag21x || chip.family == .ultralightEV1, let pages = chip.totalPages else {
             throw TagError(
                 .unsupported,
@@ -31,13 +31,13 @@ public final class NTAGPassword {
         self.totalPages = pages
     }
 
-    public var cfg0Page: Int { totalPages - 4 }
-    public var cfg1Page: Int { totalPages - 3 }
-    public var pwdPage: Int { totalPages - 2 }
-    public var packPage: Int { totalPages - 1 }
+    package var cfg0Page: Int { totalPages - 4 }
+    package var cfg1Page: Int { totalPages - 3 }
+    package var pwdPage: Int { totalPages - 2 }
+    package var packPage: Int { totalPages - 1 }
 
     /// Reads CFG0 and CFG1. With PROT set and AUTH0 at or below CFG0 this needs a prior ``authenticate(password:)``.
-    public func configuration() throws(TagError) -> NTAGConfiguration {
+    package func configuration() throws(TagError) -> NTAGConfiguration {
         // READ rolls over past the last page, so one READ at CFG0 returns CFG0, CFG1, PWD, PACK.
         let b = try link.read(page: cfg0Page)
         return NTAGConfiguration(cfg0: Array(b[0..<4]), cfg1: Array(b[4..<8]))
@@ -46,7 +46,7 @@ public final class NTAGPassword {
     /// PWD_AUTH: returns the 2-byte PACK the chip answers. A wrong password throws ``TagError/Code/commandRejected``
     /// (NAK); the chip then stays mute until it is activated again.
     @discardableResult
-    public func authenticate(password: [UInt8]) throws(TagError) -> [UInt8] {
+    package func authenticate(password: [UInt8]) throws(TagError) -> [UInt8] {
         precondition(password.count == 4)
         let answer: RFResponse
         do {
@@ -76,7 +76,7 @@ public final class NTAGPassword {
     /// `protectReads`); `authenticationLimit` (0…7) caps failed attempts. `currentPassword` authenticates first when
     /// the chip is already protected. Returns the configuration written.
     @discardableResult
-    public func set(
+    package func set(
         password: [UInt8], pack: [UInt8], auth0: Int, protectReads: Bool, authenticationLimit: Int,
         currentPassword: [UInt8]? = nil
     ) throws(TagError) -> NTAGConfiguration {
@@ -99,7 +99,7 @@ public final class NTAGPassword {
     /// Authenticates with `password`, turns protection off (AUTH0 = FF, PROT and AUTHLIM cleared) and restores the
     /// factory password FFFFFFFF and PACK 0000.
     @discardableResult
-    public func remove(password: [UInt8]) throws(TagError) -> NTAGConfiguration {
+    package func remove(password: [UInt8]) throws(TagError) -> NTAGConfiguration {
         try authenticate(password: password)
         var config = try configuration()
         if config.configurationLocked {

@@ -1,20 +1,20 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// Every page of a Type 2 chip, as a reader can see it: what `opennfc dump` saves.
-public struct Type2MemoryImage: Sendable, Hashable {
+package struct Type2MemoryImage: Sendable, Hashable {
     /// Page contents in order (4 bytes each); nil for a page the chip refused to read (password-protected).
-    public var pages: [[UInt8]?]
+    package var pages: [[UInt8]?]
     /// The first page the chip refused to read, if any: from there on the pages need the password (AUTH0 with PROT).
-    public var firstProtectedPage: Int?
+    package var firstProtectedPage: Int?
 
-    public init(pages: [[UInt8]?], firstProtectedPage: Int?) {
+    package init(pages: [[UInt8]?], firstProtectedPage: Int?) {
         self.pages = pages
         self.firstProtectedPage = firstProtectedPage
     }
 
     /// All bytes, with unreadable pages as zeros.
-    public var bytes: [UInt8] { pages.flatMap { $0 ?? [0, 0, 0, 0] } }
+    package var bytes: [UInt8] { pages.flatMap { $0 ?? [0, 0, 0, 0] } }
 }
 
 /// Reads a whole Type 2 chip, configuration pages included, with the fewest frames the frontend allows
@@ -27,16 +27,16 @@ public struct Type2MemoryImage: Sendable, Hashable {
 /// | password-protected reads (PROT) | the refused range is re-read page by page after re-activation, to find the first protected page; with the password, PWD_AUTH first and everything is read |
 ///
 /// PWD and PACK always read as zeros (datasheet §8.8.1): the image holds zeros there whatever the secret is.
-public final class Type2MemoryReader {
+package final class Type2MemoryReader {
     let link: Type2Link
     let frontend: any RFFrontend
     let target: RFTarget
     let chip: Type2Chip
     let password: [UInt8]?
     /// The PACK the chip answered to the password, once ``read()`` has authenticated.
-    public private(set) var pack: [UInt8]?
+    package private(set) var pack: [UInt8]?
 
-    public init(target: RFTarget, chip: Type2Chip, frontend: any RFFrontend, password: [UInt8]? = nil) {
+    package init(target: RFTarget, chip: Type2Chip, frontend: any RFFrontend, password: [UInt8]? = nil) {
         self.link = Type2Link(frontend: frontend, target: target)
         self.frontend = frontend
         self.target = target
@@ -44,7 +44,7 @@ public final class Type2MemoryReader {
         self.password = password
     }
 
-    public func read() throws(TagError) -> Type2MemoryImage {
+    package func read() throws(TagError) -> Type2MemoryImage {
         if let password { try authenticate(password) }
         guard let total = chip.totalPages else { return try readUnknownSize() }
         var pages: [[UInt8]?] = []

@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// Writes a saved image back to a Type 2 chip's user memory: what `opennfc restore` does (T2T §5.2 WRITE; the CC
 /// rules of T2T §6.1 and NTAG21x §8.5.6).
@@ -14,16 +14,16 @@ public import OpenNFCRF
 /// So a tag pulled away part way reads as its old content, an empty NDEF tag, or the restored content.
 /// Lock bytes and configuration pages (password, AUTH0) are not written: locking is irreversible and a password
 /// cannot be read back from the source chip.
-public final class Type2MemoryWriter {
+package final class Type2MemoryWriter {
     let link: Type2Link
 
-    public init(target: RFTarget?, frontend: any RFFrontend) {
+    package init(target: RFTarget?, frontend: any RFFrontend) {
         self.link = Type2Link(frontend: frontend, target: target)
     }
 
     /// The pages that would be written, in order, to turn `current` into `wanted` over `userPages` (+ the CC).
     /// Throws ``TagError/Code/readOnly`` when the CC would need a bit cleared.
-    public func plan(
+    package func plan(
         current: [[UInt8]?], wanted: [[UInt8]], userPages: ClosedRange<Int>
     ) throws(TagError) -> [(page: Int, bytes: [UInt8])] {
         let changed = userPages.filter { p in current[p] != wanted[p] }
@@ -60,7 +60,7 @@ public final class Type2MemoryWriter {
 
     /// Performs ``plan(current:wanted:userPages:)``; returns the number of pages written.
     @discardableResult
-    public func restore(current: [[UInt8]?], wanted: [[UInt8]], userPages: ClosedRange<Int>) throws(TagError) -> Int {
+    package func restore(current: [[UInt8]?], wanted: [[UInt8]], userPages: ClosedRange<Int>) throws(TagError) -> Int {
         let steps = try plan(current: current, wanted: wanted, userPages: userPages)
         for s in steps { try link.write(page: s.page, s.bytes) }
         return steps.count

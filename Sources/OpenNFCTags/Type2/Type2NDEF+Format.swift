@@ -14,7 +14,7 @@ extension Type2NDEF {
     ///   leaves the tag still torn, and formatting again completes).
     ///
     /// The CC page is one-time programmable: a CC holding anything else cannot be rewritten (``TagError/Code/unsupported``).
-    public func format() throws(TagError) {
+    package func format() throws(TagError) {
         let ccBytes = try pageBytes(3)
         let cc = Type2CapabilityContainer(page: ccBytes)
         if cc.magic == Type2CapabilityContainer.magicNDEF {

@@ -14,7 +14,7 @@ extension Type2NDEF {
     ///
     /// A tag interrupted after step 1 reads as read-only with part of its memory not yet locked by hardware: the
     /// same status a reader reports, and calling this again completes the locking.
-    public func makeReadOnly() throws(TagError) {
+    package func makeReadOnly() throws(TagError) {
         var layout = try requireLayout()
         var lockBits: [Int: UInt8] = [:]
         if let page = chip.dynamicLockPage, let bytes = chip.dynamicLockBytes {

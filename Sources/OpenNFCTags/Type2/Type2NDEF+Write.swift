@@ -15,7 +15,7 @@ extension Type2NDEF {
     /// the length page itself, that single WRITE is already atomic and steps 1 and 3 merge. Pages whose content is
     /// known (read or written during this activation) and unchanged are not written. Bytes of reserved and lock
     /// areas are never changed: a page mixing them with message bytes is written with their current value.
-    public func writeMessage(_ message: [UInt8]) throws(TagError) {
+    package func writeMessage(_ message: [UInt8]) throws(TagError) {
         guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
         var layout = try requireLayout()
         guard layout.status == .readWrite else {

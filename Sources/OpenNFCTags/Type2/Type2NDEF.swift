@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// NDEF on an NFC Forum Type 2 tag (NFC Forum Type 2 Tag Technical Specification §6–7).
 ///
@@ -18,9 +18,9 @@ public import OpenNFCRF
 ///
 /// With a frontend that cannot send raw frames (``RFCapabilities/rawFrames`` false, e.g. a PC/SC reader offering
 /// only storage-card APDUs), only READ `30` and WRITE `A2` are sent: the frontend maps those to its pseudo-APDUs.
-public final class Type2NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
+package final class Type2NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
     /// The chip, from identification; decides FAST_READ and the dynamic lock bytes.
-    public let chip: Type2Chip
+    package let chip: Type2Chip
     let link: Type2Link
     let capabilities: RFCapabilities
     var memory = Type2Memory()
@@ -30,7 +30,7 @@ public final class Type2NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
     ///   - target: the activated target, used to re-activate before repeating a read that met a timeout or a
     ///     transmission error; nil disables those retries.
     ///   - chip: from ``TagIdentifier``; ``Type2Chip/generic`` when unknown.
-    public init(target: RFTarget?, chip: Type2Chip, frontend: any RFFrontend) {
+    package init(target: RFTarget?, chip: Type2Chip, frontend: any RFFrontend) {
         self.chip = chip
         self.link = Type2Link(frontend: frontend, target: target)
         self.capabilities = frontend.capabilities
@@ -45,7 +45,7 @@ public final class Type2NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
 
     // MARK: detect
 
-    public func detect() throws(TagError) -> NDEFDetection { try detectedStatus() }
+    package func detect() throws(TagError) -> NDEFDetection { try detectedStatus() }
 
     /// NDEF detection procedure (T2T §7.4.1): CC check, then the TLV walk up to the NDEF TLV.
     func detectionProcedure() throws(TagError) -> NDEFLayoutState<Type2Layout> {
@@ -71,7 +71,7 @@ public final class Type2NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
 
     // MARK: read
 
-    public func readMessage() throws(TagError) -> [UInt8] {
+    package func readMessage() throws(TagError) -> [UInt8] {
         let layout = try requireLayout()
         guard layout.messageLength > 0 else { return [] }
         let addresses = layout.messageAddresses

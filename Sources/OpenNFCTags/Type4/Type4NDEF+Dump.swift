@@ -2,23 +2,23 @@ internal import OpenNFCBytes
 
 /// Everything a reader can read of a Type 4 tag's NDEF application: the CC file and the whole NDEF file
 /// (NFC Forum T4T 2.0 §5.1), as `opennfc dump` saves it.
-public struct Type4NDEFImage: Sendable, Hashable {
+package struct Type4NDEFImage: Sendable, Hashable {
     /// Whether the application answered the mapping 2.0 DF name `D2760000850101` (else the 1.0 name `…0100`).
-    public var answeredV2Name: Bool
+    package var answeredV2Name: Bool
     /// CC mapping version byte (`20` for 2.0).
-    public var mappingVersion: UInt8
+    package var mappingVersion: UInt8
     /// CC MLe: the largest R-APDU data the tag sends.
-    public var maxResponseData: Int
+    package var maxResponseData: Int
     /// CC MLc: the largest C-APDU data the tag accepts.
-    public var maxCommandData: Int
+    package var maxCommandData: Int
     /// NDEF file identifier from the NDEF File Control TLV.
-    public var fileID: UInt16
+    package var fileID: UInt16
     /// NDEF file read access byte from the CC (`00` granted).
-    public var readAccess: UInt8
+    package var readAccess: UInt8
     /// NDEF file write access byte from the CC (`00` granted, `FF` read-only).
-    public var writeAccess: UInt8
+    package var writeAccess: UInt8
     /// The whole NDEF file as read, NLEN included; its length is the CC's maximum NDEF file size.
-    public var ndefFile: [UInt8]
+    package var ndefFile: [UInt8]
 }
 
 extension Type4NDEF {
@@ -27,7 +27,7 @@ extension Type4NDEF {
     ///
     /// - Throws: ``TagError`` with `notFormatted` when the tag has no NDEF application, `unsupported` when the
     ///   file reaches past offset `7FFF` (beyond short READ BINARY offsets).
-    public func readImage() throws(TagError) -> Type4NDEFImage {
+    package func readImage() throws(TagError) -> Type4NDEFImage {
         let layout = try requireLayout()
         let cc = layout.cc
         guard cc.maxFileSize <= 0x8000 || cc.isExtended else {
@@ -46,7 +46,7 @@ extension Type4NDEF {
     }
 
     /// The maximum NDEF file size the tag's CC declares (NLEN included), after NDEF detection.
-    public func ndefFileSize() throws(TagError) -> Int {
+    package func ndefFileSize() throws(TagError) -> Int {
         try requireLayout().cc.maxFileSize
     }
 }

@@ -1,7 +1,7 @@
 extension Type4NDEF {
     /// Empties the NDEF file (UPDATE BINARY NLEN = 0). On a DESFire EV1 or later without the NDEF application,
     /// creates it (``formatDESFire(_:)``); on other cards without it: ``TagError/Code/unsupported``.
-    public func format() throws(TagError) {
+    package func format() throws(TagError) {
         guard case .ndef(var layout) = try detectLayout() else {
             if let desfire, desfire.generation != .ev0 {
                 try formatDESFire(desfire)

@@ -3,7 +3,7 @@ extension Type4NDEF {
     /// and UPDATE BINARY its write access byte (offset 14) to `FF`. A card that refuses (its CC file write-protected,
     /// as on many commercial Type 4 chips that need a proprietary command) gives
     /// ``TagError/Code/cannotMakeReadOnly`` with the status word.
-    public func makeReadOnly() throws(TagError) {
+    package func makeReadOnly() throws(TagError) {
         var layout = try requireLayout()
         guard layout.cc.isWritable else { return }
         selectedFile = nil

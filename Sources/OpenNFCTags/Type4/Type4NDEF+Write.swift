@@ -18,7 +18,7 @@ extension Type4NDEF {
     /// A mapping 3.0 ENDEF file does the same with its 4-byte ENLEN: zeroed with the first data, and written last
     /// from its first non-zero byte on (one byte below 256; a tear inside leaves its high bytes over zeros, a length
     /// below the new one, so again a proper prefix). Commands starting past offset `7FFF` are odd-INS `D7`.
-    public func writeMessage(_ message: [UInt8]) throws(TagError) {
+    package func writeMessage(_ message: [UInt8]) throws(TagError) {
         guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
         var layout = try requireLayout()
         guard layout.cc.isWritable else {

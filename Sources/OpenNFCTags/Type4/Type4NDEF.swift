@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// NDEF on an NFC Forum Type 4 tag, MIFARE DESFire through its ISO NDEF mapping included
 /// (NFC Forum Type 4 Tag Technical Specification 2.0 §5).
@@ -21,7 +21,7 @@ public import OpenNFCRF
 ///
 /// No APDU is repeated: the ISO-DEP layer below recovers lost blocks (ISO 14443-4 §7.5), and a command that still
 /// failed may or may not have run.
-public final class Type4NDEF: NDEFTagProcedure {
+package final class Type4NDEF: NDEFTagProcedure {
     let link: APDULink
     let capabilities: RFCapabilities
     var state: State = .unknown
@@ -49,12 +49,12 @@ public final class Type4NDEF: NDEFTagProcedure {
 
     /// The card's DESFire GetVersion, when it is one: ``NDEFTagProcedure/format()`` can then create the NDEF
     /// application on a blank card.
-    public let desfire: DESFireVersion?
+    package let desfire: DESFireVersion?
 
     /// - Parameters:
     ///   - target: the activated ISO-DEP target (kept for symmetry with ``Type2NDEF``; no APDU is repeated).
     ///   - desfire: the GetVersion of a DESFire card (from ``TagIdentifier``), enabling formatting of a blank one.
-    public init(target: RFTarget?, frontend: any RFFrontend, desfire: DESFireVersion? = nil) {
+    package init(target: RFTarget?, frontend: any RFFrontend, desfire: DESFireVersion? = nil) {
         self.link = APDULink(frontend: frontend)
         self.capabilities = frontend.capabilities
         self.desfire = desfire
@@ -62,7 +62,7 @@ public final class Type4NDEF: NDEFTagProcedure {
 
     // MARK: detect
 
-    public func detect() throws(TagError) -> NDEFDetection {
+    package func detect() throws(TagError) -> NDEFDetection {
         switch try detectLayout() {
         case .ndef(let layout): return layout.detection
         case .notNDEF(let reason): return .notSupported(reason)
@@ -224,7 +224,7 @@ public final class Type4NDEF: NDEFTagProcedure {
 
     // MARK: read
 
-    public func readMessage() throws(TagError) -> [UInt8] {
+    package func readMessage() throws(TagError) -> [UInt8] {
         var layout = try requireLayout()
         if let known = layout.message { return known }
         try selectNDEFFile(layout)

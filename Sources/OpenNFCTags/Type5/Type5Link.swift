@@ -4,7 +4,7 @@ internal import OpenNFCRF
 /// ISO/IEC 15693-3 requests as the reader procedures send them: addressed (the Address flag and the UID LSB first,
 /// as Core NFC addresses every command), high data rate, and the answer's error flag turned into a ``TagError``
 /// that carries the tag's error code (§10.2.4: `01` not supported … `14` lock failed).
-struct Type5Link {
+package struct Type5Link {
     let frontend: any RFFrontend
     /// The UID MSB first, as the target reports it.
     let uid: [UInt8]
@@ -36,7 +36,7 @@ struct Type5Link {
     }
 
     /// ISO/IEC 15693-3 §10.2.4 (Table 7) error code names.
-    static func describe(_ code: UInt8) -> String {
+    package static func describe(_ code: UInt8) -> String {
         switch code {
         case 0x01: return "command not supported"
         case 0x02: return "command not recognised"

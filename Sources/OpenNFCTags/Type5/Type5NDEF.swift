@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-public import OpenNFCRF
+package import OpenNFCRF
 
 /// NDEF on an NFC Forum Type 5 tag (NFC Forum Type 5 Tag Technical Specification 1.0 §4 memory and CC, §7 NDEF
 /// procedures; ISO/IEC 15693-3 commands), over any frontend that carries ISO 15693 requests.
@@ -16,7 +16,7 @@ public import OpenNFCRF
 /// makes writes and locks carry the Option flag; `E2` (or block numbers past 255) selects the extended commands.
 /// The T5T area ends at MLEN × 8 bytes from the start of memory: the CC that Android and ST tools write counts the
 /// whole memory, the NFC Forum form only the area after the CC, so this reading never runs past the memory.
-public final class Type5NDEF: NDEFTagProcedure {
+package final class Type5NDEF: NDEFTagProcedure {
     let link: Type5Link
     let capabilities: RFCapabilities
     var state: State = .unknown
@@ -48,7 +48,7 @@ public final class Type5NDEF: NDEFTagProcedure {
     }
 
     /// - Parameter uid: the target's UID, MSB first (requests carry it LSB first).
-    public init(uid: [UInt8], frontend: any RFFrontend) {
+    package init(uid: [UInt8], frontend: any RFFrontend) {
         self.link = Type5Link(frontend: frontend, uid: uid)
         self.capabilities = frontend.capabilities
     }
@@ -58,7 +58,7 @@ public final class Type5NDEF: NDEFTagProcedure {
 
     // MARK: detect and read
 
-    public func detect() throws(TagError) -> NDEFDetection {
+    package func detect() throws(TagError) -> NDEFDetection {
         switch try detectLayout() {
         case .ndef(let l):
             return NDEFDetection(status: l.status, capacity: l.capacity, messageLength: l.length)
@@ -67,7 +67,7 @@ public final class Type5NDEF: NDEFTagProcedure {
         }
     }
 
-    public func readMessage() throws(TagError) -> [UInt8] {
+    package func readMessage() throws(TagError) -> [UInt8] {
         guard case .ndef(let l) = try detectLayout() else { throw TagError(.notFormatted, "no NDEF TLV on the tag") }
         guard l.valueStart + l.length <= l.areaEnd else {
             throw TagError(
@@ -150,7 +150,7 @@ public final class Type5NDEF: NDEFTagProcedure {
 
     // MARK: write
 
-    public func writeMessage(_ message: [UInt8]) throws(TagError) {
+    package func writeMessage(_ message: [UInt8]) throws(TagError) {
         guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
         guard case .ndef(let l) = try detectLayout() else { throw TagError(.notFormatted, "no NDEF TLV on the tag") }
         guard l.status == .readWrite else { throw TagError(.readOnly, "the CC denies write access") }
@@ -203,7 +203,7 @@ public final class Type5NDEF: NDEFTagProcedure {
 
     // MARK: make read-only and format
 
-    public func makeReadOnly() throws(TagError) {
+    package func makeReadOnly() throws(TagError) {
         guard case .ndef(var l) = try detectLayout() else { throw TagError(.notFormatted, "no NDEF TLV on the tag") }
         let option = l.cc.needsSpecialFrame
         if l.cc.writeAccess != 0x03 {
@@ -227,7 +227,7 @@ public final class Type5NDEF: NDEFTagProcedure {
         }
     }
 
-    public func format() throws(TagError) {
+    package func format() throws(TagError) {
         let (blocks, size) = try memorySize()
         blockSize = size
         let total = blocks * size

@@ -2,15 +2,15 @@ internal import OpenNFCBytes
 package import OpenNFCRF
 
 /// One GET VAS DATA a VAS terminal sends (Core NFC's `NFCVASCommandConfiguration`).
-public struct VASCommand: Sendable, Hashable {
+package struct VASCommand: Sendable, Hashable {
     /// Full VAS (`true`, P2 `01`) or URL only (P2 `00`).
-    public var fullMode: Bool
+    package var fullMode: Bool
     /// The Wallet pass type identifier; its SHA-256 is the merchant identifier sent in `9F25`.
-    public var passTypeIdentifier: String
+    package var passTypeIdentifier: String
     /// The merchant URL sent in `9F29`, if any.
-    public var url: String?
+    package var url: String?
 
-    public init(fullMode: Bool, passTypeIdentifier: String, url: String?) {
+    package init(fullMode: Bool, passTypeIdentifier: String, url: String?) {
         self.fullMode = fullMode
         self.passTypeIdentifier = passTypeIdentifier
         self.url = url
@@ -18,13 +18,13 @@ public struct VASCommand: Sendable, Hashable {
 }
 
 /// What one GET VAS DATA returned (Core NFC's `NFCVASResponse`).
-public struct VASResult: Sendable, Hashable {
+package struct VASResult: Sendable, Hashable {
     /// The response status word (`90 00` on success).
-    public var status: UInt16
+    package var status: UInt16
     /// `9F27` of the response template, empty when absent.
-    public var vasData: [UInt8]
+    package var vasData: [UInt8]
     /// `9F2A` of the response template, empty when absent.
-    public var mobileToken: [UInt8]
+    package var mobileToken: [UInt8]
 }
 
 /// The terminal side of Apple's Value Added Services protocol, as a "VAS app only" terminal (Core NFC's

@@ -1,5 +1,6 @@
 internal import OpenCoreNFCTesting
 internal import OpenNFCBytes
+internal import OpenNFCDemo
 internal import OpenNFCNDEF
 
 /// Namespace for the subcommand definitions.

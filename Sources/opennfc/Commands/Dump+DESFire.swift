@@ -15,7 +15,7 @@ enum DESFireDump {
     /// The virtual card reproducing `image` with the tag's UID, ATQA, SAK and ATS.
     static func virtualTag(_ image: DESFireImage, _ tag: ConnectedTag) throws -> DESFireEV1Tag {
         let p = image.production
-        let version = OpenNFCSimulation.DESFireVersion(
+        let version = DESFireEV1Tag.Version(
             hardware: image.hardware, software: image.software, batch: Array(p[7..<12]), productionWeek: p[12],
             productionYear: p[13])
         let apps = image.applications.map { a in

@@ -58,7 +58,11 @@ struct ReaderReport {
             let card = try context.connect(reader: s.reader, share: .shared)
             var disposition = PCSCDisposition.leave
             defer { card.disconnect(disposition) }
-            if let uid = try? card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00]), uid.isSuccess { r.uid = uid.data }
+            if let uid = try? card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00]), uid.isSuccess {
+                // ISO 15693 UIDs are shown MSB first (`E0 …`), whichever order the reader answers in.
+                let lsbFirst = kind.technology == .nfcV && uid.data.count == 8 && uid.data.last == 0xE0
+                r.uid = lsbFirst ? Array(uid.data.reversed()) : uid.data
+            }
             let choice = PCSCProfileSelection.choose(for: kind, card: card)
             r.profile = choice.profile.name
             defer { choice.profile.end(on: card) }  // a transparent session (ISO 15693) is closed again

@@ -1,5 +1,6 @@
 import OpenNFCBytes
 import OpenNFCRF
+import OpenNFCTags
 
 /// ISO/IEC 15693-3 requests and answers for `--trace` and `opennfc send` on NFC-V tags: the request flags
 /// (§7.3.1 Table 3/4: high data rate, Inventory, Select, Address, Option), the command codes of §10.3–§10.4 and the
@@ -111,19 +112,6 @@ extension FrameDecoder {
         }
     }
 
-    static func iso15693ErrorName(_ code: UInt8) -> String {
-        switch code {
-        case 0x01: return "command not supported"
-        case 0x02: return "command not recognised"
-        case 0x03: return "option not supported"
-        case 0x0F: return "unknown error"
-        case 0x10: return "block not available"
-        case 0x11: return "block already locked"
-        case 0x12: return "block locked, content cannot change"
-        case 0x13: return "block not programmed"
-        case 0x14: return "block not locked"
-        case 0xA0...0xDF: return "custom error"
-        default: return "reserved error code"
-        }
-    }
+    /// The error code's name (ISO/IEC 15693-3 Table 7), as the reader procedures name it.
+    static func iso15693ErrorName(_ code: UInt8) -> String { Type5Link.describe(code) }
 }

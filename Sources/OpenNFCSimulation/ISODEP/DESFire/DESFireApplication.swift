@@ -2,22 +2,22 @@
 /// files.
 public struct DESFireApplication: Sendable, Hashable {
     /// Application identifier, 24 bits (sent least significant byte first). `000000` is the PICC itself.
-    public var aid: UInt32
+    package var aid: UInt32
     /// Application master key settings byte (reported by GetKeySettings).
-    public var keySettings: UInt8
+    package var keySettings: UInt8
     /// The key count byte as given at creation: bits 3–0 number of keys, `0x20` ISO file identifiers present,
     /// bits 7–6 crypto (`00` DES/3DES, `40` 3K3DES, `80` AES).
-    public var keyCount: UInt8
+    package var keyCount: UInt8
     /// ISO DF file identifier (the NDEF mapping uses `E105`).
-    public var isoFileID: UInt16?
+    package var isoFileID: UInt16?
     /// ISO DF name, up to 16 bytes (the NDEF mapping uses `D2760000850101`).
-    public var dfName: [UInt8]?
-    public var files: [DESFireFile]
+    package var dfName: [UInt8]?
+    package var files: [DESFireFile]
     /// The application's keys, key 0 the application master key: `keyCount & 0x0F` of them, of the type its bits
     /// 7–6 select (all zeros, version 0, after CreateApplication).
-    public var keys: [DESFireKey]
+    package var keys: [DESFireKey]
 
-    public init(
+    package init(
         aid: UInt32, keySettings: UInt8 = 0x0F, keyCount: UInt8 = 0x01, isoFileID: UInt16? = nil,
         dfName: [UInt8]? = nil, files: [DESFireFile] = [], keys: [DESFireKey]? = nil
     ) {

@@ -119,7 +119,7 @@ extension DESFireEV1Tag {
     static func decode(_ s: TagFileFields, uid: [UInt8]) throws(TagFileError) -> DESFireEV1Tag {
         typealias C = ISODEPTagFileCoding
         try C.checkKeys(s, sectionKeys)
-        var version = DESFireVersion()
+        var version = DESFireEV1Tag.Version()
         if s.contains("version") {
             let v = try s.object("version")
             try C.checkKeys(v, ["hardware", "software", "batch", "productionWeek", "productionYear"])

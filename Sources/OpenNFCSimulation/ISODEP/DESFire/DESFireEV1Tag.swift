@@ -7,7 +7,7 @@
 /// |---|---|---|
 /// | Activation | ATQA `0344`, SAK `20`, ATS `06 75 77 81 02 80` (ISO/IEC 14443-3 §6; NXP AN10833) | FSC 64, FWI 8, CID supported |
 /// | Framing | native (`CMD params` → `status data`), ISO-wrapped (`90 CMD 00 00 [Lc data] [00]` → `data 91 status`) | wrapped: P1-P2 ≠ `0000` `6A 86`, Le ≠ `00` or extended `67 00`, malformed `67 00` [?: real-card SWs unverified] |
-/// | GetVersion `60` | three frames with `AF` chaining; EV1 4K values of a real trace | ``DESFireVersion`` |
+/// | GetVersion `60` | three frames with `AF` chaining; EV1 4K values of a real trace | ``DESFireEV1Tag/Version`` |
 /// | GetApplicationIDs `6A` | 19 AIDs per frame, `AF` chaining; PICC level only (`9D` otherwise [?]) | |
 /// | SelectApplication `5A` | `000000` = PICC; unknown AID `A0` | also sets the ISO current DF |
 /// | GetFileIDs `6F`, GetISOFileIDs `61`, GetFileSettings `F5`, GetKeySettings `45` | selected application (`9D` at PICC level [?]) | |
@@ -29,7 +29,7 @@ public final class DESFireEV1Tag: VirtualTag {
     var machine: DESFireMachine
 
     /// The ISO-DEP activation of a DESFire EV1 with this UID.
-    public static func defaultActivation(uid: [UInt8]) -> VirtualActivation {
+    package static func defaultActivation(uid: [UInt8]) -> VirtualActivation {
         VirtualActivation(
             uid: uid, sensRes: 0x0344, selRes: 0x20, ats: [0x06, 0x75, 0x77, 0x81, 0x02, 0x80])
     }
@@ -39,7 +39,7 @@ public final class DESFireEV1Tag: VirtualTag {
     /// - Throws: ``ISODEPCardError`` when the UID is not 7 bytes, an AID is `000000` or above 24 bits or repeated,
     ///   a file number is above 31 or repeated within its application, or a DF name is longer than 16 bytes.
     public init(
-        uid: [UInt8], applications: [DESFireApplication] = [], version: DESFireVersion = DESFireVersion(),
+        uid: [UInt8], applications: [DESFireApplication] = [], version: Version = Version(),
         masterKey: DESFireKey = .zero(.des)
     ) throws(ISODEPCardError) {
         guard uid.count == 7 else {
@@ -87,7 +87,7 @@ public final class DESFireEV1Tag: VirtualTag {
     }
 
     /// The PICC master key.
-    public var masterKey: DESFireKey { machine.picc.masterKey }
+    package var masterKey: DESFireKey { machine.picc.masterKey }
 
     /// Where the card's RndB comes from; inject a ``SeededRandomSource`` for reproducible transcripts.
     package var random: any RandomSource {
@@ -96,10 +96,10 @@ public final class DESFireEV1Tag: VirtualTag {
     }
 
     /// The applications as stored now (files included).
-    public var applications: [DESFireApplication] { machine.picc.applications }
+    package var applications: [DESFireApplication] { machine.picc.applications }
 
     /// GetVersion's answers.
-    public var version: DESFireVersion { machine.version }
+    package var version: Version { machine.version }
 
     public func reset() {
         machine.reset()

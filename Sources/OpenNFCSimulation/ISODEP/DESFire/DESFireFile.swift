@@ -1,20 +1,20 @@
 /// A MIFARE DESFire standard data file (the only file type emulated), plain communication.
-public struct DESFireFile: Sendable, Hashable {
+package struct DESFireFile: Sendable, Hashable {
     /// File number within its application, 0–31.
-    public var number: UInt8
+    package var number: UInt8
     /// ISO/IEC 7816-4 file identifier, when the file was created with one (selectable through the ISO commands).
-    public var isoFileID: UInt16?
+    package var isoFileID: UInt16?
     /// Communication settings byte: `00` plain, `01` MACed, `03` enciphered. Stored and reported; since only
     /// free-access files can be used without authentication, and those always travel plain, the emulation never
     /// MACs or enciphers.
-    public var communicationSettings: UInt8
+    package var communicationSettings: UInt8
     /// Access rights as a 16-bit value: bits 15–12 Read, 11–8 Write, 7–4 Read&Write, 3–0 Change. Each nibble is a
     /// key number `0`–`D`, `E` free access, `F` never. On the wire it travels little-endian (`EE EE` = all free).
-    public var accessRights: UInt16
+    package var accessRights: UInt16
     /// The file contents; the size is fixed at creation.
-    public var contents: [UInt8]
+    package var contents: [UInt8]
 
-    public init(
+    package init(
         number: UInt8, isoFileID: UInt16? = nil, communicationSettings: UInt8 = 0x00, accessRights: UInt16 = 0xEEEE,
         contents: [UInt8]
     ) {

@@ -30,7 +30,7 @@ struct DESFireMachine: Sendable {
 
     var picc: DESFirePICC
     var engine: ISO7816Engine
-    var version: DESFireVersion
+    var version: DESFireEV1Tag.Version
     var uid: [UInt8]
     var piccKeySettings: UInt8 = 0x0F
     var pending: Pending = .none

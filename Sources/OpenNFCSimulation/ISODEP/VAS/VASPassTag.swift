@@ -13,19 +13,19 @@ internal import OpenNFCBytes
 /// | Pass found (full mode) | `70` {`9F2A` mobile token, `9F27` VAS data} `90 00` | the data are given by the test or the tag file as is |
 /// | Statuses | `6A 83` no pass for the merchant / URL-only mode, `6B 00` P1 or P2 wrong, `67 00` no data, `6A 80` malformed TLVs or merchant ID, `63 40` version not `0100`, `69 85` GET before SELECT, a pass's own status (e.g. `62 87` not activated, `69 84` user intervention) | the status words of Core NFC's `NFCVASResponse.ErrorCode` |
 /// | Not emulated | the pass cryptography (ECDH key agreement, AES-GCM of the VAS data), nonces that change, ECP, payment | VAS data are returned as stored; see docs/DIFFERENCES.md |
-public final class VASPassTag: VirtualTag {
+package final class VASPassTag: VirtualTag {
     /// One pass in the holder's wallet.
-    public struct Pass: Sendable, Hashable {
+    package struct Pass: Sendable, Hashable {
         /// The Wallet pass type identifier (`pass.com.example.loyalty`); terminals ask for its SHA-256.
-        public var passTypeIdentifier: String
+        package var passTypeIdentifier: String
         /// What GET VAS DATA returns in `9F27` (on a real phone: the encrypted pass payload).
-        public var vasData: [UInt8]
+        package var vasData: [UInt8]
         /// What GET VAS DATA returns in `9F2A`.
-        public var mobileToken: [UInt8]
+        package var mobileToken: [UInt8]
         /// A status word answered instead of the data (e.g. `0x6287` pass not activated), nil for `90 00`.
-        public var status: UInt16?
+        package var status: UInt16?
 
-        public init(passTypeIdentifier: String, vasData: [UInt8], mobileToken: [UInt8] = [], status: UInt16? = nil) {
+        package init(passTypeIdentifier: String, vasData: [UInt8], mobileToken: [UInt8] = [], status: UInt16? = nil) {
             self.passTypeIdentifier = passTypeIdentifier
             self.vasData = vasData
             self.mobileToken = mobileToken
@@ -34,21 +34,21 @@ public final class VASPassTag: VirtualTag {
     }
 
     /// The VAS application identifier, ASCII `OSE.VAS.01`.
-    public static let aid: [UInt8] = Array("OSE.VAS.01".utf8)
+    package static let aid: [UInt8] = Array("OSE.VAS.01".utf8)
 
-    public let chip = "vas-pass"
-    public var activation: VirtualActivation
+    package let chip = "vas-pass"
+    package var activation: VirtualActivation
     /// The passes, in wallet order.
-    public var passes: [Pass]
+    package var passes: [Pass]
     /// Every merchant URL (`9F29`) terminals sent, in order.
-    public private(set) var offeredURLs: [String] = []
+    package private(set) var offeredURLs: [String] = []
     /// Every merchant identifier (`9F25`) terminals asked for, in order.
-    public private(set) var requestedMerchantIDs: [[UInt8]] = []
+    package private(set) var requestedMerchantIDs: [[UInt8]] = []
     private var selected = false
     private var nonce: UInt32 = 0
 
     /// A pass holder with this 4-byte UID and these passes.
-    public init(uid: [UInt8] = [0x08, 0x56, 0x41, 0x53], passes: [Pass]) throws(ISODEPCardError) {
+    package init(uid: [UInt8] = [0x08, 0x56, 0x41, 0x53], passes: [Pass]) throws(ISODEPCardError) {
         guard uid.count == 4 else {
             throw ISODEPCardError(.invalidConfiguration, "UID of \(uid.count) bytes: a VAS pass holder has 4")
         }
@@ -57,9 +57,9 @@ public final class VASPassTag: VirtualTag {
         self.passes = passes
     }
 
-    public func reset() { selected = false }
+    package func reset() { selected = false }
 
-    public func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
+    package func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
         guard tearAfter == nil else { return .silence }
         let command: ISO7816Command
         do {

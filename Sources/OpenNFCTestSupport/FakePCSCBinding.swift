@@ -1,3 +1,4 @@
+package import OpenNFCPCSC
 internal import Synchronization
 
 /// An in-process PC/SC service for tests: readers that can be plugged and unplugged, cards that answer from a
@@ -13,15 +14,15 @@ internal import Synchronization
 /// | exclusive / shared | `SCARD_E_SHARING_VIOLATION` as pcsc-lite rules |
 /// | reset | `SCardReconnect`/`SCardDisconnect` with `SCARD_RESET_CARD` call ``Card/onReset`` |
 /// | waiting | `SCardGetStatusChange` never blocks: it reports a change at once or throws `SCARD_E_TIMEOUT` |
-public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
+package final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
     /// A card: an ATR and a responder that maps each command APDU to a response (data + SW).
-    public final class Card: @unchecked Sendable {
-        public let atr: [UInt8]
-        public let respond: @Sendable ([UInt8]) -> [UInt8]
+    package final class Card: @unchecked Sendable {
+        package let atr: [UInt8]
+        package let respond: @Sendable ([UInt8]) -> [UInt8]
         /// Called on each warm reset (`SCARD_RESET_CARD`).
-        public let onReset: (@Sendable () -> Void)?
+        package let onReset: (@Sendable () -> Void)?
 
-        public init(
+        package init(
             atr: [UInt8], onReset: (@Sendable () -> Void)? = nil, respond: @escaping @Sendable ([UInt8]) -> [UInt8]
         ) {
             self.atr = atr
@@ -31,10 +32,10 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
     }
 
     /// One transmitted APDU as the fake saw it.
-    public struct Exchange: Sendable, Hashable {
-        public var reader: String
-        public var command: [UInt8]
-        public var response: [UInt8]
+    package struct Exchange: Sendable, Hashable {
+        package var reader: String
+        package var command: [UInt8]
+        package var response: [UInt8]
     }
 
     struct Reader {
@@ -64,32 +65,32 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
 
     private let state = Mutex(State())
 
-    public init(readers: [String] = []) {
+    package init(readers: [String] = []) {
         state.withLock { s in s.readers = readers.map { Reader(name: $0) } }
     }
 
     // MARK: Test controls
 
     /// Whether the fake pcscd runs; when false, every call fails with `SCARD_E_NO_SERVICE`.
-    public var serviceRunning: Bool {
+    package var serviceRunning: Bool {
         get { state.withLock { $0.serviceRunning } }
         set { state.withLock { $0.serviceRunning = newValue } }
     }
 
-    public func plugReader(_ name: String) {
+    package func plugReader(_ name: String) {
         state.withLock { s in
             if !s.readers.contains(where: { $0.name == name }) { s.readers.append(Reader(name: name)) }
         }
     }
 
-    public func unplugReader(_ name: String) {
+    package func unplugReader(_ name: String) {
         state.withLock { s in
             s.readers.removeAll { $0.name == name }
             for (k, c) in s.connections where c.reader == name { s.connections[k]?.unplugged = true }
         }
     }
 
-    public func insert(_ card: Card, into reader: String) {
+    package func insert(_ card: Card, into reader: String) {
         state.withLock { s in
             guard let i = s.readers.firstIndex(where: { $0.name == reader }) else { return }
             s.readers[i].card = card
@@ -97,7 +98,7 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         }
     }
 
-    public func removeCard(from reader: String) {
+    package func removeCard(from reader: String) {
         state.withLock { s in
             guard let i = s.readers.firstIndex(where: { $0.name == reader }), s.readers[i].card != nil else { return }
             s.readers[i].card = nil
@@ -106,7 +107,7 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
     }
 
     /// The next APDU to this reader's card returns an empty success, and the card is gone afterwards.
-    public func removeCardDuringNextCommand(on reader: String) {
+    package func removeCardDuringNextCommand(on reader: String) {
         state.withLock { s in
             if let i = s.readers.firstIndex(where: { $0.name == reader }) {
                 s.readers[i].removeDuringNextCommand = true
@@ -115,17 +116,17 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
     }
 
     /// What `SCardControl` answers for a control code.
-    public func setControlResponse(_ response: [UInt8], forCode code: UInt32) {
+    package func setControlResponse(_ response: [UInt8], forCode code: UInt32) {
         state.withLock { $0.controlResponses[code] = response }
     }
 
     /// Every APDU so far, in order.
-    public var transcript: [Exchange] { state.withLock { $0.transcript } }
-    public func clearTranscript() { state.withLock { $0.transcript = [] } }
+    package var transcript: [Exchange] { state.withLock { $0.transcript } }
+    package func clearTranscript() { state.withLock { $0.transcript = [] } }
     /// Open connections (to check that nothing leaks).
-    public var openConnections: Int { state.withLock { $0.connections.count } }
+    package var openConnections: Int { state.withLock { $0.connections.count } }
     /// Warm resets performed so far.
-    public var resetCount: Int { state.withLock { $0.resets } }
+    package var resetCount: Int { state.withLock { $0.resets } }
 
     // MARK: PCSCBinding
 
@@ -133,7 +134,7 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         PCSCError(status: status, function: function, reader: reader)
     }
 
-    public func establishContext() throws(PCSCError) -> PCSCContextID {
+    package func establishContext() throws(PCSCError) -> PCSCContextID {
         let r: Result<PCSCContextID, PCSCError> = state.withLock { s in
             guard s.serviceRunning else { return .failure(fail(PCSCStatus.noService, "SCardEstablishContext")) }
             s.nextHandle += 1
@@ -143,11 +144,11 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         return try r.get()
     }
 
-    public func releaseContext(_ context: PCSCContextID) {
+    package func releaseContext(_ context: PCSCContextID) {
         state.withLock { s in _ = s.contexts.remove(context.rawValue) }
     }
 
-    public func listReaders(_ context: PCSCContextID) throws(PCSCError) -> [String] {
+    package func listReaders(_ context: PCSCContextID) throws(PCSCError) -> [String] {
         let r: Result<[String], PCSCError> = state.withLock { s in
             guard s.serviceRunning else { return .failure(fail(PCSCStatus.noService, "SCardListReaders")) }
             guard s.contexts.contains(context.rawValue) else {
@@ -158,7 +159,7 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         return try r.get()
     }
 
-    public func getStatusChange(
+    package func getStatusChange(
         _ context: PCSCContextID, timeoutMilliseconds: UInt32, states: inout [PCSCReaderState]
     ) throws(PCSCError) {
         let r: Result<[PCSCReaderState], PCSCError> = state.withLock { [states] s in
@@ -201,9 +202,9 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         states = try r.get()
     }
 
-    public func cancel(_ context: PCSCContextID) {}
+    package func cancel(_ context: PCSCContextID) {}
 
-    public func connect(
+    package func connect(
         _ context: PCSCContextID, reader: String, share: PCSCShareMode, protocols: PCSCProtocols
     ) throws(PCSCError) -> (card: PCSCCardID, activeProtocol: PCSCProtocols) {
         let r: Result<(card: PCSCCardID, activeProtocol: PCSCProtocols), PCSCError> = state.withLock { s in
@@ -238,7 +239,7 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         return .success((c, rd))
     }
 
-    public func reconnect(
+    package func reconnect(
         _ card: PCSCCardID, share: PCSCShareMode, protocols: PCSCProtocols, initialization: PCSCDisposition
     ) throws(PCSCError) -> PCSCProtocols {
         let r: Result<Card?, PCSCError> = state.withLock { s in
@@ -260,7 +261,7 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         return .t1
     }
 
-    public func disconnect(_ card: PCSCCardID, disposition: PCSCDisposition) throws(PCSCError) {
+    package func disconnect(_ card: PCSCCardID, disposition: PCSCDisposition) throws(PCSCError) {
         let reset: Card? = state.withLock { s in
             guard let c = s.connections.removeValue(forKey: card.rawValue) else { return nil }
             guard disposition != .leave, let rd = s.readers.first(where: { $0.name == c.reader }),
@@ -272,17 +273,17 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         reset?.onReset?()
     }
 
-    public func beginTransaction(_ card: PCSCCardID) throws(PCSCError) {
+    package func beginTransaction(_ card: PCSCCardID) throws(PCSCError) {
         let r = state.withLock { s in live(s, card, "SCardBeginTransaction").map { _ in () } }
         try r.get()
     }
 
-    public func endTransaction(_ card: PCSCCardID, disposition: PCSCDisposition) throws(PCSCError) {
+    package func endTransaction(_ card: PCSCCardID, disposition: PCSCDisposition) throws(PCSCError) {
         let r = state.withLock { s in live(s, card, "SCardEndTransaction").map { _ in () } }
         try r.get()
     }
 
-    public func status(_ card: PCSCCardID) throws(PCSCError) -> PCSCCardStatus {
+    package func status(_ card: PCSCCardID) throws(PCSCError) -> PCSCCardStatus {
         let r = state.withLock { s in
             live(s, card, "SCardStatus").map { c, rd in
                 PCSCCardStatus(reader: c.reader, state: 0x34, activeProtocol: .t1, atr: rd.card?.atr ?? [])
@@ -291,7 +292,7 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         return try r.get()
     }
 
-    public func transmit(
+    package func transmit(
         _ card: PCSCCardID, protocol: PCSCProtocols, command: [UInt8]
     ) throws(PCSCError) -> [UInt8] {
         let r: Result<(Card, String, Bool), PCSCError> = state.withLock { s in
@@ -316,7 +317,7 @@ public final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         return response
     }
 
-    public func control(_ card: PCSCCardID, code: UInt32, command: [UInt8]) throws(PCSCError) -> [UInt8] {
+    package func control(_ card: PCSCCardID, code: UInt32, command: [UInt8]) throws(PCSCError) -> [UInt8] {
         let r: Result<[UInt8], PCSCError> = state.withLock { s in
             guard s.connections[card.rawValue] != nil else {
                 return .failure(fail(PCSCStatus.invalidHandle, "SCardControl"))

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import OpenCoreNFC
+internal import OpenCoreNFCTesting
 internal import OpenNFCRF
 internal import OpenNFCSimulation
 internal import OpenNFCSystem
@@ -9,15 +10,15 @@ internal import OpenNFCSystem
 /// the user saw on the sheet, what the user did, and what the app received. `opennfc demo` prints these; the tests
 /// in `SeedFlowTests` check them. The four app flows run on phones without background tag reading, so their
 /// transcripts are the app's alone; ``backgroundReading()`` shows what the phone does on its own.
-public enum SeedFlows {
+package enum SeedFlows {
     /// A flow: its title and the lines it produced.
-    public struct Outcome: Sendable {
-        public var title: String
-        public var lines: [String]
+    package struct Outcome: Sendable {
+        package var title: String
+        package var lines: [String]
     }
 
     /// Every flow, in order.
-    public static func all() throws -> [Outcome] {
+    package static func all() throws -> [Outcome] {
         [
             try inventoryScanner(), try writeAndLock(), try selectApplication(), try errorPaths(),
             try backgroundReading(),
@@ -41,7 +42,7 @@ public enum SeedFlows {
     // MARK: (i) inventory scanner
 
     /// A scan button starts a single-tag NDEF session; each scan adds a row.
-    public static func inventoryScanner() throws -> Outcome {
+    package static func inventoryScanner() throws -> Outcome {
         let phone = VirtualPhone(backgroundTagReading: false)
         let app = InventoryScannerApp(phone: phone)
         for item in ["https://example.com/item/1", "https://example.com/item/2"] {
@@ -58,7 +59,7 @@ public enum SeedFlows {
     // MARK: (ii) write a URI and lock
 
     /// Extra tags removed, status and capacity queried, message written, success shown; then a separate lock.
-    public static func writeAndLock() throws -> Outcome {
+    package static func writeAndLock() throws -> Outcome {
         let phone = VirtualPhone(backgroundTagReading: false)
         let target = try Type2Tag.factory(.ntag215, uid: [0x04, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26])
         let extra = try Type2Tag.factory(.ntag213, uid: [0x04, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36])
@@ -83,7 +84,7 @@ public enum SeedFlows {
     // MARK: (iii) SELECT an application
 
     /// A tag session SELECTs an application on an ISO 7816 card and on a DESFire card and prints SW1 SW2.
-    public static func selectApplication() throws -> Outcome {
+    package static func selectApplication() throws -> Outcome {
         let aid: [UInt8] = [0xF0, 0x01, 0x02, 0x03, 0x04, 0x05]
         let phone = VirtualPhone(
             configuration: .init(readerSessionFormats: ["TAG"], iso7816SelectIdentifiers: ["F00102030405"]),
@@ -107,7 +108,7 @@ public enum SeedFlows {
     // MARK: (iv) error paths
 
     /// Cancel, timeout, tag too small (402), read-only tag (400), tag pulled away mid-write (100) then re-read.
-    public static func errorPaths() throws -> Outcome {
+    package static func errorPaths() throws -> Outcome {
         let phone = VirtualPhone(backgroundTagReading: false)
         let big = uriMessage("https://example.com/" + String(repeating: "x", count: 200))
         // Cancel.
@@ -163,7 +164,7 @@ public enum SeedFlows {
     /// No app is scanning: the phone reads tags itself, shows a notification per new tag, and a tap hands the app
     /// the whole message as an `NSUserActivity` (a locked phone asks to unlock first; a URI no app claims opens in
     /// Safari; a malformed URI gives "No usable data found"; nothing while the camera is in use).
-    public static func backgroundReading() throws -> Outcome {
+    package static func backgroundReading() throws -> Outcome {
         var configuration = AppConfiguration()
         configuration.associatedDomains = ["applinks:museum.example.com"]
         let phone = VirtualPhone(configuration: configuration)

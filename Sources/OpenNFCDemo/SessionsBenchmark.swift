@@ -1,23 +1,24 @@
 internal import Dispatch
 internal import Foundation
 internal import OpenCoreNFC
+internal import OpenCoreNFCTesting
 internal import OpenNFCSimulation
 
 /// Complete simulated NDEF read sessions back to back (issue 5 item 9): each one is created, begun, finds the NTAG215
 /// lying on the phone, reads its message over the virtual field through the real reader procedures, delivers it to
 /// the delegate and ends with 204 — every callback on the session queue, as an app sees it. Like an app that starts
 /// the next scan from `didInvalidateWithError`, each session is begun from the previous one's invalidation.
-public enum SessionsBenchmark {
-    public struct Result: Sendable {
-        public var sessions: Int
-        public var seconds: Double
+package enum SessionsBenchmark {
+    package struct Result: Sendable {
+        package var sessions: Int
+        package var seconds: Double
         /// Messages the delegate received (one per session when all went well).
-        public var messagesDelivered: Int
-        public var sessionsPerSecond: Double { seconds > 0 ? Double(sessions) / seconds : 0 }
+        package var messagesDelivered: Int
+        package var sessionsPerSecond: Double { seconds > 0 ? Double(sessions) / seconds : 0 }
     }
 
     /// Runs `sessions` sessions after `warmUp` untimed ones.
-    public static func run(sessions: Int, warmUp: Int = 200) throws -> Result {
+    package static func run(sessions: Int, warmUp: Int = 200) throws -> Result {
         let phone = VirtualPhone()
         phone.system.recordsTranscript = false
         try phone.put(message: [0xD1, 0x01, 0x0C, 0x55, 0x04] + Array("example.com".utf8))
