@@ -36,54 +36,45 @@ extension NDEFMessage {
     ) throws(NDEFError) -> (repeat each R) {
         var count = 0
         for _ in repeat each types { count += 1 }
-        var cursor = try NDEFTypedRecordCursor(bytes, count: count, options: options)
-        defer { if !cursor.repairs.isEmpty { repairs.append(contentsOf: cursor.repairs) } }
-        return (repeat try cursor.next(each types))
+        if let found = typedFastPathCount(bytes, options) {
+            try checkTypedRecordCount(found, expected: count, bytes)
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(NDEFError) -> (repeat each R) in
+                var position = 0
+                return (repeat try nextTypedRecord(buffer, bytes, at: &position, as: each types))
+            }
+        }
+        let message = try NDEFMessage(decoding: bytes, options: options, repairs: &repairs)
+        try checkTypedRecordCount(message.records.count, expected: count, bytes)
+        var k = 0
+        return (repeat try nextTypedRecord(message.records, at: &k, as: each types, options, &repairs))
     }
 }
 
-/// The records of a message being decoded to typed records, one at a time.
-///
-/// A strict, unchunked message (the common case) is checked in one pass (``NDEFMessage/strictRecordCount(_:)``)
-/// and each record is then read from the buffer when its type asks for it: no record array. Anything else (lenient
-/// mode, chunks, an error) goes through the general decoder, which alone produces structure errors and repairs.
-@usableFromInline
-struct NDEFTypedRecordCursor {
-    let bytes: ArraySlice<UInt8>
-    /// The general decoder's records; empty on the fast path, which reads from `bytes`.
-    let records: [NDEFRecord]
-    let fast: Bool
-    /// Fast path: offset of the next record's header from `bytes.startIndex`; general path: index in `records`.
-    var position = 0
-    let options: NDEFDecodingOptions
-    @usableFromInline var repairs: [NDEFRepair] = []
-
-    /// Checks the message structure and that it holds `count` records.
+// The typed message decoder's steps. A strict, unchunked message (the common case) is checked in one pass
+// (``NDEFMessage/strictRecordCount(_:)``) and each record is then read from the buffer when its type asks for it:
+// no record array, and for types with an ``NDEFTypedRecord/init(validFields:type:payload:)`` no record at all.
+// Anything else (lenient mode, chunks, an error) goes through the general decoder, which alone produces structure
+// errors and repairs. The generic steps are called once per record from a pack expansion, which is not specialized
+// per element: they avoid anything that needs new generic metadata (an `Optional<T>`, a tuple with `T`).
+extension NDEFMessage {
+    /// The number of records when the strict fast path applies to `bytes` (strict mode, within the guards, a
+    /// regular unchunked message), else nil.
     @usableFromInline
-    init(_ bytes: ArraySlice<UInt8>, count: Int, options: NDEFDecodingOptions) throws(NDEFError) {
-        self.bytes = bytes
-        self.options = options
-        let found: Int
-        if !options.isLenient, options.depth <= options.maxNestingDepth, !bytes.isEmpty,
-            bytes.count <= options.maxMessageSize,
-            let n = bytes.withUnsafeBufferPointer({ NDEFMessage.strictRecordCount($0) })
-        {
-            found = n
-            fast = true
-            records = []
-        } else {
-            var log = RepairLog(recording: true)
-            let message = try NDEFMessage(decoding: bytes, options: options, baseOffset: 0, repairs: &log)
-            found = message.records.count
-            fast = false
-            records = message.records
-            repairs = log.repairs
-        }
-        guard found == count else {
-            throw NDEFError(
-                .unexpectedRecordCount, at: found < count ? bytes.count : Self.headerOffset(ofRecord: count, bytes),
-                detail: "expected \(count) record(s), the message has \(found)")
-        }
+    static func typedFastPathCount(_ bytes: ArraySlice<UInt8>, _ options: NDEFDecodingOptions) -> Int? {
+        guard !options.isLenient, options.depth <= options.maxNestingDepth, !bytes.isEmpty,
+            bytes.count <= options.maxMessageSize
+        else { return nil }
+        return bytes.withUnsafeBufferPointer { strictRecordCount($0) }
+    }
+
+    /// Throws ``NDEFError/Code/unexpectedRecordCount`` unless the message's `found` records are the `expected`
+    /// ones: at the header of the first record too many, or at the end of the message when records are missing.
+    @usableFromInline
+    static func checkTypedRecordCount(_ found: Int, expected: Int, _ bytes: ArraySlice<UInt8>) throws(NDEFError) {
+        guard found != expected else { return }
+        throw NDEFError(
+            .unexpectedRecordCount, at: found < expected ? bytes.count : headerOffset(ofRecord: expected, bytes),
+            detail: "expected \(expected) record(s), the message has \(found)")
     }
 
     /// Offset of the header of record `k` (0-based) of a message whose structure decoded, walking the headers
@@ -99,32 +90,81 @@ struct NDEFTypedRecordCursor {
                     if record == k { return i }
                     record += 1
                 }
-                inChunk = flags & NDEFMessage.Flag.cf != 0
-                let headerLength =
-                    (flags & NDEFMessage.Flag.sr != 0 ? 3 : 6) + (flags & NDEFMessage.Flag.il != 0 ? 1 : 0)
+                inChunk = flags & Flag.cf != 0
+                let headerLength = (flags & Flag.sr != 0 ? 3 : 6) + (flags & Flag.il != 0 ? 1 : 0)
                 guard buffer.count - i >= headerLength else { break }
-                let idLength = flags & NDEFMessage.Flag.il != 0 ? Int(buffer[i + headerLength - 1]) : 0
-                i +=
-                    headerLength + Int(buffer[i + 1]) + idLength
-                    + NDEFMessage.payloadLength(buffer, at: i, flags: flags)
+                let idLength = flags & Flag.il != 0 ? Int(buffer[i + headerLength - 1]) : 0
+                i += headerLength + Int(buffer[i + 1]) + idLength + payloadLength(buffer, at: i, flags: flags)
             }
             return min(i, buffer.count)
         }
     }
 
-    /// The next record decoded as `T` (the initializer checks its RTD rules).
+    /// Where the fields of a checked record lie (offsets from the message's start).
     @usableFromInline
-    mutating func next<T: NDEFTypedRecord>(_ type: T.Type) throws(NDEFError) -> T {
-        if fast {
-            var p = position
-            let record = bytes.withUnsafeBufferPointer {
-                NDEFMessage.checkedRecord(at: &p, $0, in: bytes, baseOffset: 0)
+    struct RecordFields {
+        @usableFromInline var tnf: UInt8
+        @usableFromInline var typeStart: Int
+        @usableFromInline var idStart: Int
+        @usableFromInline var payloadStart: Int
+        @usableFromInline var end: Int
+    }
+
+    /// The fields of the record whose header is at `position` of a message the fast path checked (NDEF 1.0 §3.2).
+    @inline(__always)
+    static func recordFields(_ buffer: UnsafeBufferPointer<UInt8>, at position: Int) -> RecordFields {
+        let flags = buffer[position]
+        let il = flags & Flag.il != 0
+        let headerLength = (flags & Flag.sr != 0 ? 3 : 6) + (il ? 1 : 0)
+        let typeStart = position + headerLength
+        let idStart = typeStart + Int(buffer[position + 1])
+        let payloadStart = idStart + (il ? Int(buffer[position + headerLength - 1]) : 0)
+        return RecordFields(
+            tnf: flags & Flag.tnfMask, typeStart: typeStart, idStart: idStart, payloadStart: payloadStart,
+            end: payloadStart + payloadLength(buffer, at: position, flags: flags))
+    }
+
+    /// The record of `f`, its slices sharing `bytes`.
+    @usableFromInline
+    static func record(_ f: RecordFields, in bytes: ArraySlice<UInt8>) -> NDEFRecord {
+        guard f.tnf != 0 else { return .empty }
+        let base = bytes.startIndex
+        return NDEFRecord(
+            tnf: NDEFRecord.TypeNameFormat(rawValue: f.tnf)!, storage: bytes,
+            typeRange: base + f.typeStart..<base + f.idStart, idRange: base + f.idStart..<base + f.payloadStart,
+            payloadRange: base + f.payloadStart..<base + f.end, payloadOffset: f.payloadStart)
+    }
+
+    /// Fast path: the record at `position` of `buffer` (the storage of `bytes`) decoded as `T`, first by
+    /// ``NDEFTypedRecord/init(validFields:type:payload:)`` in place, else by `T`'s strict initializer, which checks
+    /// its RTD rules; advances `position` past it.
+    @usableFromInline
+    static func nextTypedRecord<T: NDEFTypedRecord>(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ bytes: ArraySlice<UInt8>, at position: inout Int, as type: T.Type
+    ) throws(NDEFError) -> T {
+        let f = recordFields(buffer, at: position)
+        position = f.end
+        if f.tnf != 0, let tnf = NDEFRecord.TypeNameFormat(rawValue: f.tnf) {
+            do {
+                return try T(
+                    validFields: tnf, type: UnsafeBufferPointer(rebasing: buffer[f.typeStart..<f.idStart]),
+                    payload: UnsafeBufferPointer(rebasing: buffer[f.payloadStart..<f.end]))
+            } catch {
+                // Declined: the initializer below decides.
             }
-            position = p
-            return try T(decoding: record, options: options, repairs: &repairs)
         }
-        let k = position
-        position += 1
-        return try T(decoding: records[k], options: options, repairs: &repairs)
+        var repairs: [NDEFRepair] = []  // strict mode repairs nothing
+        return try T(decoding: record(f, in: bytes), options: .strict, repairs: &repairs)
+    }
+
+    /// General path: record `k` of `records` decoded as `T`; advances `k`.
+    @usableFromInline
+    static func nextTypedRecord<T: NDEFTypedRecord>(
+        _ records: [NDEFRecord], at k: inout Int, as type: T.Type, _ options: NDEFDecodingOptions,
+        _ repairs: inout [NDEFRepair]
+    ) throws(NDEFError) -> T {
+        let i = k
+        k += 1
+        return try T(decoding: records[i], options: options, repairs: &repairs)
     }
 }

@@ -23,6 +23,15 @@ enum TagFixture {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
 
     /// The URI record `https://<rest>` (URI RTD prefix 0x04), as one short record.
+    /// A one-record message of TNF 5 (unknown, a long record: 4-byte PAYLOAD_LENGTH) carrying `payload`, in hex
+    /// (NFC Forum NDEF 1.0 §3.2: header C5, TYPE_LENGTH 0).
+    static func unknownRecordMessageHex(_ payload: [UInt8]) -> String {
+        let n = payload.count
+        let message =
+            [0xC5, 0x00, UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + payload
+        return message.map { String(format: "%02X", $0) }.joined()
+    }
+
     static func uriMessage(_ rest: String) -> [UInt8] {
         let payload = [UInt8(0x04)] + Array(rest.utf8)
         return [0xD1, 0x01, UInt8(payload.count), 0x55] + payload

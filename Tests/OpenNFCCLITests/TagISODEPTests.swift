@@ -17,11 +17,7 @@ import Testing
     /// past 32 KiB that `opennfc read` brings back whole (odd-INS READ BINARY past offset 7FFF) and `write` replaces.
     @Test func newMapping3CardWithALargeFile() throws {
         // One record of TNF 5 (unknown) with a 39994-byte payload: a 40000-byte message.
-        let payload = (0..<39_994).map { UInt8(truncatingIfNeeded: $0 &* 13) }
-        let n = payload.count
-        let message =
-            [0xC5, 0x00, UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + payload
-        let hex = message.map { String(format: "%02X", $0) }.joined()
+        let hex = TagFixture.unknownRecordMessageHex((0..<39_994).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         let new = try CLIRunner.run([
             "tag", "new", "--chip", "type4", "--mapping", "3.0", "--ndef-file-size", "65536", "--uid",
             "04112233445566", "--ndef-hex", hex, "-o", path("big.json"),

@@ -127,11 +127,11 @@ import Testing
         #expect(throws: NDEFError(.emptyMessage, at: 0)) { try NDEFMessage.decoded([], as: NDEFURIRecord.self) }
     }
 
-    /// A conformance whose encodedLength() is too small: the typed encoder falls back to appending and still gives
-    /// the record's bytes.
+    /// A conformance whose encodedLength() is too small, in a message too long for the one-pass path: the typed
+    /// encoder falls back to appending and still gives the record's bytes.
     @Test func typedEncodingSurvivesAnEncodedLengthThatIsTooSmall() throws {
         struct Undersized: NDEFTypedRecord {
-            var inner = NDEFTextRecord(text: "more than nothing")
+            var inner = NDEFTextRecord(text: String(repeating: "more than nothing ", count: 20))
             init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair])
                 throws(NDEFError)
             { inner = try NDEFTextRecord(decoding: record, options: options, repairs: &repairs) }

@@ -76,6 +76,57 @@ import Testing
             """)
     }
 
+    /// REG_LOCK_NFC (E9h byte 2 bit 0) freezes the configuration registers for NFC, and cannot be cleared
+    /// (NT3H2111/NT3H2211 datasheet, configuration registers table).
+    @Test func regLockNFCFreezesTheConfigurationRegisters() {
+        let tag = factoryTag(.ntagI2CPlus2k)
+        _ = expectTranscript(
+            tag,
+            """
+            A2 E8 01 00 F0 48 -> ACK                        # registers writable while REG_LOCK is 00
+            A2 E9 08 01 01 00 -> ACK                        # REG_LOCK_NFC set
+            3A E8 E9 -> 0100F048 08010100
+            A2 E8 01 00 F8 48 -> NAK 0                      # E8h frozen for NFC
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            A2 E9 08 01 00 00 -> NAK 0                      # so is E9h: REG_LOCK cannot be cleared
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            A2 E7 00 00 00 00 -> ACK                        # PT_I2C (not a configuration register) still writable
+            """)
+        #expect(tag.registersLockedForNFC)
+        // A write that leaves REG_LOCK alone cannot clear a bit that was set: the bits are one-way.
+        let other = factoryTag(.ntagI2CPlus1k)
+        _ = expectTranscript(
+            other,
+            """
+            A2 E9 08 01 02 00 -> ACK                        # REG_LOCK_I2C set (bit 1)
+            A2 E9 08 01 00 00 -> ACK                        # writing 00 does not clear it
+            3A E9 E9 -> 08010200
+            """)
+        #expect(!other.registersLockedForNFC)
+    }
+
+    /// NFC_DIS_SEC1 (ACCESS bit 5) on the 2k: SECTOR_SELECT of sector 1 is NAK 0; sectors 0 and 3 stay selectable.
+    @Test func nfcDisSec1ClosesSector1() {
+        let tag = factoryTag(.ntagI2CPlus2k)
+        _ = expectTranscript(
+            tag,
+            """
+            A2 E4 20 00 00 00 -> ACK                        # ACCESS: NFC_DIS_SEC1
+            C2 FF -> ACK
+            01 00 00 00 -> NAK 0                            # sector 1 closed to NFC
+            ACTIVATE -> UID 04010203040506 ATQA 0044 SAK 00
+            C2 FF -> ACK
+            03 00 00 00 -> TIMEOUT                          # the session registers still answer
+            30 F8 -> 0100F848 08010100 00000000 00000000
+            C2 FF -> ACK
+            00 00 00 00 -> TIMEOUT
+            A2 E4 00 00 00 00 -> ACK                        # cleared again (ACCESS is not OTP)
+            C2 FF -> ACK
+            01 00 00 00 -> TIMEOUT                          # sector 1 selectable
+            """)
+        #expect(!tag.sector1DisabledForNFC)
+    }
+
     @Test func aMessageSpanningBothSectorsFlowsAroundTheReservedBytes() throws {
         // 1743 bytes is the most the 2k holds: 1872 − 120 reserved − 5 (Memory Control TLV) − 4 (03 FF hi lo).
         let message = [UInt8](repeating: 0xA5, count: 1743)

@@ -32,21 +32,8 @@ public struct NDEFTextRecord: NDEFTypedRecord {
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         // Fast path: UTF-8 text, no reserved bit, a 1–63 character printable ASCII language code, valid UTF-8.
-        if let fast = record.withWellKnownPayload(
-            0x54,
-            { payload -> (String, String)? in
-                guard let status = payload.first, status & 0xC0 == 0 else { return nil }
-                let languageLength = Int(status & 0x3F)
-                guard languageLength >= 1, payload.count >= 1 + languageLength else { return nil }
-                let languageBytes = UnsafeBufferPointer(rebasing: payload[1..<1 + languageLength])
-                guard languageBytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
-                    let text = fastUTF8String(UnsafeBufferPointer(rebasing: payload[(1 + languageLength)...]))
-                else { return nil }
-                return (Self.languageCode(languageBytes), text)
-            })
-        {
-            (language, text) = fast
-            encoding = .utf8
+        if let fast = record.decodedIfValid(as: Self.self) {
+            self = fast
             return
         }
         try record.expectWellKnown("T")
@@ -82,6 +69,21 @@ public struct NDEFTextRecord: NDEFTypedRecord {
             encoding = .utf16
             text = try Self.decodeUTF16(body, at: textOffset, options: options, repairs: &repairs)
         }
+    }
+
+    public init(
+        validFields tnf: NDEFRecord.TypeNameFormat, type: UnsafeBufferPointer<UInt8>,
+        payload: UnsafeBufferPointer<UInt8>
+    ) throws(NDEFError) {
+        guard tnf == .wellKnown, type.count == 1, type[0] == 0x54, let status = payload.first, status & 0xC0 == 0
+        else { throw .declined }
+        let languageLength = Int(status & 0x3F)
+        guard languageLength >= 1, payload.count >= 1 + languageLength else { throw .declined }
+        let languageBytes = UnsafeBufferPointer(rebasing: payload[1..<1 + languageLength])
+        guard isPrintableASCII(languageBytes),
+            let text = fastUTF8String(UnsafeBufferPointer(rebasing: payload[(1 + languageLength)...]))
+        else { throw .declined }
+        self.init(text: text, language: Self.languageCode(languageBytes), encoding: .utf8)
     }
 
     /// The language code as a String; the most common codes come from literals (no allocation, no copy).

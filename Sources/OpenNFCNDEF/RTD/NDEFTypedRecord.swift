@@ -7,6 +7,16 @@ public protocol NDEFTypedRecord: Hashable, Sendable {
     /// Decodes `record`, appending lenient repairs to `repairs`.
     init(decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair])
         throws(NDEFError)
+    /// Strict decoding of a record from its fields in place, for records whose structure a message decoder has
+    /// checked (TNF 1–5): the value ``init(decoding:options:repairs:)`` gives in strict mode. Throwing declines (a
+    /// decoder may decline any record, e.g. all but the common shapes); the message decoder then asks
+    /// ``init(decoding:options:repairs:)``, which alone reports errors, so what this throws is never seen. An
+    /// initializer rather than an optional result, so that generic callers need no `Optional<Self>`. Default:
+    /// declines.
+    init(
+        validFields tnf: NDEFRecord.TypeNameFormat, type: UnsafeBufferPointer<UInt8>,
+        payload: UnsafeBufferPointer<UInt8>
+    ) throws(NDEFError)
     /// The record this value encodes to. Throws when a field cannot be encoded (e.g. a language code over 63 bytes).
     func record() throws(NDEFError) -> NDEFRecord
     /// Bytes of this record on the wire, unchunked, with no ID. Default: through ``record()``.
@@ -20,6 +30,13 @@ public protocol NDEFTypedRecord: Hashable, Sendable {
 }
 
 extension NDEFTypedRecord {
+    public init(
+        validFields tnf: NDEFRecord.TypeNameFormat, type: UnsafeBufferPointer<UInt8>,
+        payload: UnsafeBufferPointer<UInt8>
+    ) throws(NDEFError) {
+        throw .declined
+    }
+
     public func encodedLength() throws(NDEFError) -> Int {
         let r = try record()
         return NDEFRecord.encodedLength(typeCount: r.type.count, idCount: r.id.count, payloadCount: r.payload.count)
@@ -47,33 +64,39 @@ extension NDEFMessage {
     @inlinable
     public static func encoded<each R: NDEFTypedRecord>(_ records: repeat each R) throws(NDEFError) -> [UInt8] {
         var count = 0
-        var length = 0
-        for r in repeat each records {
-            count += 1
-            length += try r.encodedLength()
-        }
+        for _ in repeat (each R).self { count += 1 }
         guard count > 0 else { return [0xD0, 0x00, 0x00] }
-        // Each record writes itself into a scratch buffer (on the stack when small), copied once into the result;
-        // if one does not fit (an encodedLength() that disagrees with encode(into:begin:end:)), the records are
-        // appended instead.
-        let out = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) {
-            (buffer) throws(NDEFError) -> [UInt8]? in
-            var written = 0
-            var index = 0
-            for r in repeat each records {
-                guard
-                    let n = try r.write(
-                        to: UnsafeMutableBufferPointer(rebasing: buffer[written...]), begin: index == 0,
-                        end: index == count - 1)
-                else { return nil }
-                written += n
-                index += 1
+        // Each record writes itself into a scratch buffer, copied once into the result. First pass: a 256-byte stack
+        // buffer (most messages); if a record does not fit, the message is measured and written again into a buffer
+        // of its size; if a record still does not fit (an encodedLength() that disagrees with
+        // encode(into:begin:end:)), the records are appended instead.
+        var capacity = 256
+        var measured = false
+        while true {
+            let out = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) {
+                (buffer) throws(NDEFError) -> [UInt8]? in
+                var written = 0
+                var index = 0
+                for r in repeat each records {
+                    guard
+                        let n = try r.write(
+                            to: UnsafeMutableBufferPointer(rebasing: buffer[written...]), begin: index == 0,
+                            end: index == count - 1)
+                    else { return nil }
+                    written += n
+                    index += 1
+                }
+                return Array(UnsafeBufferPointer(rebasing: buffer[0..<written]))
             }
-            return Array(UnsafeBufferPointer(rebasing: buffer[0..<written]))
+            if let out { return out }
+            if measured { break }
+            measured = true
+            capacity = 0
+            for r in repeat each records { capacity += try r.encodedLength() }
+            if capacity <= 256 { break }
         }
-        if let out { return out }
         var appended: [UInt8] = []
-        appended.reserveCapacity(length)
+        appended.reserveCapacity(capacity)
         var index = 0
         for r in repeat each records {
             try r.encode(into: &appended, begin: index == 0, end: index == count - 1)
@@ -278,21 +301,25 @@ extension NDEFRecord {
 // MARK: - Fast paths of the typed decoders (the common, valid case; anything else takes the general path)
 
 extension NDEFRecord {
-    /// Calls `body` with the payload's bytes when this is a well-known record whose type is the one letter
-    /// `letter`; nil otherwise. One borrow of the storage, no slices.
+    /// ``NDEFTypedRecord/init(validFields:type:payload:)`` of this record's fields (one borrow of the storage, no
+    /// slices); nil when it declines.
     @inline(__always)
-    func withWellKnownPayload<R>(
-        _ letter: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> R?
-    ) -> R? {
-        guard tnf == .wellKnown, typeRange.count == 1 else { return nil }
+    func decodedIfValid<T: NDEFTypedRecord>(as type: T.Type) -> T? {
         let base = storage.startIndex
-        return storage.withUnsafeBufferPointer { buffer -> R? in
-            guard buffer[typeRange.lowerBound - base] == letter else { return nil }
-            return body(
-                UnsafeBufferPointer(
+        return storage.withUnsafeBufferPointer { buffer -> T? in
+            try? T(
+                validFields: tnf,
+                type: UnsafeBufferPointer(
+                    rebasing: buffer[(typeRange.lowerBound - base)..<(typeRange.upperBound - base)]),
+                payload: UnsafeBufferPointer(
                     rebasing: buffer[(payloadRange.lowerBound - base)..<(payloadRange.upperBound - base)]))
         }
     }
+}
+
+extension NDEFError {
+    /// What ``NDEFTypedRecord/init(validFields:type:payload:)`` throws to decline a record (never reported).
+    static var declined: NDEFError { NDEFError(.wrongRecordType, at: 0) }
 }
 
 /// True when every byte is ASCII (below 0x80), eight bytes at a time.
@@ -317,18 +344,26 @@ func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 @inline(__always)
 func fastUTF8String(prefix: StaticString = "", _ rest: UnsafeBufferPointer<UInt8>) -> String? {
     let p = prefix.utf8CodeUnitCount
-    if p == 0 {
-        if isASCII(rest) { return String(decoding: rest, as: UTF8.self) }
-        return String(validating: rest, as: UTF8.self)
-    }
     guard isASCII(rest) else {
         guard let tail = String(validating: rest, as: UTF8.self) else { return nil }
-        return prefix.description + tail
+        return p == 0 ? tail : prefix.description + tail
     }
-    return String(unsafeUninitializedCapacity: p + rest.count) { buffer in
+    let n = p + rest.count
+    // Small strings (up to 15 UTF-8 bytes) are built in place; longer ones from one contiguous copy, the cheapest
+    // ways the standard library offers (String(unsafeUninitializedCapacity:) allocates more slowly, and both
+    // validate again, which for ASCII is one word-wise check).
+    if n <= 15 {
+        return String(unsafeUninitializedCapacity: n) { buffer in
+            if p > 0 { buffer.baseAddress!.initialize(from: prefix.utf8Start, count: p) }
+            if let from = rest.baseAddress { (buffer.baseAddress! + p).initialize(from: from, count: rest.count) }
+            return n
+        }
+    }
+    if p == 0 { return String(decoding: rest, as: UTF8.self) }
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { buffer in
         buffer.baseAddress!.initialize(from: prefix.utf8Start, count: p)
         if let from = rest.baseAddress { (buffer.baseAddress! + p).initialize(from: from, count: rest.count) }
-        return p + rest.count
+        return String(decoding: UnsafeBufferPointer(buffer), as: UTF8.self)
     }
 }
 

@@ -91,15 +91,8 @@ public struct NDEFURIRecord: NDEFTypedRecord {
         decoding record: borrowing NDEFRecord, options: NDEFDecodingOptions, repairs: inout [NDEFRepair]
     ) throws(NDEFError) {
         // Fast path: a known prefix code and valid UTF-8, decoded straight from the record's buffer.
-        if let fast = record.withWellKnownPayload(
-            0x55,
-            { payload -> String? in
-                guard let code = payload.first, Int(code) < Self.staticPrefixes.count else { return nil }
-                return fastUTF8String(
-                    prefix: Self.staticPrefixes[Int(code)], UnsafeBufferPointer(rebasing: payload.dropFirst()))
-            })
-        {
-            uri = fast
+        if let fast = record.decodedIfValid(as: Self.self) {
+            self = fast
             return
         }
         try record.expectWellKnown("U")
@@ -118,6 +111,18 @@ public struct NDEFURIRecord: NDEFTypedRecord {
         let restOffset = c.offset
         uri = try decodeUTF8(
             c.rest(), at: restOffset, code: .invalidURI, options: options, repairs: &repairs, prefix: prefix)
+    }
+
+    public init(
+        validFields tnf: NDEFRecord.TypeNameFormat, type: UnsafeBufferPointer<UInt8>,
+        payload: UnsafeBufferPointer<UInt8>
+    ) throws(NDEFError) {
+        guard tnf == .wellKnown, type.count == 1, type[0] == 0x55, let code = payload.first,
+            Int(code) < Self.staticPrefixes.count,
+            let uri = fastUTF8String(
+                prefix: Self.staticPrefixes[Int(code)], UnsafeBufferPointer(rebasing: payload.dropFirst()))
+        else { throw .declined }
+        self.init(uri: uri)
     }
 
     public func encodedLength() -> Int {

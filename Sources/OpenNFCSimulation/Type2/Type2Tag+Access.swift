@@ -93,7 +93,22 @@ extension Type2Tag {
         if page >= auth0 && !isAuthenticated { return 0 }
         if isLocked(page) { return 0 }
         if let c = profile.configPage, page == c || page == c + 1, configurationLocked { return 0 }
+        if let r = profile.registerPage, page == r || page == r + 1, registersLockedForNFC { return 0 }
         return nil
+    }
+
+    /// NTAG I2C plus REG_LOCK_NFC (REG_LOCK, configuration register byte 6 = page E9h byte 2, bit 0; NT3H2111/
+    /// NT3H2211 datasheet, configuration registers table): once set, the configuration registers (E8h–E9h) can no
+    /// longer be written from NFC; it cannot be cleared.
+    public var registersLockedForNFC: Bool {
+        guard let r = profile.registerPage else { return false }
+        return memory[(r + 1) * 4 + 2] & 0x01 != 0
+    }
+
+    /// NTAG I2C plus 2k NFC_DIS_SEC1 (ACCESS byte bit 5, NT3H2111/NT3H2211 datasheet, ACCESS configuration byte):
+    /// sector 1 cannot be selected from NFC. RFU (always off) on the 1k, which has no sector 1.
+    public var sector1DisabledForNFC: Bool {
+        profile.family == .ntagI2CPlus && profile.memorySectors > 1 && accessByte & 0x20 != 0
     }
 
     /// Whether a lock bit makes `page` read-only.
@@ -132,6 +147,9 @@ extension Type2Tag {
             writeUltralightCLocks(data)
         case UltralightCLayout.counterPage where profile.family == .ultralightC:
             return writeUltralightCCounter(data, tearAfter: tearAfter)
+        case profile.registerPage.map({ $0 + 1 }):
+            // REG_LOCK (byte 2) bits are one-way: an NFC write can set them, never clear them.
+            for i in 0..<4 { memory[base + i] = i == 2 ? memory[base + 2] | data[2] : data[i] }
         default:
             for i in 0..<4 { memory[base + i] = data[i] }
         }

@@ -32,11 +32,11 @@ public import OpenNFCRF
 ///
 /// | Feature | Behaviour |
 /// |---|---|
-/// | SECTOR_SELECT | `C2 FF` → ACK; then `SS 00 00 00`: an existing sector (0, 1 on the 2k, 3) is selected with no answer (passive ACK); another sector or a malformed second packet is NAK 0 |
-/// | READ / FAST_READ / WRITE | address pages of the selected sector; a page that does not exist (1k: sector 0 EAh–FFh, sector 1; 2k: sector 0 EAh–FFh) is NAK 0; READ pages past the sector's last page read 00h [?: the datasheet's roll-over inside a sector is not modelled] |
+/// | SECTOR_SELECT | `C2 FF` → ACK; then `SS 00 00 00`: an existing sector (0, 1 on the 2k, 3) is selected with no answer (passive ACK); another sector, sector 1 while NFC_DIS_SEC1 (ACCESS bit 5) is set, or a malformed second packet is NAK 0 |
+/// | READ / FAST_READ / WRITE | address pages of the selected sector; a page that does not exist (1k: sector 0 EAh–FFh, sector 1; 2k: sector 0 EAh–FFh) is NAK 0; a READ that starts on a valid page and runs into missing pages or past the sector's end reads 00h there, no roll-over (datasheet §10.8 READ) |
 /// | Session registers | sector 3 pages F8h–F9h: NC_REG, LAST_NDEF_BLOCK, SRAM_MIRROR_BLOCK, WDT_LS, WDT_MS, I2C_CLOCK_STR from the configuration registers at power-up, NS_REG `01` (RF field present), RFU; read-only from NFC (WRITE NAK 0) |
-/// | Configuration registers | E8h–E9h, factory `01 00 F8 48 08 01 00 00`, written by WRITE; REG_LOCK is not enforced |
-/// | Password | AUTH0 (E3h byte 3; EAh or above: off), ACCESS (E4h: NFC_PROT, AUTHLIM), PWD, PACK as NTAG21x; NFC_DIS_SEC1 not enforced |
+/// | Configuration registers | E8h–E9h, factory `01 00 F8 48 08 01 00 00`, written by WRITE; REG_LOCK bits (E9h byte 2) only set from NFC, and REG_LOCK_NFC (bit 0) makes E8h–E9h NAK 0 to WRITE |
+/// | Password | AUTH0 (E3h byte 3; EAh or above: off), ACCESS (E4h: NFC_PROT, AUTHLIM, NFC_DIS_SEC1), PWD, PACK as NTAG21x |
 /// | Dynamic lock bits | E2h, for sector 0 user pages; sector 1 pages of the 2k are not lockable here |
 /// | **Left out** | the I2C interface, pass-through mode and the 64-byte SRAM (and its mirror), field-detect pin, watchdog timing; COMPATIBILITY WRITE, READ_CNT (silent: the chip lacks them) |
 ///
@@ -316,6 +316,7 @@ extension Type2Tag {
         guard frame.count == 4, frame[1...] == [0, 0, 0] else { return nak(0) }
         let s = Int(frame[0])
         guard s < profile.memorySectors || s == 3 else { return nak(0) }
+        if s == 1 && sector1DisabledForNFC { return nak(0) }
         sector = s
         return .silence
     }

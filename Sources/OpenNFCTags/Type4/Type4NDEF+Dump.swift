@@ -19,6 +19,15 @@ package struct Type4NDEFImage: Sendable, Hashable {
     package var writeAccess: UInt8
     /// The whole NDEF file as read, NLEN included; its length is the CC's maximum NDEF file size.
     package var ndefFile: [UInt8]
+    /// Bytes of the length field at the start of ``ndefFile``: 2 (NLEN), or 4 (ENLEN) when the CC holds the ENDEF
+    /// File Control TLV (NFC Forum T4T 1.0 (2017) §4.7.3, mapping 3.0).
+    package var lengthFieldSize = 2
+
+    /// NLEN (ENLEN) as stored at the start of ``ndefFile``: the length of the NDEF message.
+    package var messageLength: Int {
+        guard ndefFile.count >= lengthFieldSize else { return 0 }
+        return ndefFile[0..<lengthFieldSize].reduce(0) { $0 << 8 | Int($1) }
+    }
 }
 
 extension Type4NDEF {
@@ -42,7 +51,7 @@ extension Type4NDEF {
         return Type4NDEFImage(
             answeredV2Name: layout.v2, mappingVersion: cc.mappingVersion, maxResponseData: cc.maxResponseData,
             maxCommandData: cc.maxCommandData, fileID: cc.fileID, readAccess: cc.readAccess,
-            writeAccess: cc.writeAccess, ndefFile: file)
+            writeAccess: cc.writeAccess, ndefFile: file, lengthFieldSize: cc.lengthFieldSize)
     }
 
     /// The maximum NDEF file size the tag's CC declares (NLEN included), after NDEF detection.

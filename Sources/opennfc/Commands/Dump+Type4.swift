@@ -32,20 +32,27 @@ enum Type4Dump {
         }
     }
 
-    /// The listing printed without -o: the CC and the NDEF file up to the end of its message.
+    /// The listing printed without -o: the CC and the NDEF file up to the end of its message. The length field is
+    /// the one the reader procedure found (NLEN, or ENLEN under mapping 3.0); offsets have 4 hex digits, 6 for a
+    /// file past 64 KiB.
     static func listing(_ image: Type4NDEFImage, _ tag: ConnectedTag) -> String {
-        func hex16(_ v: Int) -> String { Hex.encode([UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
+        func hex(_ v: Int, digits: Int) -> String {
+            Hex.encode(stride(from: digits / 2 - 1, through: 0, by: -1).map { UInt8(v >> ($0 * 8) & 0xFF) })
+        }
         let file = image.ndefFile
-        let nlen = file.count >= 2 ? Int(file[0]) << 8 | Int(file[1]) : 0
-        var s = "Tag:      \(tag.chip), UID \(tag.uid), NDEF file \(hex16(Int(image.fileID))) of \(file.count) bytes\n"
+        let lengthLabel = image.lengthFieldSize == 4 ? "ENLEN:    " : "NLEN:     "
+        let length = image.messageLength
+        let digits = file.count > 0x10000 ? 6 : 4
+        var s = "Tag:      \(tag.chip), UID \(tag.uid), NDEF file \(hex(Int(image.fileID), digits: 4)) of "
+        s += "\(file.count) bytes\n"
         s += "CC:       mapping version \(Hex.encode([image.mappingVersion])), MLe \(image.maxResponseData), "
         s += "MLc \(image.maxCommandData), read access \(Hex.encode([image.readAccess])), "
         s += "write access \(Hex.encode([image.writeAccess]))\n"
-        s += "NLEN:     \(nlen)\n"
-        let shown = min(file.count, 2 + nlen)
+        s += lengthLabel + "\(length)\n"
+        let shown = min(file.count, image.lengthFieldSize + length)
         for offset in stride(from: 0, to: shown, by: 16) {
             let row = file[offset..<min(shown, offset + 16)]
-            s += "\(hex16(offset))  \(Hex.encode(row, separator: " "))\n"
+            s += "\(hex(offset, digits: digits))  \(Hex.encode(row, separator: " "))\n"
         }
         if shown < file.count {
             let rest = file[shown...].allSatisfy { $0 == 0 } ? "all zero" : "not shown; -o saves them"
