@@ -1,3 +1,5 @@
+internal import OpenNFCPCSC
+
 #if canImport(Glibc)
     internal import Glibc
 #elseif canImport(Darwin)
@@ -18,9 +20,26 @@ package final class SlotLock {
     }
 
     deinit {
+        // Leave the slots empty for the next holder: after an emulator exits, pcscd notices the card's removal only on
+        // its next poll of the vpcd driver, and a card put in meanwhile would be taken for the old one (its ATR).
+        Self.waitUntilVPCDSlotsAreEmpty()
         if fd >= 0 {
             _ = flock(fd, LOCK_UN)
             close(fd)
+        }
+    }
+
+    /// Blocks (in `SCardGetStatusChange`, at most about 3 s) until no vpcd reader reports a card; returns at once when
+    /// pcscd is not running or has no vpcd reader.
+    package static func waitUntilVPCDSlotsAreEmpty() {
+        guard let context = try? PCSCContext(),
+            let readers = try? context.readers().filter({ $0.contains("Virtual PCD") }), !readers.isEmpty,
+            var states = try? context.states(of: readers)
+        else { return }
+        for _ in 0..<30 {
+            if !states.contains(where: { $0.hasCard }) { return }
+            for i in states.indices { states[i].acknowledge() }
+            guard (try? context.waitForChange(&states, timeoutMilliseconds: 100)) != nil else { return }
         }
     }
 }

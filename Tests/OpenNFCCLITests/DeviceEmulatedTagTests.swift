@@ -25,7 +25,7 @@ struct DeviceEmulatedTagTests {
         defer { if emulator.isRunning { emulator.terminate() } }
         let device = ["--device", "pcsc:PCD 00 01", "--timeout", "20"]
 
-        let read = try ws.run(["read", "--raw"] + device)
+        let read = try CLIRunner.firstAgainstEmulated { try ws.run(["read", "--raw"] + device) }
         #expect(read.status == 0)
         #expect(read.stdout == "D1010D5504706373632E6578616D706C65\n")
         let send = try ws.run(["send", "60"] + device)

@@ -52,7 +52,9 @@ import Testing
         defer { if emulator.isRunning { emulator.terminate() } }
 
         // `read` waits (in SCardGetStatusChange) until the emulated tag is on the reader.
-        let read = try CLIRunner.run(["read", "--device", "pcsc:00 01", "--json"])
+        let read = try CLIRunner.firstAgainstEmulated {
+            try CLIRunner.run(["read", "--device", "pcsc:00 01", "--json"])
+        }
         #expect(read.status == 0)
         #expect(read.stdout.contains("hello vpcd"))
         let readers = try CLIRunner.run(["readers", "--json"])

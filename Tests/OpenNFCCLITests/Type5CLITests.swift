@@ -165,7 +165,7 @@ import Testing
         let (emulator, _) = try CLIRunner.start(["emulate", "--slot", "1", "--save", file])
         defer { if emulator.isRunning { emulator.terminate() } }
 
-        let read = try ws.run(["read", "--device", "pcsc:00 01", "--json"])
+        let read = try CLIRunner.firstAgainstEmulated { try ws.run(["read", "--device", "pcsc:00 01", "--json"]) }
         #expect(read.status == 0, "\(read.stderr)")
         #expect(read.stdout.contains("hello vicinity"))
         let readers = try ws.run(["readers"])

@@ -108,13 +108,15 @@ package final class PCSCFrontend: RFFrontend {
                 if technologies.contains(e.target.technology) { found.append(e.target) }
                 continue
             }
-            let kind = ContactlessCard(atrBytes: s.atr)
+            // The ATR is the one the card gives when connected, not the reader state's: right after a card is swapped
+            // pcscd can still report the previous card's ATR, and `activate` compares against what it connects to.
+            guard let (atr, uid) = readUID(on: s.reader) else { continue }
+            let kind = ContactlessCard(atrBytes: atr)
             guard let technology = kind.technology else { continue }
-            guard let uid = readUID(on: s.reader) else { continue }
             let target = makeTarget(kind: kind, technology: technology, uid: uid, handle: nextHandle)
             nextHandle += 1
             entries[s.reader] = Entry(
-                reader: s.reader, eventCount: s.eventCount, atr: s.atr, kind: kind, target: target)
+                reader: s.reader, eventCount: s.eventCount, atr: atr, kind: kind, target: target)
             if technologies.contains(technology) { found.append(target) }
         }
         return found
@@ -143,12 +145,12 @@ package final class PCSCFrontend: RFFrontend {
         }
     }
 
-    private func readUID(on reader: String) -> [UInt8]? {
+    private func readUID(on reader: String) -> (atr: [UInt8], uid: [UInt8])? {
         do {
             let card = try context.connect(reader: reader, share: .shared)
             defer { card.disconnect(.leave) }
             let r = try card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
-            return r.isSuccess ? r.data : []
+            return (card.atr, r.isSuccess ? r.data : [])
         } catch {
             return nil  // held exclusively by another application, or gone again: not a target now
         }
