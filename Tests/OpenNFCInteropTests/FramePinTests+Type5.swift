@@ -58,3 +58,22 @@ import Testing
         #expect(bench.frames == pin.overwriteFrames)
     }
 }
+
+extension Type5FramePinTests {
+    /// Identification of a Type 5 tag costs one frame after activation: an addressed Get System Information
+    /// (ISO/IEC 15693-3 §10.4.12), whose answer names the chip; the UID names the manufacturer (docs/PROCEDURES.md).
+    @Test(arguments: ISO15693ChipProfile.all)
+    func identificationTakesOneFrame(profile: ISO15693ChipProfile) throws {
+        let bench = Type5Bench()
+        bench.field.place(try ISO15693Tag.factory(profile, uid: type5UID(profile)))
+        let first = try #require(try bench.frontend.poll([.nfcV]).first)
+        let target = try bench.frontend.activate(first)
+        bench.frontend.resetCounts()
+        let tag = try TagIdentifier.identify(target: target, frontend: bench.frontend)
+        #expect(bench.frames == 1)
+        guard case .type5 = tag.kind else {
+            Issue.record("\(profile.name) identified as \(tag.kind)")
+            return
+        }
+    }
+}
