@@ -85,6 +85,39 @@ enum Pin {
         phone.settle()
         return session
     }
+
+    /// Runs an NDEF session whose app, on the first tag it detects, queries the status, writes `message`, locks the
+    /// tag and queries again, as the write-and-lock seed app does; returns what it logged. `beforeConnecting` may log
+    /// a line about the detected tag first.
+    static func queryWriteLockQuery(
+        _ phone: VirtualPhone, writing message: NFCNDEFMessage,
+        beforeConnecting: ((any NFCNDEFTag, LogBox) -> Void)? = nil
+    ) -> [String] {
+        let app = NDEFTagRecorder()
+        let log = LogBox()
+        app.onDetect = { session, tags in
+            let tag = tags[0]
+            beforeConnecting?(tag, log)
+            session.connect(to: tag) { _ in
+                tag.queryNDEFStatus { status, capacity, _ in
+                    log.append("status \(status.rawValue) capacity \(capacity)")
+                    tag.writeNDEF(message) { e in
+                        log.append("write \(e == nil)")
+                        tag.writeLock { e in
+                            log.append("lock \(e == nil)")
+                            tag.queryNDEFStatus { status, _, _ in
+                                log.append("status \(status.rawValue)")
+                                session.invalidate()
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: false).begin() }
+        phone.settle()
+        return log.lines
+    }
 }
 
 /// A value shared between the test and callbacks on session queues.

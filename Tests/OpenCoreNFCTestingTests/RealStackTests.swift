@@ -45,30 +45,8 @@ import Testing
         let phone = VirtualPhone()
         let ntag = try Type2Tag.factory(.ntag213, uid: [0x04, 9, 8, 7, 6, 5, 4])
         phone.put(ntag)
-        let app = NDEFTagRecorder()
-        let log = LogBox()
-        let message = NFCNDEFMessage(data: Data(Self.uri("written.example")))!
-        app.onDetect = { session, tags in
-            let tag = tags[0]
-            session.connect(to: tag) { _ in
-                tag.queryNDEFStatus { status, capacity, _ in
-                    log.append("status \(status.rawValue) capacity \(capacity)")
-                    tag.writeNDEF(message) { e in
-                        log.append("write \(e == nil)")
-                        tag.writeLock { e in
-                            log.append("lock \(e == nil)")
-                            tag.queryNDEFStatus { status, _, _ in
-                                log.append("status \(status.rawValue)")
-                                session.invalidate()
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: false).begin() }
-        phone.settle()
-        #expect(log.lines == ["status 2 capacity 137", "write true", "lock true", "status 3"])
+        let lines = Pin.queryWriteLockQuery(phone, writing: NFCNDEFMessage(data: Data(Self.uri("written.example")))!)
+        #expect(lines == ["status 2 capacity 137", "write true", "lock true", "status 3"])
         #expect(TagFile.ndefMessage(of: ntag) == Self.uri("written.example"))
     }
 }

@@ -29,31 +29,10 @@ import Testing
         let phone = VirtualPhone()
         let topaz = try Type1Tag.factory(.topaz512, uid: [0x11, 0x22, 0x33, 0x44])
         phone.put(topaz)
-        let app = NDEFTagRecorder()
-        let log = LogBox()
-        let message = NFCNDEFMessage(data: Data(Self.uri))!
-        app.onDetect = { session, tags in
-            let tag = tags[0]
+        let lines = Pin.queryWriteLockQuery(phone, writing: NFCNDEFMessage(data: Data(Self.uri))!) { tag, log in
             log.append("mifare \((tag as? any NFCMiFareTag) != nil)")
-            session.connect(to: tag) { _ in
-                tag.queryNDEFStatus { status, capacity, _ in
-                    log.append("status \(status.rawValue) capacity \(capacity)")
-                    tag.writeNDEF(message) { e in
-                        log.append("write \(e == nil)")
-                        tag.writeLock { e in
-                            log.append("lock \(e == nil)")
-                            tag.queryNDEFStatus { status, _, _ in
-                                log.append("status \(status.rawValue)")
-                                session.invalidate()
-                            }
-                        }
-                    }
-                }
-            }
         }
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: false).begin() }
-        phone.settle()
-        #expect(log.lines == ["mifare false", "status 2 capacity 462", "write true", "lock true", "status 3"])
+        #expect(lines == ["mifare false", "status 2 capacity 462", "write true", "lock true", "status 3"])
         #expect(topaz.ndefMessage == Self.uri)
         #expect(topaz.isLocked(block: 0x10) && topaz.isNDEFReadOnly)
     }

@@ -29,30 +29,8 @@ import Testing
         let phone = VirtualPhone()
         let card = try FeliCaLiteSTag.factory(idm: Self.idm)
         phone.put(card)
-        let app = NDEFTagRecorder()
-        let log = LogBox()
-        let message = NFCNDEFMessage(data: Data(Self.uri))!
-        app.onDetect = { session, tags in
-            let tag = tags[0]
-            session.connect(to: tag) { _ in
-                tag.queryNDEFStatus { status, capacity, _ in
-                    log.append("status \(status.rawValue) capacity \(capacity)")
-                    tag.writeNDEF(message) { e in
-                        log.append("write \(e == nil)")
-                        tag.writeLock { e in
-                            log.append("lock \(e == nil)")
-                            tag.queryNDEFStatus { status, _, _ in
-                                log.append("status \(status.rawValue)")
-                                session.invalidate()
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: false).begin() }
-        phone.settle()
-        #expect(log.lines == ["status 2 capacity 208", "write true", "lock true", "status 3"])
+        let lines = Pin.queryWriteLockQuery(phone, writing: NFCNDEFMessage(data: Data(Self.uri))!)
+        #expect(lines == ["status 2 capacity 208", "write true", "lock true", "status 3"])
         #expect(card.ndefMessage == Self.uri)
         #expect(card.mc[2] == 0x00 && card.user[0][10] == 0x00)
     }
