@@ -96,7 +96,8 @@ let package = Package(
             name: "OpenNFCTestSupport",
             dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation"],
             swiftSettings: strict),
-        .testTarget(name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes", "OpenNFCTestSupport"], swiftSettings: strict),
         .testTarget(name: "OpenNFCCryptoTests", dependencies: ["OpenNFCCrypto"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCNDEFTests", dependencies: ["OpenNFCNDEF", "OpenNFCBytes", "OpenNFCTestSupport"],
