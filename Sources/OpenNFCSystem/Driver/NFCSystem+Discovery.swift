@@ -1,4 +1,5 @@
 internal import OpenNFCRF
+internal import OpenNFCTags
 
 /// Discovery: polling, identification, the ISO 7816 AID rule, and NDEF reading for read-only sessions
 /// (Apple's Core NFC documentation; docs/PARITY.md §3.2).
@@ -89,7 +90,7 @@ extension NFCSystem {
         }
         let present = Set(targets.map(\.handle))
         s.seen.formIntersection(present)
-        var found: [(DeliveredTag, TagIdentity)] = []
+        var found: [(DeliveredTag, IdentifiedTag)] = []
         for target in targets where !s.seen.contains(target.handle) {
             guard arbiter.active == s.id else { return }
             s.seen.insert(target.handle)
@@ -128,10 +129,10 @@ extension NFCSystem {
 
     /// Activates and identifies a target and decides whether and how this session may see it. Nil: not deliverable
     /// (gone during identification, no declared AID selects, a technology the session cannot deliver).
-    func discover(_ target: RFTarget, for s: SessionState) -> (DeliveredTag, TagIdentity)? {
+    func discover(_ target: RFTarget, for s: SessionState) -> (DeliveredTag, IdentifiedTag)? {
         guard let frontend else { return nil }
         defer { frontend.deactivate() }
-        let identity: TagIdentity
+        let identity: IdentifiedTag
         do {
             let active = try frontend.activate(target)
             identity = try platform.identify(active, frontend: frontend)
@@ -154,7 +155,7 @@ extension NFCSystem {
         let reading: DeliveryReading = s.isNDEF ? .ndef : pollsPACE(s) ? .pace : .tag
         // supportsPACE (iOS 26.4) of a tag session's ISO 7816 card: EF.CardAccess, read before any AID SELECT.
         func advertisesPACE() -> Bool {
-            reading == .tag && identity.family == .iso7816 && platform.advertisesPACE(identity, frontend: frontend)
+            reading == .tag && identity.kind == .iso7816 && platform.advertisesPACE(identity, frontend: frontend)
         }
         if t.technology == .nfcF && reading == .tag {
             // Core NFC delivers a FeliCa card to a tag session on the first declared system code that answers
@@ -164,7 +165,7 @@ extension NFCSystem {
             tag.feliCa = selection
             return (tag, identity)
         }
-        switch DeliveryPolicy.decide(identity.family, reading, declarations) {
+        switch DeliveryPolicy.decide(identity.kind, reading, declarations) {
         case .deliver(let kind):
             var tag = make(kind)
             if case .iso7816 = kind { tag.supportsPACE = advertisesPACE() }
@@ -222,7 +223,7 @@ extension NFCSystem {
     }
 
     /// Read-only NDEF mode: reads the tag's message and delivers it; invalidates after the first read when asked.
-    func readAndDeliver(_ s: SessionState, _ tag: DeliveredTag, _ identity: TagIdentity) {
+    func readAndDeliver(_ s: SessionState, _ tag: DeliveredTag, _ identity: IdentifiedTag) {
         guard let frontend else { return }
         let bytes: [UInt8]
         do {

@@ -1,4 +1,5 @@
 internal import OpenNFCRF
+internal import OpenNFCTags
 
 /// Tag operations on behalf of the app's tag objects (Apple's Core NFC documentation; docs/PARITY.md §5). Each runs on the executor,
 /// synchronously; the public layer delivers the outcome on the session's queue.
@@ -199,7 +200,7 @@ extension NFCSystem {
 
     func operation<T>(
         _ ref: TagReference, requireConnected: Bool = true,
-        _ body: (SessionState, (tag: DeliveredTag, identity: TagIdentity), any RFFrontend) throws(SystemError) -> T
+        _ body: (SessionState, (tag: DeliveredTag, identity: IdentifiedTag), any RFFrontend) throws(SystemError) -> T
     ) throws(SystemError) -> T {
         try perform { () throws(SystemError) -> T in
             guard let s = sessions[ref.session], let frontend else {
@@ -226,7 +227,7 @@ extension NFCSystem {
     }
 
     private func ndefAccess(
-        _ s: SessionState, _ entry: (tag: DeliveredTag, identity: TagIdentity), _ frontend: any RFFrontend
+        _ s: SessionState, _ entry: (tag: DeliveredTag, identity: IdentifiedTag), _ frontend: any RFFrontend
     ) throws(SystemError) -> any NDEFAccess {
         if let a = s.ndef { return a }
         guard let a = platform.ndefAccess(for: entry.identity, frontend: frontend) else {

@@ -1,4 +1,5 @@
 internal import Dispatch
+internal import OpenNFCTags
 
 /// What the system keeps for one session while it lives.
 final class SessionState: @unchecked Sendable {
@@ -17,7 +18,7 @@ final class SessionState: @unchecked Sendable {
     /// Polling round; `restartPolling()` starts a new one.
     var generation = 0
     /// Tags delivered in this round, by handle.
-    var delivered: [Int: (tag: DeliveredTag, identity: TagIdentity)] = [:]
+    var delivered: [Int: (tag: DeliveredTag, identity: IdentifiedTag)] = [:]
     /// Handles already handled in this round (delivered, read, or not deliverable) while they stay in the field.
     var seen: Set<Int> = []
     /// Delivery stops after `didDetect` until `restartPolling()` (tag sessions, read-write NDEF sessions).
