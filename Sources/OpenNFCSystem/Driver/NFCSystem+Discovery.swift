@@ -214,12 +214,10 @@ extension NFCSystem {
             desktop: configuration.profile == .desktop)
     }
 
-    /// SELECT by DF name (ISO/IEC 7816-4 §11.2.2, `00 A4 04 00 Lc AID 00`); true on 90 00 or 61 xx.
+    /// SELECT by DF name as the reader procedures build and judge it (``ISO7816Select``): true on 90 00 or 61 xx.
     func select(_ aid: [UInt8], on frontend: any RFFrontend) -> Bool {
-        let apdu: [UInt8] = [0x00, 0xA4, 0x04, 0x00, UInt8(aid.count)] + aid + [0x00]
-        guard case .frame(let r) = try? frontend.exchange(apdu), r.count >= 2 else { return false }
-        let sw1 = r[r.count - 2]
-        return (sw1 == 0x90 && r[r.count - 1] == 0x00) || sw1 == 0x61
+        guard case .frame(let r) = try? frontend.exchange(ISO7816Select.byName(aid)) else { return false }
+        return ISO7816Select.accepted(r)
     }
 
     /// Read-only NDEF mode: reads the tag's message and delivers it; invalidates after the first read when asked.

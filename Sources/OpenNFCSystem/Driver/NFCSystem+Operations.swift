@@ -114,11 +114,9 @@ extension NFCSystem {
     ) {
         touch()
         return try operation(ref) { (s, entry, frontend) throws(SystemError) in
-            if apdu.count >= 5, apdu[1] == 0xA4, apdu[2] == 0x04 {
+            if let aid = ISO7816Select.selectedName(in: apdu) {
                 let declared = configuration.validSelectIdentifiers
                 if configuration.profile == .iphone || !declared.isEmpty {
-                    let lc = Int(apdu[4])
-                    let aid = lc > 0 && apdu.count >= 5 + lc ? Array(apdu[5..<(5 + lc)]) : []
                     guard declared.contains(where: { $0.aid == aid }) else {
                         throw SystemError(.securityViolation, "SELECT of an AID not declared in Info.plist")
                     }

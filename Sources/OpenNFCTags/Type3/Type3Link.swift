@@ -32,7 +32,8 @@ struct Type3Link {
     /// Polling for `systemCode` with request code 01, addressed to whoever answers: whether this card (same IDm)
     /// answered, as JIS X 6319-4 §8.5.1 allows a reader to ask an activated card again.
     func polls(systemCode: UInt16) throws(TagError) -> Bool {
-        let frame: [UInt8] = [0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), 0x01, 0x00]
+        let frame = FeliCaFrame.polling(
+            systemCode: [UInt8(systemCode >> 8), UInt8(systemCode & 0xFF)], requestCode: 0x01, timeSlot: 0x00)
         let answer: RFResponse
         do {
             answer = try frontend.exchange(frame)
@@ -40,10 +41,10 @@ struct Type3Link {
             if error.code == .timeout { return false }
             throw .rf(error, during: "Polling \(Hex.encode(frame[1..<3]))")
         }
-        guard case .frame(let b) = answer, b.count >= 17, b[0] == 0x01 else {
-            throw TagError(.invalidResponse, "Polling answered \(answer), expected 01 IDm PMm")
+        guard case .frame(let b) = answer, let polled = FeliCaFrame.PollingAnswer(b) else {
+            throw TagError(.invalidResponse, "Polling answered \(answer), expected 01 IDm PMm RD")
         }
-        return Array(b[1..<9]) == idm
+        return polled.idm == idm
     }
 
     /// Block-list elements for `blocks`, service index 0, access mode 0.
@@ -54,7 +55,8 @@ struct Type3Link {
     /// Check: the 16 bytes of each block, in order.
     func check(_ blocks: [Int], service: [UInt8] = Self.readService) throws(TagError) -> [[UInt8]] {
         let name = "Check of block\(blocks.count == 1 ? "" : "s") \(blocks.map(String.init).joined(separator: ","))"
-        let command = [0x06] + idm + [0x01] + service + [UInt8(blocks.count)] + Self.elements(blocks)
+        let command = FeliCaFrame.command(
+            0x06, idm: idm, [0x01] + service + [UInt8(blocks.count)] + Self.elements(blocks))
         var answer: [UInt8]
         do {
             answer = try send(command, name: name)
@@ -74,9 +76,9 @@ struct Type3Link {
     func update(_ blocks: [Int], _ data: [[UInt8]]) throws(TagError) {
         precondition(blocks.count == data.count && data.allSatisfy { $0.count == 16 })
         let name = "Update of block\(blocks.count == 1 ? "" : "s") \(blocks.map(String.init).joined(separator: ","))"
-        let command =
-            [0x08] + idm + [0x01] + Self.writeService + [UInt8(blocks.count)] + Self.elements(blocks)
-            + data.flatMap { $0 }
+        let command = FeliCaFrame.command(
+            0x08, idm: idm,
+            [0x01] + Self.writeService + [UInt8(blocks.count)] + Self.elements(blocks) + data.flatMap { $0 })
         let answer = try send(command, name: name)
         try Self.checkStatus(answer, code: 0x09, idm: idm, name: name)
         guard answer.count == 11 else {
