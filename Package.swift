@@ -130,7 +130,8 @@ let package = Package(
             dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes", "OpenNFCCrypto", "OpenNFCTestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "OpenNFCSystemTests", dependencies: ["OpenNFCSystem", "OpenNFCRF", "OpenNFCTags"],
+            name: "OpenNFCSystemTests",
+            dependencies: ["OpenNFCSystem", "OpenNFCRF", "OpenNFCTags", "OpenNFCTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "OpenCoreNFCTests",

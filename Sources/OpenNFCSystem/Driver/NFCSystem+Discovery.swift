@@ -29,14 +29,7 @@ extension NFCSystem {
 
     /// Starts a new polling round of an active session (the round's discovery is already set).
     func restartRound(_ s: SessionState) {
-        if s.connected != nil { frontend?.deactivate() }
-        s.connected = nil
-        s.ndef = nil
-        s.generation += 1
-        s.delivered.removeAll()
-        s.seen.removeAll()
-        s.gone.removeAll()
-        s.awaitingRestart = false
+        if s.tags.restart() != nil { frontend?.deactivate() }
         scan(s)
     }
 
@@ -46,14 +39,14 @@ extension NFCSystem {
         perform {
             guard let s = sessions[id], s.ndefMode == .undetermined else { return }
             s.ndefMode = .readOnly
-            s.awaitingRestart = false
+            let (delivered, connected) = s.tags.resumeReading()
+            if connected != nil { frontend?.deactivate() }
             log(.system, "\(id) delegate lacks didDetect tags: read-only NDEF mode")
             guard arbiter.active == id else { return }
             for t in tags {
-                guard arbiter.active == id, let entry = s.delivered[t.reference.handle] else { continue }
+                guard arbiter.active == id, let entry = delivered[t.reference.handle] else { continue }
                 readAndDeliver(s, entry.tag, entry.identity)
             }
-            s.delivered.removeAll()
             scan(s)
         }
     }
@@ -77,7 +70,7 @@ extension NFCSystem {
 
     /// Polls and delivers what this session may see.
     func scan(_ s: SessionState) {
-        guard let frontend, arbiter.active == s.id, !s.awaitingRestart, s.connected == nil else { return }
+        guard let frontend, arbiter.active == s.id, s.tags.isPolling else { return }
         s.pollTimer?.cancel()
         s.pollTimer = nil
         let targets: [RFTarget]
@@ -89,11 +82,11 @@ extension NFCSystem {
             return
         }
         let present = Set(targets.map(\.handle))
-        s.seen.formIntersection(present)
+        s.tags.forgetLeft(present: present)
         var found: [(DeliveredTag, IdentifiedTag)] = []
-        for target in targets where !s.seen.contains(target.handle) {
+        for target in targets where !s.tags.seen.contains(target.handle) {
             guard arbiter.active == s.id else { return }
-            s.seen.insert(target.handle)
+            _ = s.tags.markSeen(target.handle)
             if case .vas(let commands) = s.kind {
                 runVAS(s, target, commands)
                 continue
@@ -107,8 +100,7 @@ extension NFCSystem {
         }
         guard arbiter.active == s.id else { return }
         if !found.isEmpty {
-            for (tag, identity) in found { s.delivered[tag.reference.handle] = (tag, identity) }
-            s.awaitingRestart = true
+            s.tags.deliver(found.map { TagLifecycle.Entry(tag: $0.0, identity: $0.1) })
             log(.system, "\(s.id) detected \(found.count) tag\(found.count == 1 ? "" : "s")")
             post(s, .detected(found.map(\.0)))
         } else {
@@ -143,7 +135,7 @@ extension NFCSystem {
         let t = identity.target
         func make(_ kind: DeliveredTag.Kind) -> DeliveredTag {
             var d = DeliveredTag(
-                reference: TagReference(session: s.id, generation: s.generation, handle: t.handle), kind: kind,
+                reference: TagReference(session: s.id, generation: s.tags.generation, handle: t.handle), kind: kind,
                 identifier: t.identifier, historicalBytes: identity.historicalBytes,
                 applicationData: t.nfcB?.applicationData,
                 technology: t.technology)

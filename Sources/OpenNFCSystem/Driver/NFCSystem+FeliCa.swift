@@ -106,8 +106,8 @@ extension NFCSystem {
     /// The current selection of a delivered FeliCa tag, while its session and polling round last.
     package func feliCaSelection(_ ref: TagReference) -> FeliCaSelection? {
         perform {
-            guard let s = sessions[ref.session], ref.generation == s.generation else { return nil }
-            return s.delivered[ref.handle]?.tag.feliCa
+            guard let s = sessions[ref.session] else { return nil }
+            return s.tags.entry(ref)?.tag.feliCa
         }
     }
 
@@ -141,11 +141,13 @@ extension NFCSystem {
             }
             do throws(SystemError) {
                 let a = try poll(systemCode, requestCode: requestCode, timeSlot: timeSlot, on: frontend)
-                s.delivered[ref.handle]?.tag.feliCa = FeliCaSelection(systemCode: systemCode, idm: a.idm, pmm: a.pmm)
+                s.tags.update(ref.handle) {
+                    $0.feliCa = FeliCaSelection(systemCode: systemCode, idm: a.idm, pmm: a.pmm)
+                }
                 log(.system, "tag \(ref.handle) selected FeliCa system \(Hex.encode(systemCode))")
                 return (a.pmm, requestCode == 0 ? [] : a.requestData ?? [])
             } catch {
-                s.delivered[ref.handle]?.tag.feliCa?.idm = []
+                s.tags.update(ref.handle) { $0.feliCa?.idm = [] }
                 throw error
             }
         }
@@ -282,7 +284,7 @@ extension NFCSystem {
             guard packet.count >= 9 else {
                 throw SystemError(.invalidParameterLength, "a FeliCa command is code + IDm (9 bytes) at least")
             }
-            let idm = s.delivered[ref.handle]?.tag.feliCa?.idm ?? []
+            let idm = s.tags.entry(ref)?.tag.feliCa?.idm ?? []
             guard Array(packet[1..<9]) == idm else {
                 throw SystemError(.securityViolation, "the packet's IDm is not currentIDm")
             }
@@ -300,7 +302,7 @@ extension NFCSystem {
     func feliCaCommand(_ ref: TagReference, _ code: UInt8, _ parameters: [UInt8]) throws(SystemError) -> [UInt8] {
         touch()
         return try operation(ref) { (s, entry, frontend) throws(SystemError) in
-            guard let idm = s.delivered[ref.handle]?.tag.feliCa?.idm, idm.count == 8 else {
+            guard let idm = s.tags.entry(ref)?.tag.feliCa?.idm, idm.count == 8 else {
                 throw SystemError(.tagResponseError, "no FeliCa system is selected (the last Polling failed)")
             }
             let frame = FeliCaFrame.command(code, idm: idm, parameters)

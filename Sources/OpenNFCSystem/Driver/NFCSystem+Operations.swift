@@ -8,9 +8,9 @@ extension NFCSystem {
     /// still in the field.
     package func isAvailable(_ ref: TagReference) -> Bool {
         perform {
-            guard let s = sessions[ref.session], arbiter.active == ref.session, ref.generation == s.generation,
-                s.delivered[ref.handle] != nil, !s.gone.contains(ref.handle)
-            else { return false }
+            guard let s = sessions[ref.session], arbiter.active == ref.session, s.tags.isAvailable(ref) else {
+                return false
+            }
             if let presence { return presence().contains(ref.handle) }
             return true
         }
@@ -19,7 +19,7 @@ extension NFCSystem {
     /// The connected tag of a session, if any: nil once it has left the field (docs/DIFFERENCES.md, `connectedTag`).
     package func connectedHandle(_ id: SessionID) -> Int? {
         perform {
-            guard let s = sessions[id], let handle = s.connected, !s.gone.contains(handle) else { return nil }
+            guard let s = sessions[id], let handle = s.tags.connected else { return nil }
             if let presence, !presence().contains(handle) { return nil }
             return handle
         }
@@ -29,10 +29,8 @@ extension NFCSystem {
     package func connect(_ ref: TagReference) throws(SystemError) {
         touch()
         try operation(ref, requireConnected: false) { (s, entry, frontend) throws(SystemError) in
-            if s.connected == ref.handle { return }
-            if s.connected != nil { frontend.deactivate() }
-            s.connected = nil
-            s.ndef = nil
+            if s.tags.connected == ref.handle { return }
+            if s.tags.disconnect() != nil { frontend.deactivate() }
             do throws(RFError) {
                 _ = try frontend.activate(entry.identity.target)
             } catch {
@@ -44,7 +42,7 @@ extension NFCSystem {
                 frontend.deactivate()
                 throw SystemError(.tagConnectionLost, "the selected application \(aid) no longer answers")
             }
-            s.connected = ref.handle
+            s.tags.connect(ref.handle)
             log(.system, "\(s.id) connected to tag \(ref.handle)")
         }
     }
@@ -198,7 +196,7 @@ extension NFCSystem {
 
     func operation<T>(
         _ ref: TagReference, requireConnected: Bool = true,
-        _ body: (SessionState, (tag: DeliveredTag, identity: IdentifiedTag), any RFFrontend) throws(SystemError) -> T
+        _ body: (SessionState, TagLifecycle.Entry, any RFFrontend) throws(SystemError) -> T
     ) throws(SystemError) -> T {
         try perform { () throws(SystemError) -> T in
             guard let s = sessions[ref.session], let frontend else {
@@ -207,13 +205,7 @@ extension NFCSystem {
             guard arbiter.active == ref.session, !s.ended else {
                 throw SystemError(.sessionInvalidated, "the session is invalidated")
             }
-            guard ref.generation == s.generation, let entry = s.delivered[ref.handle] else {
-                throw SystemError(.tagConnectionLost, "the tag is from before restartPolling()")
-            }
-            if s.gone.contains(ref.handle) { throw SystemError(.tagConnectionLost, "the tag left the field") }
-            if requireConnected && s.connected != ref.handle {
-                throw SystemError(.tagNotConnected, "connect(to:) the tag first")
-            }
+            let entry = try s.tags.check(ref, requireConnected: requireConnected)
             inFlight += 1
             defer { inFlight -= 1 }
             do throws(SystemError) {
@@ -225,7 +217,7 @@ extension NFCSystem {
     }
 
     private func ndefAccess(
-        _ s: SessionState, _ entry: (tag: DeliveredTag, identity: IdentifiedTag), _ frontend: any RFFrontend
+        _ s: SessionState, _ entry: TagLifecycle.Entry, _ frontend: any RFFrontend
     ) throws(SystemError) -> any NDEFAccess {
         if let a = s.ndef { return a }
         guard let a = platform.ndefAccess(for: entry.identity, frontend: frontend) else {
@@ -248,8 +240,7 @@ extension NFCSystem {
     /// Notes a tag that left the field.
     func lost(_ s: SessionState, _ ref: TagReference, _ e: SystemError) -> SystemError {
         if e.code == .tagConnectionLost {
-            s.gone.insert(ref.handle)
-            if s.connected == ref.handle { s.connected = nil }
+            s.tags.lose(ref.handle)
             s.ndef = nil
         }
         return e
