@@ -70,20 +70,16 @@ extension NFCSystem {
         }
     }
 
-    /// `writeNDEF`: 400 read-only, 402 too small, 401 failed, checked before the first write (Apple's Core NFC documentation; docs/PARITY.md §14).
+    /// `writeNDEF`: 401 not NDEF formatted, 400 read-only, 403 empty, 402 too small, all before the first write
+    /// (Apple's Core NFC documentation; docs/PARITY.md §14). The reader procedures decide them (`NDEFWriteRule`, the
+    /// one place the rule lives); their errors map to these codes (`StandardTagPlatform.map`).
     package func writeNDEF(_ ref: TagReference, _ message: [UInt8]) throws(SystemError) {
         touch()
         try operation(ref) { (s, entry, frontend) throws(SystemError) in
             let access = try ndefAccess(s, entry, frontend)
-            let state = try access.detect()
-            switch state.status {
-            case .notSupported: throw SystemError(.tagUpdateFailure, "Tag Not NDEF formatted")
-            case .readOnly: throw SystemError(.tagNotWritable, "the tag is read-only")
-            case .readWrite: break
-            }
-            guard message.count <= state.capacity else {
-                throw SystemError(.tagSizeTooSmall, "message of \(message.count) bytes, capacity \(state.capacity)")
-            }
+            // Detection first, so that its failures are read failures (102, not 401); the procedure keeps what it
+            // learnt, so the write sends no detection frames again.
+            _ = try access.detect()
             try access.write(message)
             log(.system, "tag \(ref.handle): wrote \(message.count) bytes of NDEF")
         }

@@ -22,6 +22,8 @@ package protocol NDEFAccess: AnyObject {
     func detect() throws(SystemError) -> NDEFState
     /// The stored message bytes; `[]` for an empty NDEF tag.
     func read() throws(SystemError) -> [UInt8]
+    /// Writes a message, refusing before the first write what may not be written: not NDEF formatted (401),
+    /// read-only (400), empty (403), too large (402) — the reader procedures' `NDEFWriteRule`.
     func write(_ message: [UInt8]) throws(SystemError)
     func lock() throws(SystemError)
 }

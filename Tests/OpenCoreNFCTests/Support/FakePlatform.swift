@@ -82,6 +82,14 @@ final class FakePlatform: TagPlatform, @unchecked Sendable {
         }
 
         func write(_ message: [UInt8]) throws(SystemError) {
+            // The reader procedures' write rule (NDEFWriteRule), in its order.
+            let current = store
+            guard current.formatted else { throw SystemError(.tagUpdateFailure, "Tag Not NDEF formatted") }
+            guard !current.readOnly else { throw SystemError(.tagNotWritable, "the tag is read-only") }
+            guard !message.isEmpty else { throw SystemError(.zeroLengthMessage, "an empty message") }
+            guard message.count <= current.capacity else {
+                throw SystemError(.tagSizeTooSmall, "message of \(message.count) bytes, capacity \(current.capacity)")
+            }
             try ping(writing: true)
             var s = store
             s.message = message
