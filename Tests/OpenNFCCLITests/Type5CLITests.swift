@@ -117,6 +117,7 @@ import Testing
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout == "EAS set on E004010812345678.\n")
         #expect(set.stderr.contains("SET EAS (NXP) (addressed to E004010812345678)"))
+        #expect(set.stderr.contains("frames: 1\n"))  // the minimum: one request (docs/PROCEDURES.md)
         let alarm = try ws.run(["iso15693", "eas", "alarm", "--device", dev])
         #expect(alarm.status == 0, "\(alarm.stderr)")
         #expect(alarm.stdout.hasPrefix("EAS alarm answer: ") && alarm.stdout.count == 18 + 64 + 1)
@@ -143,9 +144,11 @@ import Testing
         let dev = "sim:\(file)"
         let change = try ws.run([
             "iso15693", "password", "--id", "write", "--password", "00000000", "--new", "11223344", "--device", dev,
+            "--trace",
         ])
         #expect(change.status == 0, "\(change.stderr)")
         #expect(change.stdout == "write password accepted; new password written (E004010912345678).\n")
+        #expect(change.stderr.contains("frames: 3\n"))  // GET RANDOM NUMBER, SET PASSWORD, WRITE PASSWORD
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\"write\": \"11223344\""))
         // The old password is wrong now: the chip goes mute, so the command reports silence.
         let old = try ws.run(["iso15693", "password", "--id", "write", "--password", "00000000", "--device", dev])
@@ -158,6 +161,7 @@ import Testing
         ])
         #expect(protect.status == 0, "\(protect.stderr)")
         #expect(protect.stderr.contains("PROTECT PAGE (NXP)"))
+        #expect(protect.stderr.contains("frames: 5\n"))  // a fresh random per password: 2 + 2 + PROTECT PAGE
         let info = try ws.run(["iso15693", "info", "--device", dev])
         #expect(info.status == 0, "\(info.stderr)")
         #expect(info.stdout.contains("NXP: protection pointer 16 (block), condition 30, locked: nothing; features: "))

@@ -99,6 +99,11 @@ import Testing
         tag.powerOn()
         #expect(send(tag, custom(tag, 0xB3, [0x20, 0, 0, 0, 0])) == .data(h("01 0F")))  // no such password ID
         #expect(send(tag, custom(tag, 0xB3, [0x01, 0, 0])) == .data(h("01 02")))  // cut short
+        // A random number serves one password: sent again with the same random, the right password mutes the chip.
+        let once = try xored(tag, h("0F 0F 0F 0F"))
+        #expect(send(tag, custom(tag, 0xB3, [0x04] + once)) == .data([0x00]))
+        #expect(send(tag, custom(tag, 0xB3, [0x04] + once)) == .silence)
+        tag.powerOn()
         // The random numbers differ from one request to the next.
         #expect(send(tag, custom(tag, 0xB2)) != send(tag, custom(tag, 0xB2)))
     }

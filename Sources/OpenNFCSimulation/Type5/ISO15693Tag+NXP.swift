@@ -13,7 +13,7 @@ internal import OpenNFCBytes
 /// | `A7` | WRITE EAS ID | — | ✓ | as `A2` |
 /// | `AB` | GET NXP SYSTEM INFORMATION | — | ✓ | — |
 /// | `B2` | GET RANDOM NUMBER | ✓ | ✓ | — |
-/// | `B3` | SET PASSWORD (ID, password XOR random‖random) | EAS/AFI | all five | a random number since power-on |
+/// | `B3` | SET PASSWORD (ID, password XOR random‖random) | EAS/AFI | all five | a fresh random number: each one serves one password |
 /// | `B4`/`B5` | WRITE / LOCK PASSWORD | EAS/AFI | all five | that password presented (addressed or selected mode); not locked |
 /// | `B6`/`B7` | PROTECT PAGE / LOCK PAGE PROTECTION CONDITION | — | ✓ | read and write passwords presented; not locked |
 /// | `B8` | GET MULTIPLE BLOCK PROTECTION STATUS | — | ✓ | — |
@@ -113,8 +113,10 @@ extension ISO15693Tag {
 
     /// The password `xored` (4 bytes as sent) stands for, given the last random number (SL2S2602 §9.5.3: each byte
     /// XORed with the random number's bytes in turn), most significant byte first; nil without a random number.
+    /// A random number serves one password: it is used up here.
     private func unxor(_ xored: [UInt8]) -> [UInt8]? {
         guard let rnd = session.random else { return nil }
+        session.random = nil
         return Array(xored.enumerated().map { i, b in b ^ rnd[i % 2] }.reversed())
     }
 
