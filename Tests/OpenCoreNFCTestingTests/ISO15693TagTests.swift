@@ -340,7 +340,9 @@ import Testing
                 ext ? "ext lock ok" : "ext lock 102 iso 01",
                 ext ? "ext security [0, 1]" : "ext security 102 iso 01",
                 profile.hasWriteMultiple ? "write multiple ok" : "write multiple 102 iso 01",
-                "fast read 102 iso 01", "ext fast read 102 iso 01", "custom 0 102 iso 01",
+                "fast read 102 iso 01", "ext fast read 102 iso 01",
+                // AB is GET NXP SYSTEM INFORMATION on the SLIX2, which takes no parameter: 02 there.
+                profile.custom == .icodeSLIX2 ? "custom 0 102 iso 02" : "custom 0 102 iso 01",
                 "authenticate flags 1 data 01", "key update flags 1 data 01", "challenge 102 iso 01",
                 "read buffer flags 1 data 01", "raw read flags 0 data \(cc)", "raw unknown flags 1 data 01",
             ])

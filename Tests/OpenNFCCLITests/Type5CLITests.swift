@@ -74,20 +74,17 @@ import Testing
         #expect(t.stderr.contains("WRITE DSFID 01 (addressed to E007800012345678, Option)"))
     }
 
-    @Test func nxpCommandsAreGuardedAndReportTheTagsAnswer() throws {
+    @Test func nxpCommandsAreGuarded() throws {
         let ws = try Workspace()
         defer { ws.cleanup() }
         let slix = try newTag(ws, "s.json")
-        // The virtual ICODE chips do not simulate the custom commands: the tag's error is reported by name.
-        let eas = try ws.run(["iso15693", "eas", "set", "--device", "sim:\(slix)", "--trace"])
-        #expect(eas.status == 1)
-        #expect(eas.stderr.contains("error 01 (command not supported)"))
-        #expect(eas.stderr.contains("SET EAS (NXP) (addressed to E004010812345678)"))
         #expect(try ws.run(["iso15693", "eas", "lock", "--device", "sim:\(slix)"]).status == 64)
+        #expect(try ws.run(["iso15693", "eas", "protect-afi", "--device", "sim:\(slix)"]).status == 64)
         let st = try newTag(ws, "st.json", chip: "st25dv04k")
         let notNXP = try ws.run(["iso15693", "privacy", "disable", "--password", "0F0F0F0F", "--device", "sim:\(st)"])
         #expect(notNXP.status == 1)
         #expect(notNXP.stderr.contains("not NXP (04)"))
+        #expect(try ws.run(["iso15693", "signature", "--device", "sim:\(st)"]).status == 1)
         let lock = try ws.run([
             "iso15693", "password", "--id", "read", "--password", "00000000", "--lock", "--device", "sim:\(slix)",
         ])
@@ -97,11 +94,105 @@ import Testing
         ])
         #expect(badID.status == 64)
         #expect(badID.stderr.contains("--id is read, write, privacy, destroy or eas"))
+        let badCondition = try ws.run([
+            "iso15693", "protect", "--pointer", "8", "--condition", "FF", "--read-password", "00000000",
+            "--write-password", "00000000", "--device", "sim:\(slix)",
+        ])
+        #expect(badCondition.status == 64)
+        // The SLIX has only the EAS/AFI password: the chip refuses the read password's ID.
         let rnd = try ws.run([
             "iso15693", "password", "--id", "read", "--password", "00000000", "--device", "sim:\(slix)", "--trace",
         ])
         #expect(rnd.status == 1)
         #expect(rnd.stderr.contains("GET RANDOM NUMBER (NXP)"))
+        #expect(rnd.stderr.contains("error 0F"))
+    }
+
+    @Test func easOnTheVirtualSLIX() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let slix = try newTag(ws, "s.json")
+        let dev = "sim:\(slix)"
+        let set = try ws.run(["iso15693", "eas", "set", "--device", dev, "--trace"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout == "EAS set on E004010812345678.\n")
+        #expect(set.stderr.contains("SET EAS (NXP) (addressed to E004010812345678)"))
+        #expect(set.stderr.contains("frames: 1\n"))  // the minimum: one request (docs/PROCEDURES.md)
+        let alarm = try ws.run(["iso15693", "eas", "alarm", "--device", dev])
+        #expect(alarm.status == 0, "\(alarm.stderr)")
+        #expect(alarm.stdout.hasPrefix("EAS alarm answer: ") && alarm.stdout.count == 18 + 64 + 1)
+        #expect(try ws.run(["tag", "show", slix]).stdout.contains("NXP: EAS set"))
+        #expect(try ws.run(["iso15693", "eas", "reset", "--device", dev]).status == 0)
+        let silent = try ws.run(["iso15693", "eas", "alarm", "--device", dev])
+        #expect(silent.stdout == "EAS is not set on E004010812345678: no alarm.\n")
+        // Password protection of EAS is permanent; afterwards EAS changes need the EAS/AFI password.
+        let protect = try ws.run(["iso15693", "eas", "protect-eas", "--yes", "--password", "00000000", "--device", dev])
+        #expect(protect.status == 0, "\(protect.stderr)")
+        let refused = try ws.run(["iso15693", "eas", "set", "--device", dev])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("error 0F"))
+        #expect(try ws.run(["iso15693", "eas", "set", "--password", "00000000", "--device", dev]).status == 0)
+        let lock = try ws.run(["iso15693", "eas", "lock", "--yes", "--password", "00000000", "--device", dev])
+        #expect(lock.status == 0, "\(lock.stderr)")
+        #expect(try ws.run(["tag", "show", slix]).stdout.contains("NXP: EAS set (locked), password protects EAS"))
+    }
+
+    @Test func passwordsPageProtectionSignatureAndPrivacyOnTheVirtualSLIX2() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let file = try newTag(ws, "s2.json", chip: "icode-slix2", text: "guarded")
+        let dev = "sim:\(file)"
+        let change = try ws.run([
+            "iso15693", "password", "--id", "write", "--password", "00000000", "--new", "11223344", "--device", dev,
+            "--trace",
+        ])
+        #expect(change.status == 0, "\(change.stderr)")
+        #expect(change.stdout == "write password accepted; new password written (E004010912345678).\n")
+        #expect(change.stderr.contains("frames: 3\n"))  // GET RANDOM NUMBER, SET PASSWORD, WRITE PASSWORD
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\"write\": \"11223344\""))
+        // The old password is wrong now: the chip goes mute, so the command reports silence.
+        let old = try ws.run(["iso15693", "password", "--id", "write", "--password", "00000000", "--device", dev])
+        #expect(old.status == 1)
+        #expect(old.stderr.contains("did not answer while trying to present the write password"))
+        // High page from block 16: reads and writes need the passwords.
+        let protect = try ws.run([
+            "iso15693", "protect", "--pointer", "16", "--condition", "30", "--read-password", "00000000",
+            "--write-password", "11223344", "--device", dev, "--trace",
+        ])
+        #expect(protect.status == 0, "\(protect.stderr)")
+        #expect(protect.stderr.contains("PROTECT PAGE (NXP)"))
+        #expect(protect.stderr.contains("frames: 5\n"))  // a fresh random per password: 2 + 2 + PROTECT PAGE
+        let info = try ws.run(["iso15693", "info", "--device", dev])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("NXP: protection pointer 16 (block), condition 30, locked: nothing; features: "))
+        #expect(info.stdout.contains("originality signature, privacy, destroy"))
+        let dump = try ws.run(["dump", "-o", ws.path("d.json"), "--device", dev])
+        #expect(dump.status == 1)
+        #expect(dump.stderr.contains("error 0F"))
+        // NDEF detection reads the whole T5T area in one READ MULTIPLE BLOCKS, which crosses into the high page.
+        let read = try ws.run(["read", "--device", dev])
+        #expect(read.status == 1)
+        #expect(read.stderr.contains("READ MULTIPLE BLOCKS 1–64: the tag answered error 0F"))
+        let signature = try ws.run(["iso15693", "signature", "--device", dev, "--json"])
+        #expect(signature.status == 0, "\(signature.stderr)")
+        #expect(signature.stdout.contains("\"result\": \""))
+        // Privacy mode: the tag no longer answers any inventory, so it is not found at all.
+        let privacy = try ws.run(["iso15693", "privacy", "enable", "--password", "0F0F0F0F", "--device", dev])
+        #expect(privacy.status == 0, "\(privacy.stderr)")
+        #expect(privacy.stdout == "Privacy mode enabled on E004010912345678.\n")
+        #expect(try ws.run(["iso15693", "info", "--device", dev]).status != 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\"privacy\": true"))
+    }
+
+    @Test func st25dvConfigurationInInfo() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let st = try newTag(ws, "st.json", chip: "st25dv04k")
+        let info = try ws.run(["iso15693", "info", "--device", "sim:\(st)", "--trace"])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(
+            info.stdout.contains("\nST25DV: ENDA1 0F, ENDA2 0F, ENDA3 0F, RFA1SS 03, RFA2SS 03, RFA3SS 03, RFA4SS 03"))
+        #expect(info.stderr.contains("READ CONFIGURATION 05 (ST)"))
     }
 
     @Test func dumpAndRestore() throws {
@@ -181,6 +272,20 @@ import Testing
         #expect(info.stdout.hasPrefix("UID E004010912345678, DSFID 00, AFI 3D, 80 blocks of 4 bytes"), "\(info.stderr)")
         let dump = try ws.run(["dump", "-o", ws.path("d.json"), "--device", "pcsc:00 01"])
         #expect(dump.status == 0, "\(dump.stderr)")
+        // The NXP custom commands travel in the FF C2 transparent session to the emulated SLIX2.
+        let eas = try ws.run(["iso15693", "eas", "set", "--device", "pcsc:00 01", "--trace"])
+        #expect(eas.status == 0, "\(eas.stderr)")
+        #expect(eas.stderr.contains("SET EAS (NXP)"))
+        let signature = try ws.run(["iso15693", "signature", "--device", "pcsc:00 01"])
+        #expect(signature.status == 0, "\(signature.stderr)")
+        #expect(signature.stdout.hasPrefix("Signature of E004010912345678: ") && signature.stdout.count == 31 + 64 + 1)
+        let password = try ws.run([
+            "iso15693", "password", "--id", "read", "--password", "00000000", "--new", "CAFE0001", "--device",
+            "pcsc:00 01",
+        ])
+        #expect(password.status == 0, "\(password.stderr)")
+        let nxpInfo = try ws.run(["iso15693", "info", "--device", "pcsc:00 01"])
+        #expect(nxpInfo.stdout.contains("\nNXP: protection pointer 0 (block), condition 00"), "\(nxpInfo.stderr)")
 
         emulator.terminate()
         emulator.waitUntilExit()
@@ -188,6 +293,8 @@ import Testing
         let shown = try ws.run(["tag", "show", "--json", file])
         #expect(shown.stdout.contains("written over FF C2"))
         #expect(shown.stdout.contains("\"afi\": \"3D\""))
+        let saved = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(saved.contains("\"eas\": true") && saved.contains("\"read\": \"CAFE0001\""))
         let dumped = try ws.run(["tag", "show", "--json", ws.path("d.json")])
         #expect(dumped.stdout.contains("written over FF C2"))
     }

@@ -59,16 +59,65 @@ import Testing
             guard let e = e as? TagFileError else { return false }
             return e.line == 10 && e.field == "Block Count" && e.description.contains("no simulated ISO 15693 chip")
         }
-        let privacy = Self.slix2File().replacingOccurrences(of: "Privacy Mode: false", with: "Privacy Mode: true")
+        let accept = Self.slix2File("Capabilities: AcceptAllPasswords")
         #expect {
-            _ = try FlipperNFCFile.decodeAnyChip(privacy)
+            _ = try FlipperNFCFile.decodeAnyChip(accept)
+        } throws: { e in (e as? TagFileError)?.line == 21 && (e as? TagFileError)?.field == "Capabilities" }
+        // The SLIX (28 blocks) has no privacy mode: only false loads.
+        let slix = Self.slix2File(blocks: 28).replacingOccurrences(
+            of: "Privacy Mode: false", with: "Privacy Mode: true")
+        #expect {
+            _ = try FlipperNFCFile.decodeAnyChip(slix)
         } throws: { e in (e as? TagFileError)?.line == 16 && (e as? TagFileError)?.field == "Privacy Mode" }
+        let pointer = Self.slix2File().replacingOccurrences(
+            of: "Protection Pointer: 00", with: "Protection Pointer: 4F")
+        #expect {
+            _ = try FlipperNFCFile.decodeAnyChip(pointer)
+        } throws: { e in (e as? TagFileError)?.field == "Protection Pointer" }
         let short = Self.slix2File().replacingOccurrences(of: "Data Content: E1 40 4F 01 ", with: "Data Content: ")
         #expect {
             _ = try FlipperNFCFile.decodeAnyChip(short)
         } throws: { e in (e as? TagFileError)?.field == "Data Content" }
         let v3 = Self.slix2File().replacingOccurrences(of: "Version: 4", with: "Version: 3")
         #expect(throws: TagFileError.self) { try FlipperNFCFile.decodeAnyChip(v3) }
+    }
+
+    @Test func slixPasswordsPrivacyProtectionAndSignatureTravelBothWays() throws {
+        let signature = (0..<32).map { String(format: "%02X", $0) }.joined(separator: " ")
+        let text = Self.slix2File()
+            .replacingOccurrences(
+                of: "Password Privacy: 0F 0F 0F 0F", with: "Password Privacy: 78 56 34 12\nPassword Read: 01 00 00 00"
+            )
+            .replacingOccurrences(
+                of: "Signature: " + Array(repeating: "00", count: 32).joined(separator: " "),
+                with: "Signature: \(signature)"
+            )
+            .replacingOccurrences(of: "Privacy Mode: false", with: "Privacy Mode: true")
+            .replacingOccurrences(of: "Protection Pointer: 00", with: "Protection Pointer: 10")
+            .replacingOccurrences(of: "Protection Condition: 00", with: "Protection Condition: 11")
+            .replacingOccurrences(of: "Lock EAS: false", with: "Lock EAS: true")
+        let tag = try #require(try FlipperNFCFile.decodeAnyChip(text + "Capabilities: Default\n") as? ISO15693Tag)
+        // Flipper saves the 32-bit password least significant byte first; the chip keeps it as printed.
+        #expect(tag.nxp.passwords[0x04] == h("12 34 56 78") && tag.nxp.passwords[0x01] == h("00 00 00 01"))
+        #expect(tag.nxp.passwords[0x08] == h("0F 0F 0F 0F"))  // absent: the factory value
+        #expect(tag.nxp.signature == (0..<32).map { UInt8($0) })
+        #expect(tag.nxp.privacy && tag.nxp.easLocked && !tag.nxp.protectionLocked)
+        #expect(tag.nxp.protectionPointer == 0x10 && tag.nxp.protectionCondition == 0x11)
+        // The imported chip behaves so: privacy hides it from inventory.
+        #expect(tag.receive(h("26 01 00"), tearAfter: nil) == .silence)
+        let out = try FlipperNFCFile.encode(tag)
+        #expect(out.contains("Password Privacy: 78 56 34 12\n") && out.contains("Password Read: 01 00 00 00\n"))
+        #expect(out.contains("Signature: \(signature)\n") && out.contains("Privacy Mode: true\n"))
+        #expect(
+            out.contains("Protection Pointer: 10\nProtection Condition: 11\n")
+                || out.contains("Protection Condition: 11"))
+        let again = try #require(try FlipperNFCFile.decodeAnyChip(out) as? ISO15693Tag)
+        #expect(again.nxp == tag.nxp)
+        // The SLIX exports only its EAS password.
+        let slix = try ISO15693Tag.factory(.icodeSLIX, uid: h("E004015012345678"))
+        let slixText = try FlipperNFCFile.encode(slix)
+        #expect(slixText.contains("Password EAS: 00 00 00 00\n") && !slixText.contains("Password Read"))
+        #expect(!slixText.contains("Signature"))
     }
 
     @Test func st25dv64kCannotBeExported() throws {

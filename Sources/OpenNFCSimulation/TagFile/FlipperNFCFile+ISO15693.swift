@@ -7,8 +7,13 @@ internal import OpenNFCBytes
 /// |---|---|---|
 /// | `UID` (MSB first, `E0 …`), `DSFID`, `AFI`, `IC Reference`, `Lock DSFID`, `Lock AFI` | ✓ | ✓ |
 /// | `Block Count` (decimal, 1–256), `Block Size` (hex), `Data Content`, `Security Status` (`01` = locked per block) | ✓ | ✓ |
-/// | `SLIX`: `Privacy Mode`, `Protection Pointer`, `Protection Condition`, `Lock EAS`, `Lock PPL` | must show the state the virtual chip has (privacy off, no page protection, EAS and PP unlocked); anything else is refused by line | written (that state) |
-/// | `SLIX`: `Password …`, `Signature`, `Capabilities` | ignored: the virtual ICODE chips hold no passwords and no signature | not written (Flipper then uses its defaults) |
+/// | `SLIX`: `Password Read`, `Password Write`, `Password Privacy`, `Password Destroy`, `Password EAS` (4 bytes, least significant first, as Flipper saves its 32-bit value) | ✓ the chip's passwords (SLIX: EAS only; keys for passwords the chip lacks are skipped, as Flipper skips them) | ✓ the chip's |
+/// | `SLIX`: `Signature` (32 bytes), `Privacy Mode`, `Protection Pointer`, `Protection Condition`, `Lock PPL` | ✓ on the SLIX2; on the SLIX only the "off" state (signature skipped), else refused by line | ✓ |
+/// | `SLIX`: `Lock EAS` | ✓ | ✓ |
+/// | `SLIX`: `Capabilities` | `Default` only: `AcceptAllPasswords` (a Flipper emulation mode) is refused by line | not written |
+///
+/// Flipper keeps no EAS state, EAS ID, EAS/AFI password protection, password locks, destroy or 64-bit mode: those
+/// travel only in the tag-file form (they are lost on export and factory state on import).
 ///
 /// The chip is chosen from the UID's manufacturer and the block count: `E0 04` with 28 blocks → `icode-slix`,
 /// 80 → `icode-slix2`; `E0 02` with 128 → `st25dv04k`; `E0 07` with 64 → `tagit-hfi-plus`. The ST25DV64K's 2048
@@ -60,22 +65,57 @@ extension FlipperNFCFile {
                 "\(profile.displayName) reports IC reference \(Hex.encode([mine])), not \(Hex.encode(ic))",
                 field: "IC Reference", line: values["IC Reference"]!.line)
         }
-        if device.value == "SLIX" {
-            // The virtual ICODE chips have no privacy mode, page protection or EAS lock: only that state loads.
-            for key in ["Privacy Mode", "Lock EAS", "Lock PPL"] where try bool(values, key) == true {
+        if device.value == "SLIX" { try decodeSLIX(values, into: tag) }
+        return tag
+    }
+
+    static let slixPasswordKeys: [(id: UInt8, key: String)] = [
+        (0x01, "Password Read"), (0x02, "Password Write"), (0x04, "Password Privacy"), (0x08, "Password Destroy"),
+        (0x10, "Password EAS"),
+    ]
+
+    /// The SLIX keys (flipperzero-firmware lib/nfc/protocols/slix: the same keys, each for the chips with that
+    /// feature).
+    static func decodeSLIX(_ values: [String: Entry], into tag: ISO15693Tag) throws(TagFileError) {
+        guard tag.profile.custom == .icodeSLIX || tag.profile.custom == .icodeSLIX2 else { return }
+        let slix2 = tag.profile.custom == .icodeSLIX2
+        if let c = values["Capabilities"], c.value != "Default" {
+            throw TagFileError(
+                "'\(c.value)' is a Flipper emulation mode; the virtual chip checks its passwords (only Default loads)",
+                field: "Capabilities", line: c.line)
+        }
+        for (id, key) in slixPasswordKeys where tag.nxp.passwords[id] != nil {
+            if let v = try hexValue(values, key, count: 4) { tag.nxp.passwords[id] = Array(v.reversed()) }
+        }
+        if let l = try bool(values, "Lock EAS") { tag.nxp.easLocked = l }
+        guard slix2 else {
+            // The SLIX has no privacy mode or page protection: only the "off" state loads.
+            for key in ["Privacy Mode", "Lock PPL"] where try bool(values, key) == true {
                 throw TagFileError(
-                    "the virtual ICODE chips do not simulate this (only false loads)", field: key,
+                    "\(tag.profile.displayName) has no such feature (only false loads)", field: key,
                     line: values[key]!.line)
             }
             for key in ["Protection Pointer", "Protection Condition"] {
                 if let v = try hexValue(values, key, count: 1), v[0] != 0 {
                     throw TagFileError(
-                        "the virtual ICODE chips do not simulate page protection (only 00 loads)",
-                        field: key, line: values[key]!.line)
+                        "\(tag.profile.displayName) has no page protection (only 00 loads)", field: key,
+                        line: values[key]!.line)
                 }
             }
+            return
         }
-        return tag
+        if let v = try hexValue(values, "Signature", count: 32) { tag.nxp.signature = v }
+        if let v = try bool(values, "Privacy Mode") { tag.nxp.privacy = v }
+        if let v = try bool(values, "Lock PPL") { tag.nxp.protectionLocked = v }
+        if let v = try hexValue(values, "Protection Pointer", count: 1) {
+            guard Int(v[0]) < tag.profile.blockCount - tag.profile.reservedTailBlocks else {
+                throw TagFileError(
+                    "the protection pointer must be a user block (00-\(Hex.encode([UInt8(tag.profile.blockCount - 2)])))",
+                    field: "Protection Pointer", line: values["Protection Pointer"]!.line)
+            }
+            tag.nxp.protectionPointer = v[0]
+        }
+        if let v = try hexValue(values, "Protection Condition", count: 1) { tag.nxp.protectionCondition = v[0] & 0x33 }
     }
 
     static func encodeISO15693(_ t: ISO15693Tag) throws(TagFileError) -> String {
@@ -106,13 +146,21 @@ extension FlipperNFCFile {
             "Security Status: \(hex((0..<t.profile.blockCount).map { t.lockedBlocks.contains($0) ? 0x01 : 0x00 }))",
         ]
         if slix {
+            let slix2 = t.profile.custom == .icodeSLIX2
+            lines.append("# SLIX specific data")
+            lines.append("# Passwords are optional. If a password is omitted, a default value will be used")
+            for (id, key) in slixPasswordKeys {
+                if let pw = t.nxp.passwords[id] { lines.append("\(key): \(hex(pw.reversed()))") }
+            }
+            if slix2 { lines.append("Signature: \(hex(t.nxp.signature))") }
             lines += [
-                "# SLIX specific data",
-                "Privacy Mode: false",
-                "Protection Pointer: 00",
-                "Protection Condition: 00",
-                "Lock EAS: false",
-                "Lock PPL: false",
+                "Privacy Mode: \(slix2 && t.nxp.privacy)",
+                "# Protection pointer configuration",
+                "Protection Pointer: \(hex([t.nxp.protectionPointer]))",
+                "Protection Condition: \(hex([t.nxp.protectionCondition]))",
+                "# SLIX Lock Bits",
+                "Lock EAS: \(t.nxp.easLocked)",
+                "Lock PPL: \(t.nxp.protectionLocked)",
             ]
         }
         return lines.joined(separator: "\n") + "\n"

@@ -12,6 +12,29 @@ extension ISO15693Tag {
         let cc = Array(memory.prefix(memory.first == 0xE2 || (memory.count > 2 && memory[2] == 0) ? 8 : 4))
         let formatted = cc.first == 0xE1 || cc.first == 0xE2
         lines.append("CC: \(Hex.encode(cc, separator: " "))\(formatted ? "" : " (not NDEF formatted)")")
+        switch profile.custom {
+        case .icodeSLIX, .icodeSLIX2:
+            var nx = ["EAS \(nxp.eas ? "set" : "reset")\(nxp.easLocked ? " (locked)" : "")"]
+            if nxp.easProtected || nxp.afiProtected {
+                nx.append(
+                    "password protects \([nxp.easProtected ? "EAS" : nil, nxp.afiProtected ? "AFI" : nil].compactMap { $0 }.joined(separator: " and "))"
+                )
+            }
+            if profile.custom == .icodeSLIX2 {
+                nx.append("privacy \(nxp.privacy ? "on" : "off")")
+                nx.append(
+                    "page protection pointer \(Hex.encode([nxp.protectionPointer])) condition "
+                        + "\(Hex.encode([nxp.protectionCondition]))\(nxp.protectionLocked ? " (locked)" : "")")
+                if nxp.destroyed { nx.append("destroyed") }
+            }
+            lines.append("NXP: " + nx.joined(separator: ", "))
+        case .st25dv:
+            let areas = (1...4).map { "RFA\($0)SS \(Hex.encode([st25.security($0)]))" }
+            lines.append(
+                "ST25DV: ENDA1-3 \(Hex.encode([st25.configuration[5], st25.configuration[7], st25.configuration[9]], separator: " ")), "
+                    + areas.joined(separator: ", "))
+        case .none: break
+        }
         if !lockedBlocks.isEmpty {
             lines.append("Locked blocks: \(lockedBlocks.sorted().map(String.init).joined(separator: ", "))")
         }

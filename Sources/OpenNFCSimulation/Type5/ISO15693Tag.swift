@@ -14,7 +14,8 @@ public import OpenNFCRF
 /// | Option flag | yes | reads add the block security status; chips that need it for writes stay silent without it |
 /// | Error codes (§10.2.4) | yes | `01` not supported, `02` not recognised, `10` block not available, `11` already locked, `12` locked |
 /// | Tearing | yes | a block is programmed whole or not at all; Write Multiple commits whole blocks in order |
-/// | Custom commands (`A0`–`DF`) | no | NXP passwords/privacy/EAS and ST configuration answer `01` (not supported) |
+/// | Custom commands (`A0`–`DF`) | per chip | NXP ICODE set (`ISO15693Tag+NXP.swift`), ST25DV set (`ISO15693Tag+ST25DV.swift`); the manufacturer code after the command must be the chip's, else `01`; the Tag-it has none (`01`) |
+/// | Passwords and protection | NXP, ST | NXP pages (protection pointer and condition), privacy, destroy, EAS/AFI password; ST areas (RFAxSS) by 64-bit password; state in tag files |
 ///
 /// Unknown commands answer error `01`, and a request too short for its command answers `02`: ISO/IEC 15693-3 lets a
 /// tag stay silent instead; these chips' datasheets list the error responses.
@@ -36,6 +37,12 @@ public final class ISO15693Tag: VirtualTag {
     package var dsfidLocked: Bool
     package var afiLocked: Bool
     package private(set) var state: State = .ready
+    /// NXP ICODE custom state kept in EEPROM (passwords, privacy, EAS, page protection, signature).
+    package var nxp: NXPState
+    /// ST25DV configuration registers and passwords kept in EEPROM.
+    package var st25: ST25DVState
+    /// What a power-off clears: presented passwords, the last random number, open security sessions.
+    var session = CustomSession()
 
     /// A tag with this memory (zero-filled when nil).
     public init(profile: ISO15693ChipProfile, uid: [UInt8], memory: [UInt8]? = nil) throws(ISO15693TagError) {
@@ -56,6 +63,9 @@ public final class ISO15693Tag: VirtualTag {
         self.afi = 0
         self.dsfidLocked = false
         self.afiLocked = false
+        self.nxp = NXPState(profile: profile, uid: uid)
+        self.st25 = ST25DVState(profile: profile)
+        self.session = CustomSession(uid: uid)
     }
 
     public var chip: String { profile.name }
@@ -67,8 +77,12 @@ public final class ISO15693Tag: VirtualTag {
     /// Activation sends no frame to an ISO 15693 tag: nothing volatile is cleared (a quiet tag stays quiet).
     public func reset() {}
 
-    /// Power-up: the tag is ready (§7.3).
-    public func powerOn() { state = .ready }
+    /// Power-up: the tag is ready (§7.3); presented passwords, random numbers and security sessions are gone.
+    public func powerOn() {
+        state = .ready
+        session.powerOn()
+        st25.powerOn()
+    }
 
     public func processingTime(for frame: [UInt8]) -> NFCDuration {
         guard frame.count >= 2 else { return .zero }
@@ -89,16 +103,20 @@ public final class ISO15693Tag: VirtualTag {
     }
 
     public func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
-        guard frame.count >= 2 else { return .silence }
+        guard frame.count >= 2, !nxp.destroyed, !session.muted else { return .silence }
         let flags = frame[0]
         let command = frame[1]
         if flags & 0x04 != 0 {
-            return command == 0x01 ? inventory(frame) : .silence
+            guard !nxp.privacy else { return .silence }  // SL2S2602 §8.5.3: privacy mode hides the tag from inventory
+            if command == 0x01 { return inventory(frame) }
+            if command == 0xA0 || command == 0xA1 { return inventoryRead(frame) }
+            return .silence
         }
         let addressed = flags & 0x20 != 0
         let selectMode = flags & 0x10 != 0
         var i = 2
-        if command >= 0xA0 && command <= 0xDF { i += 1 }  // IC manufacturer code of custom commands
+        let custom = command >= 0xA0 && command <= 0xDF
+        if custom { i += 1 }  // IC manufacturer code of custom commands
         if addressed {
             guard frame.count >= i + 8 else { return .silence }
             guard Array(frame[i..<(i + 8)]) == uid.reversed() else {
@@ -112,10 +130,18 @@ public final class ISO15693Tag: VirtualTag {
         } else if state == .quiet {
             return .silence
         }
+        // SL2S2602 §8.5.3: in privacy mode only GET RANDOM NUMBER and SET PASSWORD (of the privacy password) answer.
+        if nxp.privacy && !(custom && (command == 0xB2 || command == 0xB3)) { return .silence }
         if addressed && selectMode { return error(0x02) }
         guard frame.count >= i else { return error(0x02) }  // a custom command without its manufacturer code
         let p = Array(frame[i...])
         let option = flags & 0x40 != 0
+        if custom {
+            guard let mine = profile.custom.manufacturer, frame[2] == mine else { return error(0x01) }
+            return profile.custom == .st25dv
+                ? st25Command(command, p, option: option, tearAfter: tearAfter)
+                : nxpCommand(command, p, option: option, addressed: addressed || selectMode)
+        }
         return execute(command, p, option: option, addressed: addressed, tearAfter: tearAfter)
     }
 
@@ -144,6 +170,7 @@ public final class ISO15693Tag: VirtualTag {
         case 0x27, 0x29:
             guard p.count == 1 else { return error(0x02) }
             if profile.writesNeedOption && !option { return .silence }
+            if command == 0x27, let e = afiDenied() { return error(e) }
             if command == 0x27 {
                 guard !afiLocked else { return error(0x12) }
                 if tearAfter == nil || tearAfter! >= 1 { afi = p[0] }
@@ -155,6 +182,7 @@ public final class ISO15693Tag: VirtualTag {
         case 0x28, 0x2A:
             guard p.isEmpty else { return error(0x02) }
             if profile.writesNeedOption && !option { return .silence }
+            if command == 0x28, let e = afiDenied() { return error(e) }
             if command == 0x28 {
                 guard !afiLocked else { return error(0x11) }
                 afiLocked = true
@@ -184,10 +212,10 @@ public final class ISO15693Tag: VirtualTag {
 
     // MARK: Commands
 
-    private func error(_ code: UInt8) -> VirtualAnswer { .data([0x01, code]) }
+    func error(_ code: UInt8) -> VirtualAnswer { .data([0x01, code]) }
 
     /// Block number (1 or 2 bytes, LSB first) and, for the multiple forms, block count − 1 (1 or 2 bytes).
-    private func range(_ p: [UInt8], extended: Bool, multiple: Bool) -> (
+    func range(_ p: [UInt8], extended: Bool, multiple: Bool) -> (
         first: Int, count: Int, rest: ArraySlice<UInt8>
     )? {
         let n = extended ? 2 : 1
@@ -199,10 +227,13 @@ public final class ISO15693Tag: VirtualTag {
         return (first, count, p[need...])
     }
 
-    private func readBlocks(_ p: [UInt8], extended: Bool, multiple: Bool, option: Bool) -> VirtualAnswer {
+    func readBlocks(_ p: [UInt8], extended: Bool, multiple: Bool, option: Bool) -> VirtualAnswer {
         guard let r = range(p, extended: extended, multiple: multiple), r.rest.isEmpty else { return error(0x02) }
         guard r.first + r.count <= profile.blockCount, !multiple || r.count <= profile.maxReadMultiple else {
             return error(0x10)
+        }
+        for b in r.first..<(r.first + r.count) {
+            if let e = readDenied(b) { return error(e) }
         }
         var out: [UInt8] = [0x00]
         for b in r.first..<(r.first + r.count) {
@@ -220,6 +251,10 @@ public final class ISO15693Tag: VirtualTag {
         guard r.rest.count == r.count * profile.blockSize else { return error(0x02) }
         guard r.first + r.count <= profile.blockCount else { return error(0x10) }
         for b in r.first..<(r.first + r.count) where lockedBlocks.contains(b) { return error(0x12) }
+        for b in r.first..<(r.first + r.count) {
+            if let e = writeDenied(b) { return error(e) }
+        }
+        if let answer = counterWrite(r.first, r.count, Array(r.rest), tearAfter: tearAfter) { return answer }
         // A torn write programs whole blocks only, in order (each block is one EEPROM programming cycle).
         let committed = tearAfter.map { min(r.count, $0 / profile.blockSize) } ?? r.count
         let data = Array(r.rest)
@@ -237,6 +272,7 @@ public final class ISO15693Tag: VirtualTag {
         guard let r = range(p, extended: extended, multiple: false), r.rest.isEmpty else { return error(0x02) }
         guard r.first < profile.blockCount else { return error(0x10) }
         guard !lockedBlocks.contains(r.first) else { return error(0x11) }
+        if let e = writeDenied(r.first) ?? lockDenied(r.first) { return error(e) }
         lockedBlocks.insert(r.first)
         return .data([0x00])
     }
@@ -279,10 +315,12 @@ public final class ISO15693Tag: VirtualTag {
         return .data([0x00, info] + uid.reversed() + body)
     }
 
-    private func inventory(_ frame: [UInt8]) -> VirtualAnswer {
+    /// Inventory (§10.3.1); with `read`, the NXP INVENTORY READ (SL2S2002 §9.3.1): after the mask, the first block
+    /// and the block count − 1, answered with those blocks instead of the DSFID and UID.
+    func inventory(_ frame: [UInt8], read: Bool = false) -> VirtualAnswer {
         guard state != .quiet else { return .silence }
         let flags = frame[0]
-        var i = 2
+        var i = read ? 3 : 2  // INVENTORY READ carries the IC manufacturer code after the command
         if flags & 0x10 != 0 {
             guard frame.count > i else { return .silence }
             // §10.3.1 and Table 6: AFI 00 in the request selects every tag; otherwise family and sub-family match.
@@ -294,15 +332,19 @@ public final class ISO15693Tag: VirtualTag {
         }
         guard frame.count > i else { return .silence }
         let maskLength = Int(frame[i])
-        let maskBytes = Array(frame[(i + 1)...])
-        guard maskLength <= 64, maskBytes.count == (maskLength + 7) / 8 else { return .silence }
+        let maskEnd = i + 1 + (maskLength + 7) / 8
+        guard maskLength <= 64, frame.count == maskEnd + (read ? 2 : 0) else { return .silence }
+        let maskBytes = Array(frame[(i + 1)..<maskEnd])
         let lsbFirst = Array(uid.reversed())
         for bit in 0..<maskLength {
             let mine = lsbFirst[bit / 8] >> UInt8(bit % 8) & 1
             let theirs = maskBytes[bit / 8] >> UInt8(bit % 8) & 1
             guard mine == theirs else { return .silence }
         }
-        return .data([0x00, dsfid] + lsbFirst)
+        guard read else { return .data([0x00, dsfid] + lsbFirst) }
+        return inventoryReadAnswer(
+            first: Int(frame[maskEnd]), count: Int(frame[maskEnd + 1]) + 1, maskLength: maskLength,
+            option: flags & 0x40 != 0)
     }
 }
 

@@ -10,7 +10,7 @@ package import OpenNFCRF
 /// | read | the rest of the message's blocks, in the same runs | 2 + ⌈rest ÷ run⌉ |
 /// | write | WRITE SINGLE BLOCK: the length block with L = 0 (when it was not), the message blocks that change, the length block last | see `docs/PROCEDURES.md` |
 /// | make read-only | WRITE SINGLE BLOCK 0 (CC write access `11`), LOCK BLOCK of every block of the T5T area | 1 + blocks |
-/// | format | GET SYSTEM INFORMATION (extended when the memory size is not in the short answer), WRITE the empty NDEF TLV, then the CC | 3–4 |
+/// | format | GET SYSTEM INFORMATION (extended when the memory size is not in the short answer), WRITE the empty NDEF TLV, then the CC (MLEN = the memory ÷ 8; an ICODE SLIX2's counter block 79 left out) | 3–4 |
 ///
 /// Every request is addressed with the UID, as Core NFC addresses them. A CC with the "special frame" feature bit
 /// makes writes and locks carry the Option flag; `E2` (or block numbers past 255) selects the extended commands.
@@ -227,7 +227,9 @@ package final class Type5NDEF: NDEFTagProcedure {
     package func format() throws(TagError) {
         let (blocks, size) = try memorySize()
         blockSize = size
-        let total = blocks * size
+        // NXP ICODE SLIX2 (SL2S2602 §8.2): of its 80 blocks the last is the 16-bit counter, not user memory.
+        let user = link.uid.count == 8 && link.uid[1] == 0x04 && blocks == 80 ? 79 : blocks
+        let total = user * size
         let mlen = total / 8
         var cc: [UInt8] =
             mlen <= 0xFF

@@ -59,7 +59,10 @@ extension FrameDecoder {
         case 0x2A: name = "LOCK DSFID"
         case 0x2B: name = "GET SYSTEM INFORMATION"
         case 0x3B: name = "EXTENDED GET SYSTEM INFORMATION"
-        case 0xA0...0xDF: name = c[2] == 0x04 ? nxpCustomName(code, p) : "custom command \(Hex.encode([code]))"
+        case 0xA0...0xDF:
+            name =
+                c[2] == 0x04
+                ? nxpCustomName(code, p) : c[2] == 0x02 ? stCustomName(code, p) : "custom command \(Hex.encode([code]))"
         default: name = nil
         }
         guard let name else { return nil }
@@ -86,10 +89,28 @@ extension FrameDecoder {
         case 0xB5: return "LOCK PASSWORD \(id) (NXP)"
         case 0xB6: return "PROTECT PAGE (NXP)"
         case 0xB7: return "LOCK PAGE PROTECTION CONDITION (NXP)"
+        case 0xB8: return "GET MULTIPLE BLOCK PROTECTION STATUS (NXP)"
         case 0xB9: return "DESTROY (NXP)"
         case 0xBA: return "ENABLE PRIVACY (NXP)"
+        case 0xBB: return "64-BIT PASSWORD PROTECTION (NXP)"
         case 0xBD: return "READ SIGNATURE (NXP)"
         default: return "NXP custom command \(Hex.encode([code]))"
+        }
+    }
+
+    /// ST25DV custom commands (ST25DV04K/16K/64K datasheet §7.6).
+    private static func stCustomName(_ code: UInt8, _ p: [UInt8]) -> String {
+        let arg = p.first.map { Hex.encode([$0]) } ?? "?"
+        switch code {
+        case 0xA0: return "READ CONFIGURATION \(arg) (ST)"
+        case 0xA1: return "WRITE CONFIGURATION \(arg) (ST)"
+        case 0xAD: return "READ DYNAMIC CONFIGURATION \(arg) (ST)"
+        case 0xAE: return "WRITE DYNAMIC CONFIGURATION \(arg) (ST)"
+        case 0xB1: return "WRITE PASSWORD \(arg) (ST)"
+        case 0xB3: return "PRESENT PASSWORD \(arg) (ST)"
+        case 0xC0: return "FAST READ SINGLE BLOCK (ST)"
+        case 0xC3: return "FAST READ MULTIPLE BLOCKS (ST)"
+        default: return "ST custom command \(Hex.encode([code]))"
         }
     }
 
@@ -108,6 +129,10 @@ extension FrameDecoder {
             return "info flags \(Hex.encode([b[1]])), UID \(b[2..<10].reversed().hexString)"
         case 0x20, 0x30, 0x23, 0x33: return "\(b.count - 1) bytes"
         case 0xB2 where b.count == 3: return "random \(b[1...].hexString)"
+        case 0xBD where b.count == 33: return "signature \(b[1...].hexString)"
+        case 0xAB where b.count == 8:
+            return
+                "protection pointer \(Hex.encode([b[1]])), condition \(Hex.encode([b[2]])), lock bits \(Hex.encode([b[3]]))"
         default: return b.count == 1 ? "done" : nil
         }
     }
