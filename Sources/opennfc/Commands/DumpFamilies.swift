@@ -31,6 +31,8 @@ struct DumpRequest {
     var output: String?
     var json: Bool
     var password: [UInt8]?
+    /// `--keys FILE`: the keys a family may use to open protected parts (DESFire: `<aid> <key no> <cipher> <hex>`).
+    var keysPath: String? = nil
 }
 
 extension DumpFamily {
