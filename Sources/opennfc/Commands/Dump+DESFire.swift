@@ -229,7 +229,7 @@ enum DESFireDump {
 
     /// Reads every application and file readable with free access or the keys given and prints or saves them.
     static func dump(_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32 {
-        let keys = try request.keysPath.map { try Self.keys(path: $0) } ?? [:]
+        let keys = try request.keys.map { try Self.keys(path: $0) } ?? [:]
         let image = try read(tag, keys: keys)
         try session.release()
         let closed = image.applications.flatMap { a in

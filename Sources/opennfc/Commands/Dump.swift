@@ -24,8 +24,10 @@ extension Commands {
         options: TagSession.options + [
             .init(name: "output", short: "o", value: "<file>", help: "Save a tag file (.json or .nfc)."),
             .init(name: "password", value: "<hex>", help: "Authenticate first (PWD_AUTH) to read protected pages."),
-            .init(name: "keys", value: "<file>", help: "DESFire: keys to open protected files (docs/CLI.md)."),
             .init(name: "json", help: "Print the tag file JSON on stdout."),
+            .init(
+                name: "keys", value: "<file>",
+                help: "MIFARE Classic: keys to try before the built-in ones; DESFire: keys per application."),
         ],
         run: { inv in
             let password = try hexOption(inv, "password", bytes: 4)
@@ -35,7 +37,7 @@ extension Commands {
             }
             if output != nil && inv.flag("json") { throw CLIError.usage("-o and --json cannot be combined") }
             var request = DumpRequest(output: output, json: inv.flag("json"), password: password)
-            request.keysPath = inv.value("keys")
+            request.keys = inv.value("keys")
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
                 guard let family = DumpFamily.all.first(where: { $0.dumps(tag) }) else {

@@ -23,7 +23,7 @@ struct DumpFamily: Sendable {
     }
 
     /// Every family `dump` and `restore` handle, in the order `dump` tries them.
-    static let all: [DumpFamily] = [.desfire, .type1, .type4, .type2, .type5, .type3, .type3Standard]
+    static let all: [DumpFamily] = [.desfire, .type1, .type4, .type2, .type5, .type3, .type3Standard, .mifareClassic]
 }
 
 /// What `dump` was asked for.
@@ -31,8 +31,9 @@ struct DumpRequest {
     var output: String?
     var json: Bool
     var password: [UInt8]?
-    /// `--keys FILE`: the keys a family may use to open protected parts (DESFire: `<aid> <key no> <cipher> <hex>`).
-    var keysPath: String? = nil
+    /// `--keys FILE`: MIFARE Classic, keys tried before the built-in ones; DESFire, `<aid> <key no> <cipher> <hex>`
+    /// lines (docs/CLI.md).
+    var keys: String? = nil
 }
 
 extension DumpFamily {
@@ -120,5 +121,16 @@ extension DumpFamily {
         restore: { source, path, inv, _ in
             guard let s = source as? FeliCaStandardTag else { throw notOfSection(path) }
             return try Type3Dump.restoreStandard(s, path: path, inv)
+        })
+}
+
+extension DumpFamily {
+    static let mifareClassic = DumpFamily(
+        section: "mifareClassic", takesPassword: false,
+        dumps: { if case .mifareClassic = $0.identified.kind { true } else { false } },
+        dump: MifareClassicDumpCommand.dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? MifareClassicTag else { throw notOfSection(path) }
+            return try MifareClassicDumpCommand.restore(s, path: path, inv)
         })
 }
