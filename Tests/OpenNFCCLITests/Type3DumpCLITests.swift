@@ -140,4 +140,33 @@ import Testing
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("is not a FeliCa Standard card"))
     }
+
+    /// Flipper `.nfc`: a Lite-S converts both ways unchanged; a Standard card's dump saved as `.nfc` says what the
+    /// format cannot hold, and the file reads back as a card `dump` lists the same services and blocks of.
+    @Test func flipperFilesForBothCards() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let lite = try new(ws, "felica-lite-s", Self.idm, "l.json")
+        #expect(try ws.run(["write", "--uri", "https://felica.example/f", "--device", "sim:\(lite)"]).status == 0)
+        let toNFC = try ws.run(["tag", "convert", lite, ws.path("l.nfc")])
+        #expect(toNFC.status == 0, "\(toNFC.stderr)")
+        #expect(!toNFC.stderr.contains("Warning"))
+        #expect(try String(contentsOfFile: ws.path("l.nfc"), encoding: .utf8).contains("Device type: FeliCa\n"))
+        #expect(try ws.run(["tag", "convert", ws.path("l.nfc"), ws.path("back.json")]).status == 0)
+        #expect(
+            try String(contentsOfFile: ws.path("back.json"), encoding: .utf8)
+                == (try String(contentsOfFile: lite, encoding: .utf8)))
+        #expect(
+            try ws.run(["read", "--device", "sim:\(ws.path("l.nfc"))"]).stdout.contains("https://felica.example/f"))
+
+        let standard = try new(ws, "felica-standard", Self.idm, "s.json")
+        let saved = try ws.run(["dump", "-o", ws.path("s.nfc"), "--device", "sim:\(standard)"])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stderr.contains("the blocks of 1008 (services with a key)"), "\(saved.stderr)")
+        let a = try ws.run(["dump", "--device", "sim:\(standard)"])
+        let b = try ws.run(["dump", "--device", "sim:\(ws.path("s.nfc"))"])
+        #expect(b.status == 0, "\(b.stderr)")
+        #expect(
+            a.stdout.components(separatedBy: "\n").dropFirst(2) == b.stdout.components(separatedBy: "\n").dropFirst(2))
+    }
 }

@@ -19,6 +19,7 @@ extension FlipperNFCFile {
     /// Parses a `.nfc` dump of any chip this simulator has: NTAG/Ultralight, `Mifare DESFire` (as `desfire-ev1`)
     /// or `ISO14443-4A` (as a factory `type4` with that UID and activation).
     package static func decodeAnyChip(_ text: String) throws(TagFileError) -> any VirtualTag {
+        if let felica = try decodeFeliCaIfFeliCa(text) { return felica }
         let values = try keyValues(text)
         switch values["Device type"]?.value {
         case "Mifare DESFire": return try decodeDESFire(values)
@@ -30,6 +31,7 @@ extension FlipperNFCFile {
 
     /// What a `.nfc` file of `tag` cannot hold, or nil when the export is lossless.
     package static func exportLoss(_ tag: any VirtualTag) -> String? {
+        if let loss = feliCaExportLoss(tag) { return loss }
         if tag is Type4Tag {
             return "Flipper's ISO14443-4A format stores only UID, ATQA, SAK and ATS: the card's files "
                 + "(CC, NDEF) are not saved"
@@ -47,13 +49,19 @@ extension FlipperNFCFile {
 
     // MARK: Parsing
 
+    /// The lines that are not blank or comments, without CR, with their 1-based numbers.
+    static func contentLines(_ text: String) -> [(number: Int, line: Substring)] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { n, raw in
+            let line = raw.last == "\r" ? raw.dropLast() : raw
+            let trimmed = line.drop { $0 == " " }
+            return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : (n + 1, line)
+        }
+    }
+
     static func keyValues(_ text: String) throws(TagFileError) -> [String: Entry] {
         var values: [String: Entry] = [:]
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = Substring(raw)
-            if line.last == "\r" { line = line.dropLast() }
-            let trimmed = line.drop { $0 == " " }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+        for (number, line) in contentLines(text) {
+            let n = number - 1
             guard let colon = line.firstIndex(of: ":") else {
                 throw TagFileError("expected 'Key: value'", line: n + 1)
             }

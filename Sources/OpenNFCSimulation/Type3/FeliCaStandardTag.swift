@@ -23,6 +23,9 @@ public import OpenNFCRF
 /// write to a read-only service, `A5` a service that needs a key, `A6` a service code the system lacks (SF1 `FF`),
 /// `A7` access mode ≠ 0, `A8` block number past the service's blocks (cyclic writes: block ≠ 0).
 ///
+/// Each service code holds its own blocks: overlapping service codes (several codes of one service number over the
+/// same data, FeliCa Card User's Manual) are not modelled.
+///
 /// Tearing: a write command is one transaction: a torn write commits all its blocks (`tearAfter` ≥ 16 × blocks) or
 /// none. Polling time slots are the field's.
 public final class FeliCaStandardTag: VirtualTag {

@@ -229,6 +229,11 @@ enum Type3Dump {
             }
             return s
         }
+        if let output = request.output, TagFile.Format(path: output) == .flipper,
+            let loss = FlipperNFCFile.exportLoss(virtual)
+        {
+            Console.err("Warning: \(output): \(loss).\n")
+        }
         return 0
     }
 
