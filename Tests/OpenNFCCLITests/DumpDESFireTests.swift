@@ -39,7 +39,7 @@ import Testing
         let listing = try ws.run(["dump", "--device", "sim:s.json"])
         #expect(listing.status == 0)
         #expect(listing.stdout.contains("Application 000001: key settings 0F, key count 21, ISO DF E105"))
-        #expect(listing.stdout.contains("  File 2 (ISO E104): 4096 bytes, communication 00, access EEEE\n"))
+        #expect(listing.stdout.contains("  File 2 (ISO E104): standard, 4096 bytes, communication 00, access EEEE\n"))
         #expect(listing.stdout.contains("  bytes 32–4095: all zero\n"))
     }
 

@@ -7,8 +7,8 @@ package import OpenNFCRF
 ///
 /// | Supported | Not supported (why) |
 /// |---|---|
-/// | GetVersion, GetApplicationIDs, GetDFNames, GetKeySettings, GetFileIDs, GetISOFileIDs, GetFileSettings | keys: authentication is not done, so key values are never read or written |
-/// | ReadData / WriteData of plain free-access standard data files | backup, value and record files (refused, `unsupported`); files that need a key (`AE`, refused) |
+/// | GetVersion, GetApplicationIDs, GetDFNames, GetKeySettings, GetFileIDs, GetISOFileIDs, GetFileSettings | key values are never read (a card does not give them) |
+/// | Every file type free access or given keys open (`DESFireCard+Keys.swift`) | files no given key opens (reported closed) |
 /// | CreateApplication, CreateStdDataFile where missing | deleting what the target has and the dump lacks (left alone) |
 package struct DESFireCard {
     let link: APDULink
@@ -95,57 +95,10 @@ package struct DESFireCard {
         return (s[0], s[1], UInt16(Self.le(s[2..<4])), Self.le(s[4..<7]))
     }
 
-    /// Reads the version, every application and every standard data file (whole, ReadData length `000000`).
-    ///
-    /// - Throws: ``TagError`` `unsupported` for a file that is not a standard data file, `commandRejected` for one
-    ///   that needs a key to read.
+    /// Reads the version, every application and every file free access opens (``readImage(keys:random:)``
+    /// without keys: key-protected files are listed, marked closed).
     package func readImage() throws(TagError) -> DESFireImage {
-        let version = try exchange(0x60, [], name: "GetVersion")
-        try Self.check(version.status, "GetVersion")
-        guard version.data.count >= 28 else {
-            throw TagError(.invalidResponse, "GetVersion answered \(version.data.count) bytes, expected 28")
-        }
-        let v = version.data
-        let aids = try applicationIDs()
-        // GetDFNames is optional: a card that refuses it has no DF names to save.
-        let names = (try? dfNamesByFrame()) ?? [:]
-        var apps: [DESFireApplicationImage] = []
-        for aid in aids {
-            try select(aid)
-            let keys = try command(0x45, [], name: "GetKeySettings of application \(Self.aidName(aid))")
-            guard keys.count >= 2 else {
-                throw TagError(.invalidResponse, "GetKeySettings answered \(keys.count) bytes")
-            }
-            var app = DESFireApplicationImage(
-                aid: aid, keySettings: keys[0], keyCount: keys[1], isoFileID: names[aid]?.0, dfName: names[aid]?.1)
-            let numbers = try fileIDs(aid)
-            var isoIDs: [UInt16] = []
-            if keys[1] & 0x20 != 0 {
-                let raw = try command(0x61, [], name: "GetISOFileIDs of application \(Self.aidName(aid))")
-                isoIDs = stride(from: 0, to: raw.count - raw.count % 2, by: 2).map { UInt16(Self.le(raw[$0..<$0 + 2])) }
-            }
-            for (i, number) in numbers.enumerated() {
-                let s = try fileSettings(number, aid)
-                guard s.type == 0x00 else {
-                    throw TagError(
-                        .unsupported,
-                        "file \(number) of application \(Self.aidName(aid)) is of type \(Hex.encode([s.type])); "
-                            + "only standard data files (00) are dumped")
-                }
-                let name = "ReadData of file \(number) in application \(Self.aidName(aid))"
-                let data = s.size == 0 ? [] : try command(0xBD, [number] + Self.le(0, 3) + Self.le(0, 3), name: name)
-                guard data.count == s.size else {
-                    throw TagError(.invalidResponse, "\(name) answered \(data.count) bytes, the file has \(s.size)")
-                }
-                app.files.append(
-                    DESFireFileImage(
-                        number: number, isoFileID: isoIDs.count == numbers.count ? isoIDs[i] : nil,
-                        communication: s.communication, accessRights: s.access, contents: data))
-            }
-            apps.append(app)
-        }
-        return DESFireImage(
-            hardware: Array(v[0..<7]), software: Array(v[7..<14]), production: Array(v[14..<28]), applications: apps)
+        try readImage(keys: [:])
     }
 
     /// GetDFNames `6D` one frame at a time: AID(3 LE) ISO FID(2 LE) DF name per frame.

@@ -73,9 +73,11 @@ package struct DESFireFileSettings: Sendable, Hashable {
         return m == 0x02 ? 0x00 : m
     }
 
-    /// Which key numbers open an operation that `nibbles` grant (empty: free or never).
+    /// Which key numbers open an operation that `nibbles` grant, each once (empty: free or never).
     package func keys(for nibbles: [Int]) -> [UInt8] {
-        nibbles.map(key).filter { $0 < 0x0E }
+        var out: [UInt8] = []
+        for k in nibbles.map(key) where k < 0x0E && !out.contains(k) { out.append(k) }
+        return out
     }
 
     /// Nibbles of the reads: ReadData / ReadRecords (Read, Read&Write), GetValue (Read, Write, Read&Write).

@@ -4,14 +4,14 @@ import OpenNFCTags
 extension Commands {
     static let desfire = Command(
         name: "desfire",
-        abstract: "Authenticate to a MIFARE DESFire EV1 and read or write its files, or change a key.",
+        abstract: "Authenticate to a MIFARE DESFire EV1; read, write, create and list its files; change a key.",
         discussion: """
             Keys are given as --key <hex> with --cipher des|2k3des|3k3des|aes (default aes) and --key-no (default \
             0), at the level of --app (an AID of 6 hex digits, most significant first; 000000 = the PICC). AES keys \
             authenticate with AA, the DES family with 1A (ISO) or, with --legacy, 0A. --comm plain|mac|enc is the \
             file's communication setting (GetFileSettings tells it); a key-granted access travels that way.
             """,
-        subcommands: [desfireAuth, desfireRead, desfireWrite, desfireChangeKey]
+        subcommands: [desfireAuth, desfireRead, desfireWrite, desfireChangeKey] + desfireFileCommands
     )
 
     static let desfireKeyOptions: [Command.Option] = [

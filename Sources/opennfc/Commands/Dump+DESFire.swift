@@ -1,34 +1,127 @@
+import Foundation
 import OpenNFCBytes
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
 
-/// `opennfc dump` and `opennfc restore` for MIFARE DESFire EV1: applications and standard data files, read and
-/// written without authentication (``DESFireCard``).
+/// `opennfc dump` and `opennfc restore` for MIFARE DESFire EV1: applications and every file type, read with free
+/// access and the keys of `--keys FILE` (``DESFireCard/readImage(keys:random:)``), restored with their keys
+/// (``DESFireCard/restoreWithKeys(_:random:)``).
 enum DESFireDump {
-    /// Reads every application and file of the DESFire in the field.
-    static func read(_ tag: ConnectedTag) throws -> DESFireImage {
-        let card = DESFireCard(target: tag.target, frontend: tag.frontend)
-        return try tagStep("read its applications") { () throws(TagError) in try card.readImage() }
+    /// Parses a DESFire keys file: one key a line, `<aid> <key number> <cipher> <hex>` (AID 6 hex digits, most
+    /// significant first; `000000` the PICC master key), `#` comments and blank lines ignored.
+    static func keys(path: String) throws -> [UInt32: [UInt8: DESFireCardKey]] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw CLIError.failure("cannot read the keys file '\(path)': \(error.localizedDescription)")
+        }
+        var out: [UInt32: [UInt8: DESFireCardKey]] = [:]
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if fields.isEmpty { continue }
+            let at = "'\(path)' line \(i + 1)"
+            guard fields.count == 4 else {
+                throw CLIError.failure(
+                    "\(at): expected '<aid> <key number> <cipher> <hex>', found \(fields.count) fields")
+            }
+            guard let aidBytes = try? Hex.decode(String(fields[0])), aidBytes.count == 3 else {
+                throw CLIError.failure("\(at): the AID '\(fields[0])' is not 6 hex digits")
+            }
+            guard let number = UInt8(fields[1]), number <= 13 else {
+                throw CLIError.failure("\(at): the key number '\(fields[1])' is not 0-13")
+            }
+            guard let cipher = DESFireCardKey.Cipher(rawValue: String(fields[2])) else {
+                throw CLIError.failure("\(at): the cipher must be des, 2k3des, 3k3des or aes, not '\(fields[2])'")
+            }
+            guard let value = try? Hex.decode(String(fields[3])) else {
+                throw CLIError.failure("\(at): the key is not hex")
+            }
+            let key: DESFireCardKey
+            do {
+                key = try DESFireCardKey(cipher, value: value)
+            } catch {
+                throw CLIError.failure("\(at): \(error.reason)")
+            }
+            let aid = UInt32(aidBytes[0]) << 16 | UInt32(aidBytes[1]) << 8 | UInt32(aidBytes[2])
+            out[aid, default: [:]][number] = key
+        }
+        return out
     }
 
-    /// The virtual card reproducing `image` with the tag's UID, ATQA, SAK and ATS.
+    /// Reads every application and file of the DESFire in the field that free access or `keys` open.
+    static func read(_ tag: ConnectedTag, keys: [UInt32: [UInt8: DESFireCardKey]]) throws -> DESFireImage {
+        let card = DESFireCard(target: tag.target, frontend: tag.frontend)
+        return try tagStep("read its applications") { () throws(TagError) in try card.readImage(keys: keys) }
+    }
+
+    static func cardKey(_ k: DESFireCardKey, version: UInt8 = 0) -> DESFireKey {
+        let type: DESFireKey.KeyType =
+            switch k.cipher {
+            case .des: .des
+            case .tdes2: .tdes2
+            case .tdes3: .tdes3
+            case .aes: .aes
+            }
+        // Cannot throw: a DESFireCardKey has its cipher's length.
+        return try! DESFireKey(type, bytes: k.value, version: version)
+    }
+
+    static func readerKey(_ k: DESFireKey) -> DESFireCardKey {
+        let cipher: DESFireCardKey.Cipher =
+            switch k.type {
+            case .des: .des
+            case .tdes2: .tdes2
+            case .tdes3: .tdes3
+            case .aes: .aes
+            }
+        // Cannot throw: a DESFireKey has its type's length.
+        return try! DESFireCardKey(cipher, value: k.bytes)
+    }
+
+    static func file(_ f: DESFireFileImage) -> DESFireFile {
+        var out: DESFireFile
+        switch f.kind {
+        case .standard, .backup:
+            var backup = false
+            if case .backup = f.kind { backup = true }
+            out = DESFireFile(
+                number: f.number, isoFileID: f.isoFileID, communicationSettings: f.communication,
+                accessRights: f.accessRights, contents: f.contents, kind: backup ? .backup : .standard)
+        case .value(let lower, let upper, let limit, let limited, let free):
+            out = .valueFile(
+                number: f.number, communicationSettings: f.communication, accessRights: f.accessRights, lower: lower,
+                upper: upper, value: min(max(f.value, lower), upper), limitedCredit: limited, freeGetValue: free,
+                limitedCreditValue: limit)
+        case .linearRecord(let size, let most, _), .cyclicRecord(let size, let most, _):
+            var cyclic = false
+            if case .cyclicRecord = f.kind { cyclic = true }
+            out = .recordFile(
+                number: f.number, isoFileID: f.isoFileID, communicationSettings: f.communication,
+                accessRights: f.accessRights, recordSize: size, maxRecords: most, cyclic: cyclic, records: f.records)
+        }
+        return out
+    }
+
+    /// The virtual card reproducing `image` with the tag's UID, ATQA, SAK and ATS; unknown keys are saved as zeros.
     static func virtualTag(_ image: DESFireImage, _ tag: ConnectedTag) throws -> DESFireEV1Tag {
         let p = image.production
         let version = DESFireEV1Tag.Version(
             hardware: image.hardware, software: image.software, batch: Array(p[7..<12]), productionWeek: p[12],
             productionYear: p[13])
         let apps = image.applications.map { a in
-            DESFireApplication(
+            var app = DESFireApplication(
                 aid: a.aid, keySettings: a.keySettings, keyCount: a.keyCount, isoFileID: a.isoFileID, dfName: a.dfName,
-                files: a.files.map {
-                    DESFireFile(
-                        number: $0.number, isoFileID: $0.isoFileID, communicationSettings: $0.communication,
-                        accessRights: $0.accessRights, contents: $0.contents)
-                })
+                files: a.files.map(file))
+            for (n, k) in a.keys where Int(n) < app.keys.count { app.keys[Int(n)] = cardKey(k) }
+            return app
         }
         do {
-            let card = try DESFireEV1Tag(uid: tag.target.identifier, applications: apps, version: version)
+            let card = try DESFireEV1Tag(
+                uid: tag.target.identifier, applications: apps, version: version,
+                masterKey: image.masterKey.map { cardKey($0) } ?? .zero(.des))
             var activation = card.activation
             if let atqa = tag.target.sensRes { activation.sensRes = atqa }
             if let sak = tag.target.selRes { activation.selRes = sak }
@@ -40,25 +133,42 @@ enum DESFireDump {
         }
     }
 
-    /// The dump of a saved `desfire-ev1` tag file, as the reader side restores it.
+    /// The dump of a saved `desfire-ev1` tag file, as the reader side restores it (every key known).
     static func image(of source: DESFireEV1Tag) -> DESFireImage {
         let v = source.version
         return DESFireImage(
             hardware: v.hardware, software: v.software,
             production: Array(repeating: 0, count: 7) + v.batch + [v.productionWeek, v.productionYear],
             applications: source.applications.map { a in
-                DESFireApplicationImage(
+                var keys: [UInt8: DESFireCardKey] = [:]
+                for (n, k) in a.keys.enumerated() { keys[UInt8(n)] = readerKey(k) }
+                return DESFireApplicationImage(
                     aid: a.aid, keySettings: a.keySettings, keyCount: a.keyCount, isoFileID: a.isoFileID,
                     dfName: a.dfName,
-                    files: a.files.map {
-                        DESFireFileImage(
-                            number: $0.number, isoFileID: $0.isoFileID, communication: $0.communicationSettings,
-                            accessRights: $0.accessRights, contents: $0.contents)
-                    })
-            })
+                    files: a.files.map { f in
+                        let kind: DESFireFileSettings.Kind
+                        switch f.kind {
+                        case .standard: kind = .standard(size: f.contents.count)
+                        case .backup: kind = .backup(size: f.contents.count)
+                        case .value(let lower, let upper, let limited, let free):
+                            kind = .value(
+                                lower: lower, upper: upper, limitedCreditValue: f.limitedCreditValue,
+                                limitedCredit: limited, freeGetValue: free)
+                        case .linearRecord(let s, let m):
+                            kind = .linearRecord(recordSize: s, maxRecords: m, current: f.records.count)
+                        case .cyclicRecord(let s, let m):
+                            kind = .cyclicRecord(recordSize: s, maxRecords: m, current: f.records.count)
+                        }
+                        return DESFireFileImage(
+                            number: f.number, isoFileID: f.isoFileID, communication: f.communicationSettings,
+                            accessRights: f.accessRights, contents: f.contents, kind: kind, value: f.value,
+                            records: f.records)
+                    }, keys: keys)
+            }, masterKey: readerKey(source.masterKey))
     }
 
-    /// The listing printed without -o: each application and file, with the file's bytes.
+    /// The listing printed without -o: each application and file, with the file's bytes, value or records, and
+    /// what stayed closed.
     static func listing(_ image: DESFireImage, _ tag: ConnectedTag) -> String {
         func aid(_ v: UInt32) -> String { Hex.encode([UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
         func hex16(_ v: Int) -> String { Hex.encode([UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
@@ -68,12 +178,25 @@ enum DESFireDump {
             s += "key count \(Hex.encode([a.keyCount]))"
             if let fid = a.isoFileID { s += ", ISO DF \(hex16(Int(fid)))" }
             if let name = a.dfName { s += ", DF name \(Hex.encode(name))" }
+            if !a.keys.isEmpty { s += ", keys known: \(a.keys.keys.sorted().map(String.init).joined(separator: " "))" }
             s += "\n"
             for f in a.files {
                 s += "  File \(f.number)"
                 if let fid = f.isoFileID { s += " (ISO \(hex16(Int(fid))))" }
-                s += ": \(f.contents.count) bytes, communication \(Hex.encode([f.communication])), "
-                s += "access \(hex16(Int(f.accessRights)))\n"
+                s += ": \(f.settings.typeName)"
+                switch f.kind {
+                case .standard, .backup: s += ", \(f.contents.count) bytes"
+                case .value(let lower, let upper, _, _, _):
+                    s += " \(f.closed == nil ? String(f.value) : "?") (\(lower)…\(upper))"
+                case .linearRecord(let size, let most, let current), .cyclicRecord(let size, let most, let current):
+                    s += ", \(current) of \(most) records × \(size) bytes"
+                }
+                s += ", communication \(Hex.encode([f.communication])), access \(hex16(Int(f.accessRights)))\n"
+                if let why = f.closed {
+                    s += "  closed: \(why)\n"
+                    continue
+                }
+                for (i, r) in f.records.enumerated() { s += "  record \(i): \(Hex.encode(r, separator: " "))\n" }
                 let used = (f.contents.lastIndex { $0 != 0 } ?? -1) + 1
                 let shown = min(f.contents.count, (used + 15) / 16 * 16)
                 for offset in stride(from: 0, to: shown, by: 16) {
@@ -88,7 +211,7 @@ enum DESFireDump {
 
     /// Restores a desfire-ev1 dump onto the DESFire in the field.
     static func restore(_ source: DESFireEV1Tag, path: String, to tag: ConnectedTag) throws -> (
-        applications: Int, files: Int, bytes: Int
+        applications: Int, files: Int, bytes: Int, records: Int, keys: Int
     ) {
         guard case .desfire = tag.identified.kind else {
             throw CLIError.failure(
@@ -97,13 +220,21 @@ enum DESFireDump {
         }
         let card = DESFireCard(target: tag.target, frontend: tag.frontend)
         let image = image(of: source)
-        return try tagStep("restore its applications") { () throws(TagError) in try card.restore(image) }
+        return try tagStep("restore its applications") { () throws(TagError) in try card.restoreWithKeys(image) }
     }
 
-    /// Reads every application and standard data file readable without a key and prints or saves them.
+    static func aidText(_ v: UInt32) -> String {
+        Hex.encode([UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)])
+    }
+
+    /// Reads every application and file readable with free access or the keys given and prints or saves them.
     static func dump(_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32 {
-        let image = try read(tag)
+        let keys = try request.keys.map { try Self.keys(path: $0) } ?? [:]
+        let image = try read(tag, keys: keys)
         try session.release()
+        let closed = image.applications.flatMap { a in
+            a.files.compactMap { f in f.closed.map { (a.aid, f.number, $0) } }
+        }
         if request.output == nil && !request.json {
             Console.out(listing(image, tag))
             return 0
@@ -111,13 +242,19 @@ enum DESFireDump {
         let virtual = try virtualTag(image, tag)
         let files = image.applications.reduce(0) { $0 + $1.files.count }
         try DumpRequest.save(virtual, to: request.output) { output in
-            "Saved \(tag.chip) \(tag.uid) (\(image.applications.count) application(s), "
-                + "\(files) file(s)) to \(output).\n"
+            var text = "Saved \(tag.chip) \(tag.uid) (\(image.applications.count) application(s), "
+            text += "\(files) file(s)) to \(output).\n"
+            for (aid, number, why) in closed {
+                text += "Not read: file \(number) of application \(aidText(aid)) (\(why)); saved empty.\n"
+            }
+            let unknown = image.applications.reduce(0) { $0 + Int($1.keyCount & 0x0F) - $1.keys.count }
+            if unknown > 0 { text += "\(unknown) key(s) not given: saved as zeros.\n" }
+            return text
         }
         return 0
     }
 
-    /// `restore` of a desfire-ev1 dump: creates what the DESFire lacks, then writes every file.
+    /// `restore` of a desfire-ev1 dump: creates what the DESFire lacks, writes every file, then the keys.
     static func restore(_ source: DESFireEV1Tag, path: String, _ inv: Invocation) throws -> Int32 {
         try TagSession.run(inv) { session in
             let tag = try session.connectTag()
@@ -128,12 +265,14 @@ enum DESFireDump {
                     JSONValue.object([
                         ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("source", .string(path)),
                         ("applicationsCreated", .int(done.applications)), ("filesCreated", .int(done.files)),
-                        ("bytesWritten", .int(done.bytes)),
+                        ("bytesWritten", .int(done.bytes)), ("recordsWritten", .int(done.records)),
+                        ("keysChanged", .int(done.keys)),
                     ]).pretty + "\n")
             } else {
                 Console.out(
                     "Restored '\(path)' to \(tag.chip) \(tag.uid): \(done.applications) application(s) and "
-                        + "\(done.files) file(s) created, \(done.bytes) bytes written.\n")
+                        + "\(done.files) file(s) created, \(done.bytes) bytes and \(done.records) record(s) written, "
+                        + "\(done.keys) key(s) set.\n")
             }
             return 0
         }

@@ -25,7 +25,9 @@ extension Commands {
             .init(name: "output", short: "o", value: "<file>", help: "Save a tag file (.json or .nfc)."),
             .init(name: "password", value: "<hex>", help: "Authenticate first (PWD_AUTH) to read protected pages."),
             .init(name: "json", help: "Print the tag file JSON on stdout."),
-            .init(name: "keys", value: "<file>", help: "MIFARE Classic: keys to try before the built-in ones."),
+            .init(
+                name: "keys", value: "<file>",
+                help: "MIFARE Classic: keys to try before the built-in ones; DESFire: keys per application."),
         ],
         run: { inv in
             let password = try hexOption(inv, "password", bytes: 4)

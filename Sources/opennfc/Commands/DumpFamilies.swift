@@ -31,7 +31,8 @@ struct DumpRequest {
     var output: String?
     var json: Bool
     var password: [UInt8]?
-    /// `--keys FILE` (MIFARE Classic): keys tried before the built-in ones.
+    /// `--keys FILE`: MIFARE Classic, keys tried before the built-in ones; DESFire, `<aid> <key no> <cipher> <hex>`
+    /// lines (docs/CLI.md).
     var keys: String? = nil
 }
 
