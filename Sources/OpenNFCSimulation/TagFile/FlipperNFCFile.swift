@@ -14,7 +14,8 @@ internal import OpenNFCRF
 /// | `??` unknown bytes | read as 00 | — |
 /// | `Mifare DESFire`, `ISO14443-4A` | ``decodeAnyChip(_:)`` (`FlipperNFCFile+ISODEP.swift`) | ✓ |
 /// | `ISO15693-3`, `SLIX` | ``decodeAnyChip(_:)`` (`FlipperNFCFile+ISO15693.swift`) | ✓ |
-/// | Other device types (Classic, FeliCa …) | error naming the line | — |
+/// | `Mifare Classic` (MINI, 1K, 4K) | ``decodeAnyChip(_:)`` (`FlipperNFCFile+MifareClassic.swift`) | ✓ |
+/// | Other device types (FeliCa …) | error naming the line | — |
 ///
 /// PWD and PACK read back as zeros on a real tag, so dumps usually hold zeros there; export writes the stored
 /// values, so a Flipper emulating the file answers PWD_AUTH as the virtual tag does.
@@ -141,6 +142,7 @@ package enum FlipperNFCFile {
     /// The `.nfc` text (version 4) of a Type 2 tag.
     package static func encode(_ tag: any VirtualTag) throws(TagFileError) -> String {
         if let d = tag as? DESFireEV1Tag { return encodeDESFire(d) }
+        if let c = tag as? MifareClassicTag { return encodeMifareClassic(c) }
         if let v = tag as? ISO15693Tag { return try encodeISO15693(v) }
         if let t = tag as? Type4Tag {
             guard t.activation.technology == .nfcA else {
