@@ -33,7 +33,10 @@ package import OpenNFCSimulation
 /// ISO 15693 tags (Type 5): the Part 3 ATR with standard `0B`, `FF CA` (UID LSB first), READ/UPDATE BINARY by block
 /// and the PC/SC 2.02 transparent session `FF C2`; the table is in `VPCDCard+ISO15693.swift`.
 ///
-/// Not emulated: MIFARE Classic authentication (`FF 82`/`FF 86`), value blocks (`FF D7`/`FF B1`), reader LED and
+/// MIFARE Classic: LOAD KEYS, GENERAL AUTHENTICATE, READ/UPDATE BINARY by block and the ACS value-block commands
+/// (`FF D7`/`FF B1`), with Crypto1 run against the chip; the table is in `VPCDCard+MifareClassic.swift`.
+///
+/// Not emulated: reader LED and
 /// buzzer commands, `SCardControl` escapes (vpcd has no control channel).
 package final class VPCDCard {
     package let tag: any VirtualTag
@@ -42,6 +45,8 @@ package final class VPCDCard {
     /// ISO 15693: whether a PC/SC 2.02 transparent session is open, and the block size the reader learnt.
     var transparentSession = false
     var iso15693BlockSize: Int?
+    /// MIFARE Classic: the reader's key memory and its Crypto1 link to the chip (`VPCDCard+MifareClassic.swift`).
+    var classicLink: MifareClassicLink?
 
     package init(tag: any VirtualTag) {
         self.tag = tag
@@ -86,6 +91,7 @@ package final class VPCDCard {
         }
         let (ins, p1, p2) = (apdu[1], apdu[2], apdu[3])
         if isISO15693, let r = respondISO15693(apdu, tearAfter: tearAfter) { return r }
+        if let c = tag as? MifareClassicTag, let r = respondMifareClassic(apdu, c, tearAfter: tearAfter) { return r }
         switch (ins, p1) {
         case (0xCA, 0x00): return getData(apdu, tearAfter != nil) { self.tag.activation.uid }
         case (0xCA, 0x01):

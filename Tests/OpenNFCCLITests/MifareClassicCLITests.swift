@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCTestSupport
 import Testing
 
 /// `opennfc classic auth|read|write|value|trailer|format|block0`, `dump --keys`, `restore` and the NDEF commands
@@ -224,5 +225,52 @@ import Testing
         let bad = try ws.run(["dump", "--keys", "bad.txt", "--device", "sim:src.json"])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("bad.txt:2: expected a 6-byte key as 12 hex digits, found 'zz'"))
+    }
+}
+extension MifareClassicCLITests {
+    /// `opennfc emulate` presenting a Classic through the real pcscd; `classic`, `dump --keys` and `restore` against
+    /// it as against any PC/SC reader.
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["OPENNFC_E2E_PCSCD"] == "1",
+            "OPENNFC_E2E_PCSCD is not set: pcscd with the vpcd driver is not running (scripts/test starts it)"))
+    func classicCommandsAndDumpThroughPCSC() throws {
+        let lock = SlotLock()
+        defer { withExtendedLifetime(lock) {} }
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        try newCard(ws, "card.json", uid: "C0FFEE0D", ["--text", "over pcsc"])
+        let (emulator, _) = try CLIRunner.start(["emulate", "--slot", "1", "--save", ws.path("card.json")])
+        defer { if emulator.isRunning { emulator.terminate() } }
+        let device = ["--device", "pcsc:00 01"]
+        let read = try CLIRunner.firstAgainstEmulated { try ws.run(["read"] + device) }
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.contains("over pcsc"))
+        let key = ["--key", Self.ff] + device
+        let w = try ws.run(
+            ["classic", "write", "--block", "8", "--data", "0102030405060708090A0B0C0D0E0F10", "--key-type", "b"] + key)
+        #expect(w.status == 0, "\(w.stderr)")
+        let r = try ws.run(["classic", "read", "--block", "8", "--key", "D3F7D3F7D3F7"] + device)
+        #expect(r.stdout == "  8  01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F 10\n", "\(r.stderr)")
+        #expect(
+            try ws.run(["classic", "value", "--block", "9", "--set", "50", "--key-type", "b"] + key).stdout
+                == "Block 9: value 50.\n")
+        #expect(
+            try ws.run(["classic", "value", "--block", "9", "--dec", "8", "--key-type", "b"] + key).stdout
+                == "Block 9: value 42.\n")
+        #expect(
+            try ws.run(["classic", "value", "--block", "9", "--restore", "--to", "10", "--key-type", "b"] + key).stdout
+                == "Block 10: value 42.\n")
+        let dumped = try ws.run(["dump", "-o", "copy.json"] + device)
+        #expect(dumped.status == 0, "\(dumped.stderr)")
+        #expect(
+            try ws.run(["tag", "show", "copy.json"]).stdout.contains("Sector 1: key A D3F7D3F7D3F7 key B FFFFFFFFFFFF"))
+        emulator.terminate()
+        emulator.waitUntilExit()
+        #expect(emulator.terminationStatus == 0)
+        let saved = try ws.run([
+            "classic", "value", "--block", "10", "--key-type", "b", "--key", Self.ff, "--device", "sim:card.json",
+        ])
+        #expect(saved.stdout == "Block 10: value 42.\n")
     }
 }

@@ -151,8 +151,12 @@ import Testing
         let show = try CLIRunner.run(["tag", "show", path("d.json")])
         #expect(show.stdout.hasPrefix("Chip: ntag216\n"))
         #expect(show.stdout.contains("Text (en, utf-8): hi"))
-        let bad = try CLIRunner.run(["tag", "convert", path("a.json"), path("x.bin")])
+        let bad = try CLIRunner.run(["tag", "convert", path("a.json"), path("x.txt")])
         #expect(bad.status == 64)
+        // .bin is a MIFARE Classic dump format: an NTAG cannot be saved as one.
+        let notClassic = try CLIRunner.run(["tag", "convert", path("a.json"), path("x.bin")])
+        #expect(notClassic.status == 1)
+        #expect(notClassic.stderr.contains("only MIFARE Classic chips can be saved as .bin/.mfd"))
         try Data("{\n  \"format\": \"opennfc-tag\",\n  \"version\": 1,\n  \"chip\": 5\n}\n".utf8)
             .write(to: URL(fileURLWithPath: path("broken.json")))
         let broken = try CLIRunner.run(["tag", "convert", path("broken.json"), path("y.json")])

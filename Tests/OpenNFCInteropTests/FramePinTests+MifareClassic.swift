@@ -57,3 +57,40 @@ import Testing
         #expect(tag.ndefMessage == full)
     }
 }
+extension MifareClassicFramePinTests {
+    func runCard(_ tag: MifareClassicTag, _ body: (MifareClassicCard) throws -> Void) throws -> Int {
+        let field = VirtualField(clock: VirtualClock())
+        let frontend = VirtualFieldFrontend(field: field, capabilities: .simulatedACR122U)
+        frontend.random = SeededRandomSource(seed: 1)
+        tag.random = SeededRandomSource(seed: 2)
+        field.place(tag)
+        let target = try frontend.activate(try #require(frontend.poll([.nfcA]).first))
+        let card = MifareClassicCard(target: target, frontend: frontend)
+        field.faultPlan = .none
+        let before = field.framesExchanged
+        try body(card)
+        return field.framesExchanged - before
+    }
+
+    @Test func blockZeroOfMagicCards() throws {
+        let block0 = h("11223344440804006263646566676869")
+        // gen1a: 40 → ACK, 43 → ACK, WRITE A0 00 → ACK, data → ACK: 4.
+        let gen1a = try MifareClassicTag(model: .classic1K, uid: h("C0FFEE03"), magic: .gen1a)
+        #expect(try runCard(gen1a) { try $0.writeBlockZero(block0, keys: .wellKnown) } == 4)
+        #expect(gen1a.block(0) == block0)
+        // gen2: the backdoor probe 40 (silence) 1, then auth 2 + WRITE 2: 5.
+        let gen2 = try MifareClassicTag(model: .classic1K, uid: h("C0FFEE04"), magic: .gen2)
+        #expect(try runCard(gen2) { try $0.writeBlockZero(block0, keys: .wellKnown) } == 5)
+        #expect(gen2.block(0) == block0)
+    }
+
+    @Test func resetToTransportOfAnNFCFormatted1K() throws {
+        // Per sector: key B found (auth 2), trailer read 1, trailer WRITE 2, auth key A 2, trailer read back 1,
+        // data blocks zeroed (2 WRITEs of 2 in sector 0, 3 elsewhere): sector 0 = 12, sectors 1–15 = 14 each.
+        let tag = try formatted(ndefMessage(length: 10))
+        var outcomes: [MifareClassicCard.ResetOutcome] = []
+        let frames = try runCard(tag) { outcomes = try $0.resetToTransport(keys: .wellKnown) }
+        #expect(outcomes.allSatisfy { if case .reset = $0 { true } else { false } })
+        #expect(frames == 222)
+    }
+}

@@ -155,8 +155,9 @@ import Testing
         #expect(throws: TagFileError("the tag holds no NDEF message to save as .ndef", file: dir.path + "/e.ndef")) {
             try TagFile.write(factoryTag(.ntag213), path: dir.path + "/e.ndef")
         }
-        #expect(throws: TagFileError("unknown extension: use .json, .nfc or .ndef", file: dir.path + "/x.bin")) {
-            try TagFile.write(tag, path: dir.path + "/x.bin")
+        let unknown = "unknown extension: use .json, .nfc, .ndef, .eml, .bin or .mfd"
+        #expect(throws: TagFileError(unknown, file: dir.path + "/x.txt")) {
+            try TagFile.write(tag, path: dir.path + "/x.txt")
         }
         #expect(throws: TagFileError.self) { try TagFile.read(path: dir.path + "/missing.json") }
     }

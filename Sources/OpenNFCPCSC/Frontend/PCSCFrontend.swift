@@ -170,6 +170,7 @@ package final class PCSCFrontend: RFFrontend {
                 switch name {
                 case 0x0001: (0x0004, 0x08)
                 case 0x0002: (0x0002, 0x18)
+                case 0x0026: (0x0004, 0x09)
                 case 0x0003, 0x003A, 0x003D: (0x0044, 0x00)
                 default: (nil, nil)
                 }
@@ -249,6 +250,31 @@ package final class PCSCFrontend: RFFrontend {
                     "answer of \(bytes.count) bytes exceeds the frontend's \(limit)-byte limit (\(profile.name))")
             }
             return response
+        } catch {
+            if error.code == .linkLost {
+                card.disconnect(.leave)
+                activeCard = nil
+                activeProfile = nil
+                activeTarget = nil
+                entries[card.reader] = nil
+            }
+            throw error
+        }
+    }
+
+    /// MIFARE Classic authentication through the active profile (``MifareClassicProfile``: LOAD KEYS and GENERAL
+    /// AUTHENTICATE); `unsupported` for any other card or authentication.
+    package func authenticate(_ authentication: RFAuthentication) throws(RFError) {
+        guard let card = activeCard, let profile = activeProfile else {
+            throw RFError(.notActivated, "no tag is activated on the PC/SC frontend")
+        }
+        guard let classic = profile as? MifareClassicProfile,
+            case .mifareClassic(let block, let keyType, let key) = authentication
+        else {
+            throw RFError(.unsupported, "the \(profile.name) profile cannot perform \(authentication)")
+        }
+        do throws(RFError) {
+            try classic.authenticate(block: block, keyType: keyType, key: key, on: card)
         } catch {
             if error.code == .linkLost {
                 card.disconnect(.leave)

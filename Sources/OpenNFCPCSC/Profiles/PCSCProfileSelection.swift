@@ -12,7 +12,9 @@ internal import OpenNFCBytes
 ///    (`FF C2 00 00 02 81 00 00`). Accepted → ``TransparentSessionProfile`` (every request reaches the tag); refused →
 ///    ``ISO15693StorageCardProfile`` (READ/UPDATE BINARY by block only). An ACR122U or ACR1252U never shows such a
 ///    card: neither reader carries ISO 15693.
-/// 5. FeliCa (ATR card name `00 3B`, `F0 11`, `F0 12`, whatever the SS byte): ``ACR122UFeliCaProfile`` or
+/// 5. MIFARE Classic (card name `00 01` 1K, `00 02` 4K, `00 26` Mini) → ``MifareClassicProfile`` with the key
+///    numbering the reader's name implies (ACS slots, or Identiv/OMNIKEY key types); no probe.
+/// 6. FeliCa (ATR card name `00 3B`, `F0 11`, `F0 12`, whatever the SS byte): ``ACR122UFeliCaProfile`` or
 ///    ``ACR1252UFeliCaProfile`` by reader name; on another reader a wildcard Polling probes the ACR122U form
 ///    (InListPassiveTarget), then the ACR1252U form (`FF 00 00 00` with LEN); neither answers → ``FeliCaStorageCardProfile``.
 package enum PCSCProfileSelection {
@@ -58,6 +60,10 @@ package enum PCSCProfileSelection {
                 profile: transparent
                     ? TransparentSessionProfile(sessionStarted: true) : ISO15693StorageCardProfile(),
                 version: nil, tagWentMute: false)
+        }
+        if case .storage(0x03, let nn) = kind, MifareClassicProfile.cardNames.contains(nn) {
+            // MIFARE Classic: the reader performs Crypto1 (LOAD KEYS, GENERAL AUTHENTICATE), whatever else it carries.
+            return Choice(profile: MifareClassicProfile(forReaderNamed: card.reader), version: nil, tagWentMute: false)
         }
         guard case .storage(0x03, _) = kind else {
             return Choice(profile: StorageCardProfile(), version: nil, tagWentMute: false)

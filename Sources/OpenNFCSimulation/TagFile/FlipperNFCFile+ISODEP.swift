@@ -24,6 +24,7 @@ extension FlipperNFCFile {
         switch values["Device type"]?.value {
         case "Mifare DESFire": return try decodeDESFire(values)
         case "ISO14443-4A": return try decodeISO14443_4A(values)
+        case "Mifare Classic": return try decodeMifareClassic(values)
         case let type? where iso15693DeviceTypes.contains(type): return try decodeISO15693(values)
         default: return try decode(text)
         }

@@ -15,7 +15,8 @@ internal import OpenNFCRF
 /// | `Mifare DESFire`, `ISO14443-4A` | ``decodeAnyChip(_:)`` (`FlipperNFCFile+ISODEP.swift`) | ✓ |
 /// | `ISO15693-3`, `SLIX` | ``decodeAnyChip(_:)`` (`FlipperNFCFile+ISO15693.swift`) | ✓ |
 /// | `FeliCa` (Lite-S, Standard) | ``decodeAnyChip(_:)`` (`FlipperNFCFile+FeliCa.swift`) | ✓ |
-/// | Other device types (Classic …) | error naming the line | — |
+/// | `Mifare Classic` (MINI, 1K, 4K) | ``decodeAnyChip(_:)`` (`FlipperNFCFile+MifareClassic.swift`) | ✓ |
+/// | Other device types | error naming the line | — |
 ///
 /// PWD and PACK read back as zeros on a real tag, so dumps usually hold zeros there; export writes the stored
 /// values, so a Flipper emulating the file answers PWD_AUTH as the virtual tag does.
@@ -143,6 +144,7 @@ package enum FlipperNFCFile {
     package static func encode(_ tag: any VirtualTag) throws(TagFileError) -> String {
         if let felica = encodeFeliCaIfFeliCa(tag) { return felica }
         if let d = tag as? DESFireEV1Tag { return encodeDESFire(d) }
+        if let c = tag as? MifareClassicTag { return encodeMifareClassic(c) }
         if let v = tag as? ISO15693Tag { return try encodeISO15693(v) }
         if let t = tag as? Type4Tag {
             guard t.activation.technology == .nfcA else {

@@ -20,6 +20,12 @@ public enum TagFile {
         case flipper = "nfc"
         /// `.ndef`: a raw NDEF message.
         case ndef
+        /// `.eml`: a Proxmark3 MIFARE Classic dump, one block a line (``ProxmarkDumpFile``).
+        case eml
+        /// `.bin`: the raw blocks of a MIFARE Classic (Proxmark3; ``ProxmarkDumpFile``).
+        case bin
+        /// `.mfd`: the raw blocks of a MIFARE Classic (libnfc's name for `.bin`).
+        case mfd
 
         /// The format of `path` by its extension, nil for an unknown one.
         package init?(path: String) {
@@ -116,7 +122,7 @@ public enum TagFile {
         path: String, ndefChip: String = "ntag215", uid: [UInt8]? = nil
     ) throws(TagFileError) -> any VirtualTag {
         guard let format = Format(path: path) else {
-            throw TagFileError("unknown extension: use .json, .nfc or .ndef", file: path)
+            throw TagFileError("unknown extension: use .json, .nfc, .ndef, .eml, .bin or .mfd", file: path)
         }
         let data: Data
         do {
@@ -128,6 +134,9 @@ public enum TagFile {
             switch format {
             case .json:
                 guard let text = String(data: data, encoding: .utf8) else { throw TagFileError("not UTF-8 text") }
+                if let json = try? JSONValue(parsing: text), ProxmarkDumpFile.isProxmarkJSON(json) {
+                    return try ProxmarkDumpFile.decodeJSON(json)
+                }
                 return try decodeJSON(text)
             case .flipper:
                 guard let text = String(data: data, encoding: .utf8) else { throw TagFileError("not UTF-8 text") }
@@ -136,6 +145,10 @@ public enum TagFile {
                 let chip = try registered(ndefChip)
                 let id = uid ?? chip.uidPrefix + [UInt8](repeating: 0x00, count: chip.uidLength - chip.uidPrefix.count)
                 return try factory(chip: ndefChip, uid: id, holding: [UInt8](data))
+            case .eml:
+                guard let text = String(data: data, encoding: .utf8) else { throw TagFileError("not UTF-8 text") }
+                return try ProxmarkDumpFile.decodeEML(text)
+            case .bin, .mfd: return try ProxmarkDumpFile.decodeBinary([UInt8](data))
             }
         } catch {
             throw error.inFile(path)
@@ -152,6 +165,8 @@ public enum TagFile {
                 throw TagFileError("the tag holds no NDEF message to save as .ndef")
             }
             return message
+        case .eml: return Array(try ProxmarkDumpFile.encodeEML(tag).utf8)
+        case .bin, .mfd: return try ProxmarkDumpFile.encodeBinary(tag)
         }
     }
 
@@ -159,7 +174,7 @@ public enum TagFile {
     /// rename), so a reader never sees half a file.
     public static func write(_ tag: any VirtualTag, path: String) throws(TagFileError) {
         guard let format = Format(path: path) else {
-            throw TagFileError("unknown extension: use .json, .nfc or .ndef", file: path)
+            throw TagFileError("unknown extension: use .json, .nfc, .ndef, .eml, .bin or .mfd", file: path)
         }
         let bytes: [UInt8]
         do {

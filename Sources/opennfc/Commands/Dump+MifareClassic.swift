@@ -67,6 +67,15 @@ enum MifareClassicDumpCommand {
             let s = MifareClassicCard.sector(ofBlock: b)
             memory += unread.contains(s) ? [UInt8](repeating: 0, count: 16) : dump.blocks[b]!
         }
+        if unread.contains(0) {
+            // Block 0 from the activation: UID, BCC, SAK, ATQA (ISO/IEC 14443-3; manufacturer bytes unknown, zero).
+            let uid = Array(tag.target.identifier.suffix(4))
+            let atqa = tag.target.sensRes ?? 0x0004
+            let block0 =
+                uid + [uid.reduce(0, ^), tag.target.selRes ?? 0x08, UInt8(atqa & 0xFF), UInt8(atqa >> 8)]
+                + [UInt8](repeating: 0, count: 8)
+            memory.replaceSubrange(0..<16, with: block0)
+        }
         let virtual: MifareClassicTag
         do {
             virtual = try MifareClassicTag(model: simulationModel(model), memory: memory)

@@ -32,7 +32,8 @@ extension Commands {
         run: { inv in
             let password = try hexOption(inv, "password", bytes: 4)
             let output = inv.value("output")
-            if let output, TagFile.Format(path: output) == nil || TagFile.Format(path: output) == .ndef {
+            // Proxmark3 formats (.eml, .bin, .mfd) come from the saved file through 'tag convert'.
+            if let output, TagFile.Format(path: output) != .json && TagFile.Format(path: output) != .flipper {
                 throw CLIError.usage("-o takes a .json or .nfc file, not '\(output)'")
             }
             if output != nil && inv.flag("json") { throw CLIError.usage("-o and --json cannot be combined") }
