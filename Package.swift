@@ -139,12 +139,15 @@ let package = Package(
             name: "OpenNFCSimulationTests",
             dependencies: ["OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes", "OpenNFCCrypto", "OpenNFCTestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "OpenNFCSystemTests", dependencies: ["OpenNFCSystem", "OpenNFCRF"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCSystemTests",
+            dependencies: ["OpenNFCSystem", "OpenNFCRF", "OpenNFCTags", "OpenNFCTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "OpenCoreNFCTests",
             dependencies: [
                 "opencorenfc-example", "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF",
-                "OpenNFCSimulation",
+                "OpenNFCSimulation", "OpenNFCTags",
             ],
             swiftSettings: strict),
         // Compiled with `import CoreNFC` only: iOS code with `#if canImport(CoreNFC)` guards, unchanged.
@@ -153,7 +156,7 @@ let package = Package(
             name: "OpenCoreNFCTestingTests",
             dependencies: [
                 "OpenCoreNFCTesting", "OpenCoreNFC", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCSystem", "OpenNFCCrypto",
-                "OpenNFCDemo", "OpenNFCTestSupport",
+                "OpenNFCDemo", "OpenNFCTestSupport", "OpenNFCTags",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -4,6 +4,7 @@ import OpenCoreNFCTesting
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTags
 import Testing
 
 /// Background tag reading on the virtual phone (Apple, "Adding Support for Background Tag Reading"), through
@@ -240,11 +241,11 @@ import Testing
 
 /// Identifies every tag as MIFARE Classic, whose NDEF (MAD) background reading must never try.
 private struct ClassicPlatform: TagPlatform {
-    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity {
-        TagIdentity(target: target, family: .mifareClassic)
+    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> IdentifiedTag {
+        IdentifiedTag(target: target, kind: .mifareClassic)
     }
-    func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)? {
+    func ndefAccess(for tag: IdentifiedTag, frontend: any RFFrontend) -> (any NDEFAccess)? {
         NFCSystem.standardPlatform.ndefAccess(
-            for: TagIdentity(target: tag.target, family: .type2(chip: "ntag215")), frontend: frontend)
+            for: IdentifiedTag(target: tag.target, kind: .type2(.ntag215)), frontend: frontend)
     }
 }

@@ -3,23 +3,28 @@ import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTags
 import Testing
 
 /// Walks the delivery-policy table on the simulated iPhone: for one virtual chip of each family and each kind of
 /// reading, what the app receives through Core NFC's public API is what `DeliveryPolicy` says.
 @Suite struct DeliveryTableWalkTests {
+    /// A DESFire EV1's GetVersion (hardware 04 01 01 01 00 18 05: NXP, DESFire, EV1, 4 KB, ISO 14443-2 and -3).
+    static let ev1 = DESFireVersion(
+        hardware: [0x04, 0x01, 0x01, 0x01, 0x00, 0x18, 0x05], software: [0x04, 0x01, 0x01, 0x01, 0x04, 0x18, 0x05],
+        production: [UInt8](repeating: 0x00, count: 14))!
     static let uri = RealStackTests.uri("walk.example")
     static let aid = "D2760000850101"
 
-    static func chips() throws -> [(TagIdentity.Family, any VirtualTag)] {
+    static func chips() throws -> [(TagKind, any VirtualTag)] {
         [
             (.type1, try Type1Tag.factory(.topaz512, uid: [0x11, 0x22, 0x33, 0x44], holding: uri)),
-            (.type2(chip: "ntag213"), try Type2Tag.factory(.ntag213, uid: [4, 1, 2, 3, 4, 5, 6], holding: uri)),
+            (.type2(.ntag213), try Type2Tag.factory(.ntag213, uid: [4, 1, 2, 3, 4, 5, 6], holding: uri)),
             (
-                .type5(chip: "icode-slix"),
+                .type5(Type5Chip(uid: [0xE0, 0x04, 0x01, 0x10, 1, 2, 3, 4])),
                 try ISO15693Tag.factory(.icodeSLIX, uid: [0xE0, 0x04, 0x01, 0x10, 1, 2, 3, 4], holding: uri)
             ),
-            (.desfire, try DESFireEV1Tag.ndefFormatted(uid: [0x04, 1, 2, 3, 4, 5, 6], holding: uri)),
+            (.desfire(ev1), try DESFireEV1Tag.ndefFormatted(uid: [0x04, 1, 2, 3, 4, 5, 6], holding: uri)),
             (.iso7816, try Type4Tag.factory(uid: [0x02, 0x01, 0x02, 0x03], holding: uri)),
         ]
     }

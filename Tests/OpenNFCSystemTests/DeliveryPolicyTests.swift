@@ -1,3 +1,4 @@
+import OpenNFCTags
 import Testing
 
 @testable import OpenNFCSystem
@@ -5,8 +6,13 @@ import Testing
 /// Walks the delivery-policy table (family × kind of reading × Info.plist): the rules every row keeps, and the
 /// Info.plist column.
 @Suite struct DeliveryPolicyTests {
-    static let families: [TagIdentity.Family] = [
-        .type1, .type2(chip: "ntag213"), .type3, .type5(chip: "icode-slix"), .desfire, .iso7816, .mifareClassic,
+    /// A DESFire EV1's GetVersion (hardware 04 01 01 01 00 18 05: NXP, DESFire, EV1, 4 KB, ISO 14443-2 and -3).
+    static let ev1 = DESFireVersion(
+        hardware: [0x04, 0x01, 0x01, 0x01, 0x00, 0x18, 0x05], software: [0x04, 0x01, 0x01, 0x01, 0x04, 0x18, 0x05],
+        production: [UInt8](repeating: 0x00, count: 14))!
+    static let families: [TagKind] = [
+        .type1, .type2(.ntag213), .type3, .type5(Type5Chip(uid: [0xE0, 0x04, 0x01, 0x10, 1, 2, 3, 4])), .desfire(ev1),
+        .iso7816, .mifareClassic,
         .unsupported("NFC-F"),
     ]
     static let declarations: [DeliveryDeclarations] = [false, true].flatMap { aids in
@@ -15,7 +21,7 @@ import Testing
 
     /// Core NFC reads NDEF from Types 1–5 in NDEF sessions and in the background (Type 4 through ISO 7816 and
     /// DESFire), never from MIFARE Classic.
-    static func isNFCForumType(_ f: TagIdentity.Family) -> Bool {
+    static func isNFCForumType(_ f: TagKind) -> Bool {
         switch f {
         case .type1, .type2, .type3, .type5, .desfire, .iso7816: return true
         case .mifareClassic, .unsupported: return false
@@ -23,7 +29,7 @@ import Testing
     }
 
     @Test(arguments: families)
-    func everyRowKeepsTheRulesOfItsColumns(family: TagIdentity.Family) {
+    func everyRowKeepsTheRulesOfItsColumns(family: TagKind) {
         for d in Self.declarations {
             for reading in DeliveryReading.allCases {
                 let cell = DeliveryPolicy.decide(family, reading, d)
@@ -54,9 +60,15 @@ import Testing
 
     @Test func type5IsAnISO15693TagInBothSessionKinds() {
         let d = DeliveryDeclarations(hasSelectIdentifiers: false, desktop: false)
-        #expect(DeliveryPolicy.decide(.type5(chip: "st25dv04k"), .ndef, d) == .deliver(.iso15693))
-        #expect(DeliveryPolicy.decide(.type5(chip: "st25dv04k"), .tag, d) == .deliver(.iso15693))
-        #expect(DeliveryPolicy.decide(.type5(chip: "st25dv04k"), .pace, d) == DeliveryPolicy.notISO7816)
+        #expect(
+            DeliveryPolicy.decide(.type5(Type5Chip(uid: [0xE0, 0x02, 0x24, 0x00, 1, 2, 3, 4])), .ndef, d)
+                == .deliver(.iso15693))
+        #expect(
+            DeliveryPolicy.decide(.type5(Type5Chip(uid: [0xE0, 0x02, 0x24, 0x00, 1, 2, 3, 4])), .tag, d)
+                == .deliver(.iso15693))
+        #expect(
+            DeliveryPolicy.decide(.type5(Type5Chip(uid: [0xE0, 0x02, 0x24, 0x00, 1, 2, 3, 4])), .pace, d)
+                == DeliveryPolicy.notISO7816)
     }
 
     @Test func theInfoPlistColumnDecidesISO7816AndDESFireInTagSessionsOnly() {
@@ -64,24 +76,26 @@ import Testing
         let declared = DeliveryDeclarations(hasSelectIdentifiers: true, desktop: false)
         let desktop = DeliveryDeclarations(hasSelectIdentifiers: false, desktop: true)
         #expect(DeliveryPolicy.decide(.iso7816, .tag, declared) == .selectDeclaredAID(otherwise: nil))
-        #expect(DeliveryPolicy.decide(.desfire, .tag, declared) == .selectDeclaredAID(otherwise: .miFare(.desfire)))
+        #expect(
+            DeliveryPolicy.decide(.desfire(Self.ev1), .tag, declared)
+                == .selectDeclaredAID(otherwise: .miFare(.desfire)))
         guard case .endSession(let why) = DeliveryPolicy.decide(.iso7816, .tag, none) else {
             Issue.record("an ISO 7816 card with no declared AID ends the session")
             return
         }
         #expect(why.contains(AppConfiguration.selectIdentifiersKey))
-        #expect(DeliveryPolicy.decide(.desfire, .tag, none) == .deliver(.miFare(.desfire)))
+        #expect(DeliveryPolicy.decide(.desfire(Self.ev1), .tag, none) == .deliver(.miFare(.desfire)))
         #expect(DeliveryPolicy.decide(.iso7816, .tag, desktop) == .deliver(.iso7816(initialSelectedAID: "")))
-        #expect(DeliveryPolicy.decide(.desfire, .tag, desktop) == .deliver(.iso7816(initialSelectedAID: "")))
+        #expect(DeliveryPolicy.decide(.desfire(Self.ev1), .tag, desktop) == .deliver(.iso7816(initialSelectedAID: "")))
         // Everything else ignores the declarations.
-        for family in Self.families where family != .iso7816 && family != .desfire {
+        for family in Self.families where family != .iso7816 && family != .desfire(Self.ev1) {
             for reading in DeliveryReading.allCases {
                 let cells = Set(Self.declarations.map { DeliveryPolicy.decide(family, reading, $0) })
                 #expect(cells.count == 1, "\(family) \(reading): \(cells)")
             }
         }
         for reading in [DeliveryReading.ndef, .pace, .background] {
-            for family in [TagIdentity.Family.iso7816, .desfire] {
+            for family in [TagKind.iso7816, .desfire(Self.ev1)] {
                 #expect(Set(Self.declarations.map { DeliveryPolicy.decide(family, reading, $0) }).count == 1)
             }
         }

@@ -40,7 +40,7 @@ extension NFCSystem {
         guard isQuiescent, wallTimeSinceLastAPICall >= IdleDetector.quietSpell else { return false }
         return perform {
             guard let id = arbiter.active, let s = sessions[id] else { return false }
-            return s.connected == nil && !s.awaitingRestart
+            return s.tags.isPolling
         }
     }
 }

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import OpenNFCRF
+internal import OpenNFCTags
 internal import Synchronization
 
 /// The process-wide system, for programs that use the public module without the testing product: built once from
@@ -120,8 +121,8 @@ extension NFCSystem {
 
 /// A platform without reader procedures: nothing can be identified.
 struct NoProcedures: TagPlatform {
-    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity {
-        TagIdentity(target: target, family: .unsupported("no reader procedures are linked"))
+    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> IdentifiedTag {
+        IdentifiedTag(target: target, kind: .unsupported("no reader procedures are linked"))
     }
-    func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)? { nil }
+    func ndefAccess(for tag: IdentifiedTag, frontend: any RFFrontend) -> (any NDEFAccess)? { nil }
 }

@@ -1,3 +1,5 @@
+package import OpenNFCTags
+
 /// The kind of reading a delivery decision is for: the columns of ``DeliveryPolicy``.
 package enum DeliveryReading: String, Sendable, Hashable, CaseIterable {
     /// `NFCNDEFReaderSession` (read-only or read-write mode: the same tags; read-only mode reads their message).
@@ -79,8 +81,8 @@ package enum DeliveryPolicy {
 
     static let notISO7816 = Delivery.nothing("PACE polling delivers ISO 7816 cards that advertise PACE")
 
-    /// The row of a family (the one switch over ``TagIdentity/Family`` that decides delivery).
-    package static func row(_ family: TagIdentity.Family) -> Row {
+    /// The row of a family (the one switch over ``TagKind`` (the reader procedures' own vocabulary) that decides delivery).
+    package static func row(_ family: TagKind) -> Row {
         switch family {
         case .type1:
             return Row(
@@ -123,7 +125,7 @@ package enum DeliveryPolicy {
     /// The decision for a family, a kind of reading and the app's declarations: the row's cell, with the
     /// Info.plist column applied.
     package static func decide(
-        _ family: TagIdentity.Family, _ reading: DeliveryReading, _ declarations: DeliveryDeclarations
+        _ family: TagKind, _ reading: DeliveryReading, _ declarations: DeliveryDeclarations
     ) -> Delivery {
         let cell = row(family)[reading]
         guard case .selectDeclaredAID(let otherwise) = cell, !declarations.hasSelectIdentifiers else { return cell }

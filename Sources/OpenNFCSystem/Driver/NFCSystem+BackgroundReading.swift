@@ -1,5 +1,6 @@
 internal import OpenNFCNDEF
 package import OpenNFCRF
+internal import OpenNFCTags
 
 /// A notification the system showed after reading a tag in the background.
 package struct BackgroundNotification: Sendable, Hashable {
@@ -82,7 +83,7 @@ extension NFCSystem {
             let active = try frontend.activate(target)
             defer { frontend.deactivate() }
             let identity = try platform.identify(active, frontend: frontend)
-            let decision = DeliveryPolicy.decide(identity.family, .background, declarations)
+            let decision = DeliveryPolicy.decide(identity.kind, .background, declarations)
             guard case .readNDEF = decision else {
                 let why: String
                 if case .nothing(let reason) = decision { why = reason } else { why = "not read" }
@@ -109,7 +110,7 @@ extension NFCSystem {
 
     /// The message an activated tag stores, read without writing (NDEF detection, then the read); nil when the tag
     /// has no NDEF mapping or is not NDEF formatted. Read-only NDEF sessions and background reading share it.
-    func storedNDEF(_ identity: TagIdentity, frontend: any RFFrontend) throws(SystemError) -> [UInt8]? {
+    func storedNDEF(_ identity: IdentifiedTag, frontend: any RFFrontend) throws(SystemError) -> [UInt8]? {
         guard let access = platform.ndefAccess(for: identity, frontend: frontend),
             try access.detect().status != .notSupported
         else { return nil }

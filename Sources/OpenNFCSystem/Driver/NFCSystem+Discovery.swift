@@ -1,4 +1,5 @@
 internal import OpenNFCRF
+internal import OpenNFCTags
 
 /// Discovery: polling, identification, the ISO 7816 AID rule, and NDEF reading for read-only sessions
 /// (Apple's Core NFC documentation; docs/PARITY.md §3.2).
@@ -28,14 +29,7 @@ extension NFCSystem {
 
     /// Starts a new polling round of an active session (the round's discovery is already set).
     func restartRound(_ s: SessionState) {
-        if s.connected != nil { frontend?.deactivate() }
-        s.connected = nil
-        s.ndef = nil
-        s.generation += 1
-        s.delivered.removeAll()
-        s.seen.removeAll()
-        s.gone.removeAll()
-        s.awaitingRestart = false
+        if s.tags.restart() != nil { frontend?.deactivate() }
         scan(s)
     }
 
@@ -45,14 +39,14 @@ extension NFCSystem {
         perform {
             guard let s = sessions[id], s.ndefMode == .undetermined else { return }
             s.ndefMode = .readOnly
-            s.awaitingRestart = false
+            let (delivered, connected) = s.tags.resumeReading()
+            if connected != nil { frontend?.deactivate() }
             log(.system, "\(id) delegate lacks didDetect tags: read-only NDEF mode")
             guard arbiter.active == id else { return }
             for t in tags {
-                guard arbiter.active == id, let entry = s.delivered[t.reference.handle] else { continue }
+                guard arbiter.active == id, let entry = delivered[t.reference.handle] else { continue }
                 readAndDeliver(s, entry.tag, entry.identity)
             }
-            s.delivered.removeAll()
             scan(s)
         }
     }
@@ -76,7 +70,7 @@ extension NFCSystem {
 
     /// Polls and delivers what this session may see.
     func scan(_ s: SessionState) {
-        guard let frontend, arbiter.active == s.id, !s.awaitingRestart, s.connected == nil else { return }
+        guard let frontend, arbiter.active == s.id, s.tags.isPolling else { return }
         s.pollTimer?.cancel()
         s.pollTimer = nil
         let targets: [RFTarget]
@@ -88,11 +82,11 @@ extension NFCSystem {
             return
         }
         let present = Set(targets.map(\.handle))
-        s.seen.formIntersection(present)
-        var found: [(DeliveredTag, TagIdentity)] = []
-        for target in targets where !s.seen.contains(target.handle) {
+        s.tags.forgetLeft(present: present)
+        var found: [(DeliveredTag, IdentifiedTag)] = []
+        for target in targets where !s.tags.seen.contains(target.handle) {
             guard arbiter.active == s.id else { return }
-            s.seen.insert(target.handle)
+            _ = s.tags.markSeen(target.handle)
             if case .vas(let commands) = s.kind {
                 runVAS(s, target, commands)
                 continue
@@ -106,8 +100,7 @@ extension NFCSystem {
         }
         guard arbiter.active == s.id else { return }
         if !found.isEmpty {
-            for (tag, identity) in found { s.delivered[tag.reference.handle] = (tag, identity) }
-            s.awaitingRestart = true
+            s.tags.deliver(found.map { TagLifecycle.Entry(tag: $0.0, identity: $0.1) })
             log(.system, "\(s.id) detected \(found.count) tag\(found.count == 1 ? "" : "s")")
             post(s, .detected(found.map(\.0)))
         } else {
@@ -128,10 +121,10 @@ extension NFCSystem {
 
     /// Activates and identifies a target and decides whether and how this session may see it. Nil: not deliverable
     /// (gone during identification, no declared AID selects, a technology the session cannot deliver).
-    func discover(_ target: RFTarget, for s: SessionState) -> (DeliveredTag, TagIdentity)? {
+    func discover(_ target: RFTarget, for s: SessionState) -> (DeliveredTag, IdentifiedTag)? {
         guard let frontend else { return nil }
         defer { frontend.deactivate() }
-        let identity: TagIdentity
+        let identity: IdentifiedTag
         do {
             let active = try frontend.activate(target)
             identity = try platform.identify(active, frontend: frontend)
@@ -142,7 +135,7 @@ extension NFCSystem {
         let t = identity.target
         func make(_ kind: DeliveredTag.Kind) -> DeliveredTag {
             var d = DeliveredTag(
-                reference: TagReference(session: s.id, generation: s.generation, handle: t.handle), kind: kind,
+                reference: TagReference(session: s.id, generation: s.tags.generation, handle: t.handle), kind: kind,
                 identifier: t.identifier, historicalBytes: identity.historicalBytes,
                 applicationData: t.nfcB?.applicationData,
                 technology: t.technology)
@@ -154,7 +147,7 @@ extension NFCSystem {
         let reading: DeliveryReading = s.isNDEF ? .ndef : pollsPACE(s) ? .pace : .tag
         // supportsPACE (iOS 26.4) of a tag session's ISO 7816 card: EF.CardAccess, read before any AID SELECT.
         func advertisesPACE() -> Bool {
-            reading == .tag && identity.family == .iso7816 && platform.advertisesPACE(identity, frontend: frontend)
+            reading == .tag && identity.kind == .iso7816 && platform.advertisesPACE(identity, frontend: frontend)
         }
         if t.technology == .nfcF && reading == .tag {
             // Core NFC delivers a FeliCa card to a tag session on the first declared system code that answers
@@ -164,7 +157,7 @@ extension NFCSystem {
             tag.feliCa = selection
             return (tag, identity)
         }
-        switch DeliveryPolicy.decide(identity.family, reading, declarations) {
+        switch DeliveryPolicy.decide(identity.kind, reading, declarations) {
         case .deliver(let kind):
             var tag = make(kind)
             if case .iso7816 = kind { tag.supportsPACE = advertisesPACE() }
@@ -213,16 +206,14 @@ extension NFCSystem {
             desktop: configuration.profile == .desktop)
     }
 
-    /// SELECT by DF name (ISO/IEC 7816-4 §11.2.2, `00 A4 04 00 Lc AID 00`); true on 90 00 or 61 xx.
+    /// SELECT by DF name as the reader procedures build and judge it (``ISO7816Select``): true on 90 00 or 61 xx.
     func select(_ aid: [UInt8], on frontend: any RFFrontend) -> Bool {
-        let apdu: [UInt8] = [0x00, 0xA4, 0x04, 0x00, UInt8(aid.count)] + aid + [0x00]
-        guard case .frame(let r) = try? frontend.exchange(apdu), r.count >= 2 else { return false }
-        let sw1 = r[r.count - 2]
-        return (sw1 == 0x90 && r[r.count - 1] == 0x00) || sw1 == 0x61
+        guard case .frame(let r) = try? frontend.exchange(ISO7816Select.byName(aid)) else { return false }
+        return ISO7816Select.accepted(r)
     }
 
     /// Read-only NDEF mode: reads the tag's message and delivers it; invalidates after the first read when asked.
-    func readAndDeliver(_ s: SessionState, _ tag: DeliveredTag, _ identity: TagIdentity) {
+    func readAndDeliver(_ s: SessionState, _ tag: DeliveredTag, _ identity: IdentifiedTag) {
         guard let frontend else { return }
         let bytes: [UInt8]
         do {

@@ -1,5 +1,6 @@
 internal import OpenNFCBytes
 internal import OpenNFCRF
+internal import OpenNFCTags
 
 /// The FeliCa system a delivered FeliCa tag has selected: Core NFC's `currentSystemCode` and `currentIDm`, and the
 /// PMm of the Polling answer that selected it (JIS X 6319-4 §8.5.2 SENSF_RES).
@@ -89,14 +90,15 @@ extension NFCSystem {
     ) throws(SystemError) -> (idm: [UInt8], pmm: [UInt8], requestData: [UInt8]?) {
         let r: RFResponse
         do {
-            r = try frontend.exchange([0x00] + systemCode + [requestCode, timeSlot])
+            r = try frontend.exchange(
+                FeliCaFrame.polling(systemCode: systemCode, requestCode: requestCode, timeSlot: timeSlot))
         } catch {
             throw SystemError(rf: error)
         }
-        guard case .frame(let b) = r, b.first == 0x01, b.count == 17 || b.count == 19 else {
+        guard case .frame(let b) = r, let answer = FeliCaFrame.PollingAnswer(b) else {
             throw SystemError(.tagResponseError, "Polling answer is not 01 IDm PMm [RD]", unexpectedLength: true)
         }
-        return (Array(b[1..<9]), Array(b[9..<17]), b.count == 19 ? Array(b[17..<19]) : nil)
+        return (answer.idm, answer.pmm, answer.requestData)
     }
 
     // MARK: the selection
@@ -104,8 +106,8 @@ extension NFCSystem {
     /// The current selection of a delivered FeliCa tag, while its session and polling round last.
     package func feliCaSelection(_ ref: TagReference) -> FeliCaSelection? {
         perform {
-            guard let s = sessions[ref.session], ref.generation == s.generation else { return nil }
-            return s.delivered[ref.handle]?.tag.feliCa
+            guard let s = sessions[ref.session] else { return nil }
+            return s.tags.entry(ref)?.tag.feliCa
         }
     }
 
@@ -139,11 +141,13 @@ extension NFCSystem {
             }
             do throws(SystemError) {
                 let a = try poll(systemCode, requestCode: requestCode, timeSlot: timeSlot, on: frontend)
-                s.delivered[ref.handle]?.tag.feliCa = FeliCaSelection(systemCode: systemCode, idm: a.idm, pmm: a.pmm)
+                s.tags.update(ref.handle) {
+                    $0.feliCa = FeliCaSelection(systemCode: systemCode, idm: a.idm, pmm: a.pmm)
+                }
                 log(.system, "tag \(ref.handle) selected FeliCa system \(Hex.encode(systemCode))")
                 return (a.pmm, requestCode == 0 ? [] : a.requestData ?? [])
             } catch {
-                s.delivered[ref.handle]?.tag.feliCa?.idm = []
+                s.tags.update(ref.handle) { $0.feliCa?.idm = [] }
                 throw error
             }
         }
@@ -280,7 +284,7 @@ extension NFCSystem {
             guard packet.count >= 9 else {
                 throw SystemError(.invalidParameterLength, "a FeliCa command is code + IDm (9 bytes) at least")
             }
-            let idm = s.delivered[ref.handle]?.tag.feliCa?.idm ?? []
+            let idm = s.tags.entry(ref)?.tag.feliCa?.idm ?? []
             guard Array(packet[1..<9]) == idm else {
                 throw SystemError(.securityViolation, "the packet's IDm is not currentIDm")
             }
@@ -298,10 +302,10 @@ extension NFCSystem {
     func feliCaCommand(_ ref: TagReference, _ code: UInt8, _ parameters: [UInt8]) throws(SystemError) -> [UInt8] {
         touch()
         return try operation(ref) { (s, entry, frontend) throws(SystemError) in
-            guard let idm = s.delivered[ref.handle]?.tag.feliCa?.idm, idm.count == 8 else {
+            guard let idm = s.tags.entry(ref)?.tag.feliCa?.idm, idm.count == 8 else {
                 throw SystemError(.tagResponseError, "no FeliCa system is selected (the last Polling failed)")
             }
-            let frame = [code] + idm + parameters
+            let frame = FeliCaFrame.command(code, idm: idm, parameters)
             guard frame.count <= Self.feliCaMaxPacket, frame.count <= frontend.capabilities.maxCommandSize else {
                 throw SystemError(.packetTooLong, "FeliCa command of \(frame.count) bytes (at most 254)")
             }
@@ -309,10 +313,10 @@ extension NFCSystem {
                 throw SystemError(.tagResponseError, "the card did not answer with a frame")
             }
             guard b.count >= 9 else { throw Self.badLength("command \(Hex.encode([code]))", b.count) }
-            guard b[0] == code &+ 1, Array(b[1..<9]) == idm else {
+            guard let parameters = FeliCaFrame.answer(b, to: code, idm: idm) else {
                 throw SystemError(.tagResponseError, "answer \(Hex.encode([b[0]])) from another IDm or command")
             }
-            return Array(b[9...])
+            return parameters
         }
     }
 

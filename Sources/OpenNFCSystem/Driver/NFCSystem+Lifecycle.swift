@@ -160,8 +160,7 @@ extension NFCSystem {
             s.pollTimer?.cancel()
             s.deadline = nil
             s.pollTimer = nil
-            if s.connected != nil { frontend?.deactivate() }
-            s.connected = nil
+            if s.tags.disconnect() != nil { frontend?.deactivate() }
             s.ndef = nil
             sheetState.isPresented = false
             log(.sheet, "closed")

@@ -1,4 +1,5 @@
 internal import OpenNFCRF
+internal import OpenNFCTags
 
 /// Tag operations on behalf of the app's tag objects (Apple's Core NFC documentation; docs/PARITY.md §5). Each runs on the executor,
 /// synchronously; the public layer delivers the outcome on the session's queue.
@@ -7,9 +8,9 @@ extension NFCSystem {
     /// still in the field.
     package func isAvailable(_ ref: TagReference) -> Bool {
         perform {
-            guard let s = sessions[ref.session], arbiter.active == ref.session, ref.generation == s.generation,
-                s.delivered[ref.handle] != nil, !s.gone.contains(ref.handle)
-            else { return false }
+            guard let s = sessions[ref.session], arbiter.active == ref.session, s.tags.isAvailable(ref) else {
+                return false
+            }
             if let presence { return presence().contains(ref.handle) }
             return true
         }
@@ -18,7 +19,7 @@ extension NFCSystem {
     /// The connected tag of a session, if any: nil once it has left the field (docs/DIFFERENCES.md, `connectedTag`).
     package func connectedHandle(_ id: SessionID) -> Int? {
         perform {
-            guard let s = sessions[id], let handle = s.connected, !s.gone.contains(handle) else { return nil }
+            guard let s = sessions[id], let handle = s.tags.connected else { return nil }
             if let presence, !presence().contains(handle) { return nil }
             return handle
         }
@@ -28,10 +29,8 @@ extension NFCSystem {
     package func connect(_ ref: TagReference) throws(SystemError) {
         touch()
         try operation(ref, requireConnected: false) { (s, entry, frontend) throws(SystemError) in
-            if s.connected == ref.handle { return }
-            if s.connected != nil { frontend.deactivate() }
-            s.connected = nil
-            s.ndef = nil
+            if s.tags.connected == ref.handle { return }
+            if s.tags.disconnect() != nil { frontend.deactivate() }
             do throws(RFError) {
                 _ = try frontend.activate(entry.identity.target)
             } catch {
@@ -43,7 +42,7 @@ extension NFCSystem {
                 frontend.deactivate()
                 throw SystemError(.tagConnectionLost, "the selected application \(aid) no longer answers")
             }
-            s.connected = ref.handle
+            s.tags.connect(ref.handle)
             log(.system, "\(s.id) connected to tag \(ref.handle)")
         }
     }
@@ -71,20 +70,16 @@ extension NFCSystem {
         }
     }
 
-    /// `writeNDEF`: 400 read-only, 402 too small, 401 failed, checked before the first write (Apple's Core NFC documentation; docs/PARITY.md §14).
+    /// `writeNDEF`: 401 not NDEF formatted, 400 read-only, 403 empty, 402 too small, all before the first write
+    /// (Apple's Core NFC documentation; docs/PARITY.md §14). The reader procedures decide them (`NDEFWriteRule`, the
+    /// one place the rule lives); their errors map to these codes (`StandardTagPlatform.map`).
     package func writeNDEF(_ ref: TagReference, _ message: [UInt8]) throws(SystemError) {
         touch()
         try operation(ref) { (s, entry, frontend) throws(SystemError) in
             let access = try ndefAccess(s, entry, frontend)
-            let state = try access.detect()
-            switch state.status {
-            case .notSupported: throw SystemError(.tagUpdateFailure, "Tag Not NDEF formatted")
-            case .readOnly: throw SystemError(.tagNotWritable, "the tag is read-only")
-            case .readWrite: break
-            }
-            guard message.count <= state.capacity else {
-                throw SystemError(.tagSizeTooSmall, "message of \(message.count) bytes, capacity \(state.capacity)")
-            }
+            // Detection first, so that its failures are read failures (102, not 401); the procedure keeps what it
+            // learnt, so the write sends no detection frames again.
+            _ = try access.detect()
             try access.write(message)
             log(.system, "tag \(ref.handle): wrote \(message.count) bytes of NDEF")
         }
@@ -113,11 +108,9 @@ extension NFCSystem {
     ) {
         touch()
         return try operation(ref) { (s, entry, frontend) throws(SystemError) in
-            if apdu.count >= 5, apdu[1] == 0xA4, apdu[2] == 0x04 {
+            if let aid = ISO7816Select.selectedName(in: apdu) {
                 let declared = configuration.validSelectIdentifiers
                 if configuration.profile == .iphone || !declared.isEmpty {
-                    let lc = Int(apdu[4])
-                    let aid = lc > 0 && apdu.count >= 5 + lc ? Array(apdu[5..<(5 + lc)]) : []
                     guard declared.contains(where: { $0.aid == aid }) else {
                         throw SystemError(.securityViolation, "SELECT of an AID not declared in Info.plist")
                     }
@@ -199,7 +192,7 @@ extension NFCSystem {
 
     func operation<T>(
         _ ref: TagReference, requireConnected: Bool = true,
-        _ body: (SessionState, (tag: DeliveredTag, identity: TagIdentity), any RFFrontend) throws(SystemError) -> T
+        _ body: (SessionState, TagLifecycle.Entry, any RFFrontend) throws(SystemError) -> T
     ) throws(SystemError) -> T {
         try perform { () throws(SystemError) -> T in
             guard let s = sessions[ref.session], let frontend else {
@@ -208,13 +201,7 @@ extension NFCSystem {
             guard arbiter.active == ref.session, !s.ended else {
                 throw SystemError(.sessionInvalidated, "the session is invalidated")
             }
-            guard ref.generation == s.generation, let entry = s.delivered[ref.handle] else {
-                throw SystemError(.tagConnectionLost, "the tag is from before restartPolling()")
-            }
-            if s.gone.contains(ref.handle) { throw SystemError(.tagConnectionLost, "the tag left the field") }
-            if requireConnected && s.connected != ref.handle {
-                throw SystemError(.tagNotConnected, "connect(to:) the tag first")
-            }
+            let entry = try s.tags.check(ref, requireConnected: requireConnected)
             inFlight += 1
             defer { inFlight -= 1 }
             do throws(SystemError) {
@@ -226,7 +213,7 @@ extension NFCSystem {
     }
 
     private func ndefAccess(
-        _ s: SessionState, _ entry: (tag: DeliveredTag, identity: TagIdentity), _ frontend: any RFFrontend
+        _ s: SessionState, _ entry: TagLifecycle.Entry, _ frontend: any RFFrontend
     ) throws(SystemError) -> any NDEFAccess {
         if let a = s.ndef { return a }
         guard let a = platform.ndefAccess(for: entry.identity, frontend: frontend) else {
@@ -249,8 +236,7 @@ extension NFCSystem {
     /// Notes a tag that left the field.
     func lost(_ s: SessionState, _ ref: TagReference, _ e: SystemError) -> SystemError {
         if e.code == .tagConnectionLost {
-            s.gone.insert(ref.handle)
-            if s.connected == ref.handle { s.connected = nil }
+            s.tags.lose(ref.handle)
             s.ndef = nil
         }
         return e

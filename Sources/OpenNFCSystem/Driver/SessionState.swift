@@ -1,4 +1,5 @@
 internal import Dispatch
+internal import OpenNFCTags
 
 /// What the system keeps for one session while it lives.
 final class SessionState: @unchecked Sendable {
@@ -14,17 +15,19 @@ final class SessionState: @unchecked Sendable {
     var pollTimer: TimerHandle?
     var isReady = false
     var ended = false
-    /// Polling round; `restartPolling()` starts a new one.
-    var generation = 0
-    /// Tags delivered in this round, by handle.
-    var delivered: [Int: (tag: DeliveredTag, identity: TagIdentity)] = [:]
-    /// Handles already handled in this round (delivered, read, or not deliverable) while they stay in the field.
-    var seen: Set<Int> = []
-    /// Delivery stops after `didDetect` until `restartPolling()` (tag sessions, read-write NDEF sessions).
-    var awaitingRestart = false
-    var connected: Int?
+    /// The session's tags in the current polling round (``TagLifecycle``: its rules and invariants).
+    var tags = TagLifecycle() {
+        didSet {
+            if tags.connected != oldValue.connected || tags.generation != oldValue.generation
+                || tags.gone != oldValue.gone
+            {
+                ndef = nil
+            }
+        }
+    }
+    /// The NDEF procedures of the connected tag, learnt once per connection (dropped whenever the connection or
+    /// the round changes, or a tag is found gone).
     var ndef: (any NDEFAccess)?
-    var gone: Set<Int> = []
     /// A tag session's own configuration (`init(configuration:…)`), and the one of the current round when it was
     /// restarted with `restartPolling(configuration:)` (nil again after a plain `restartPolling()`).
     var discovery: TagDiscovery?

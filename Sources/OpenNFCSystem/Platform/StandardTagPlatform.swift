@@ -1,5 +1,5 @@
 package import OpenNFCRF
-internal import OpenNFCTags
+package import OpenNFCTags
 
 /// The reader procedures of `OpenNFCTags` as the system's platform: identification (`TagIdentifier`) and the NFC
 /// Forum NDEF procedures (`Type1NDEF`, `Type2NDEF`, `Type4NDEF`, `Type5NDEF`), with their errors mapped to the session's codes — the read and
@@ -7,47 +7,16 @@ internal import OpenNFCTags
 package struct StandardTagPlatform: TagPlatform {
     package init() {}
 
-    package func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity {
-        let tag: IdentifiedTag
+    package func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> IdentifiedTag {
         do {
-            tag = try TagIdentifier.identify(target: target, frontend: frontend)
+            return try TagIdentifier.identify(target: target, frontend: frontend)
         } catch {
             throw Self.map(error, writing: false)
         }
-        let family: TagIdentity.Family
-        switch tag.kind {
-        case .type2(let chip): family = .type2(chip: chip.name)
-        case .type1: family = .type1
-        case .type3: family = .type3
-        case .desfire: family = .desfire
-        case .iso7816: family = .iso7816
-        case .type5(let chip): family = .type5(chip: chip.name)
-        case .mifareClassic: family = .mifareClassic
-        case .unsupported(let why): family = .unsupported(why)
-        }
-        var identity = TagIdentity(target: tag.target, family: family, historicalBytes: tag.historicalBytes)
-        identity.identified = tag
-        return identity
     }
 
-    package func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)? {
-        if var identified = tag.identified {
-            identified.target = tag.target
-            return identified.ndefProcedure(frontend: frontend).map { Access($0) }
-        }
-        let kind: TagKind
-        switch tag.family {
-        case .type2(let name): kind = .type2(Type2Chip.known.first { $0.name == name } ?? .generic)
-        case .type1: kind = .type1
-        case .type3: kind = .type3
-        case .desfire, .iso7816: kind = .iso7816
-        case .type5: kind = .type5(Type5Chip(uid: tag.target.identifier))
-        case .mifareClassic, .unsupported: return nil
-        }
-        guard let procedure = IdentifiedTag(target: tag.target, kind: kind).ndefProcedure(frontend: frontend) else {
-            return nil
-        }
-        return Access(procedure)
+    package func ndefAccess(for tag: IdentifiedTag, frontend: any RFFrontend) -> (any NDEFAccess)? {
+        tag.ndefProcedure(frontend: frontend).map { Access($0) }
     }
 
     /// One exhaustive switch from the procedures' codes to the session's (no `default:`).

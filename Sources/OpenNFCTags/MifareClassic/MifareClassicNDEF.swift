@@ -167,13 +167,10 @@ package final class MifareClassicNDEF: NDEFTagProcedure {
     }
 
     package func writeMessage(_ message: [UInt8]) throws(TagError) {
-        guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message cannot be empty") }
         let l = try load()
-        guard !l.readOnly else { throw TagError(.readOnly, "the NDEF sectors are read-only (GPB or access bits)") }
-        let cap = Self.capacity(l.area)
-        guard message.count <= cap else {
-            throw TagError(.capacityExceeded, "a \(message.count)-byte message exceeds the \(cap)-byte NDEF area")
-        }
+        try NDEFWriteRule.check(
+            message, writable: !l.readOnly, capacity: Self.capacity(l.area),
+            readOnlyReason: "the NDEF sectors are read-only (GPB or access bits)")
         let header: [UInt8] =
             message.count < 0xFF
             ? [0x03, UInt8(message.count)] : [0x03, 0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)]

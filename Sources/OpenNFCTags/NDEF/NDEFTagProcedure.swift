@@ -71,3 +71,23 @@ package protocol NDEFTagProcedure: AnyObject {
     /// with an empty message.
     func format() throws(TagError)
 }
+
+/// The rule every NDEF write obeys before its first frame: the one place it lives. Every procedure's
+/// ``NDEFTagProcedure/writeMessage(_:)`` calls it with what its detection found (a tag without NDEF has already been
+/// refused as ``TagError/Code/notFormatted``), and the system (`writeNDEF`) and the CLI (`opennfc write`) rely on it
+/// instead of checking again. The order is Core NFC's as the system reports it: read-only (400), then an empty
+/// message (403), then capacity (402).
+package enum NDEFWriteRule {
+    /// Throws ``TagError/Code/readOnly`` (with `readOnlyReason`), ``TagError/Code/emptyMessage`` or
+    /// ``TagError/Code/capacityExceeded``; returns when `message` may be written.
+    package static func check(
+        _ message: [UInt8], writable: Bool, capacity: Int, readOnlyReason: @autoclosure () -> String
+    ) throws(TagError) {
+        guard writable else { throw TagError(.readOnly, readOnlyReason()) }
+        guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
+        guard message.count <= capacity else {
+            throw TagError(
+                .capacityExceeded, "the message is \(message.count) bytes; the tag holds at most \(capacity)")
+        }
+    }
+}

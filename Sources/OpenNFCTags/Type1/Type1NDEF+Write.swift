@@ -11,17 +11,10 @@ extension Type1NDEF {
     /// length byte included), or the new one. Units already holding their bytes are not written; reserved, lock and
     /// earlier TLV bytes in a written block keep their value.
     package func writeMessage(_ message: [UInt8]) throws(TagError) {
-        guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
         var layout = try requireLayout()
-        guard layout.status == .readWrite else {
-            throw TagError(
-                .readOnly, "CC write access is \(Hex.encode([layout.cc.bytes[3]])): the tag is read-only")
-        }
-        guard message.count <= layout.tlv.capacity else {
-            throw TagError(
-                .capacityExceeded, "the message is \(message.count) bytes; the tag holds at most \(layout.tlv.capacity)"
-            )
-        }
+        try NDEFWriteRule.check(
+            message, writable: layout.status == .readWrite, capacity: layout.tlv.capacity,
+            readOnlyReason: "CC write access is \(Hex.encode([layout.cc.bytes[3]])): the tag is read-only")
         let unit = layout.isStatic ? 1 : 8
         let (final, commit) = layout.tlv.plan(message, unit: unit)
         let units = Set(final.keys.map { $0 / unit }).union([commit / unit])

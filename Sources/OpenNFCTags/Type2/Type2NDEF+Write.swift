@@ -16,15 +16,10 @@ extension Type2NDEF {
     /// known (read or written during this activation) and unchanged are not written. Bytes of reserved and lock
     /// areas are never changed: a page mixing them with message bytes is written with their current value.
     package func writeMessage(_ message: [UInt8]) throws(TagError) {
-        guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
         var layout = try requireLayout()
-        guard layout.status == .readWrite else {
-            throw TagError(.readOnly, "CC write access is \(Hex.encode([layout.cc.access])): the tag is read-only")
-        }
-        guard message.count <= layout.capacity else {
-            throw TagError(
-                .capacityExceeded, "the message is \(message.count) bytes; the tag holds at most \(layout.capacity)")
-        }
+        try NDEFWriteRule.check(
+            message, writable: layout.status == .readWrite, capacity: layout.capacity,
+            readOnlyReason: "CC write access is \(Hex.encode([layout.cc.access])): the tag is read-only")
         let long = message.count >= 0xFF
         let (final, commitAddress) = layout.tlv.plan(message, unit: 4)
         let commitPage = commitAddress / 4

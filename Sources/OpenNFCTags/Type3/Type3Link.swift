@@ -34,7 +34,8 @@ struct Type3Link {
     /// card. A card with several systems answers each with its own IDm, the system number in the upper 4 bits of
     /// byte 0 and the other bits the same (FeliCa Card User's Manual, "Multiple systems"): that answer is this card.
     func polls(systemCode: UInt16) throws(TagError) -> [UInt8]? {
-        let frame: [UInt8] = [0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), 0x01, 0x00]
+        let frame = FeliCaFrame.polling(
+            systemCode: [UInt8(systemCode >> 8), UInt8(systemCode & 0xFF)], requestCode: 0x01, timeSlot: 0x00)
         let answer: RFResponse
         do {
             answer = try frontend.exchange(frame)
@@ -42,10 +43,10 @@ struct Type3Link {
             if error.code == .timeout { return nil }
             throw .rf(error, during: "Polling \(Hex.encode(frame[1..<3]))")
         }
-        guard case .frame(let b) = answer, b.count >= 17, b[0] == 0x01 else {
-            throw TagError(.invalidResponse, "Polling answered \(answer), expected 01 IDm PMm")
+        guard case .frame(let b) = answer, let polled = FeliCaFrame.PollingAnswer(b) else {
+            throw TagError(.invalidResponse, "Polling answered \(answer), expected 01 IDm PMm RD")
         }
-        let answered = Array(b[1..<9])
+        let answered = polled.idm
         guard answered[0] & 0x0F == idm[0] & 0x0F, answered[1...] == idm[1...] else { return nil }
         return answered
     }
@@ -61,7 +62,8 @@ struct Type3Link {
     /// Check: the 16 bytes of each block, in order.
     func check(_ blocks: [Int], service: [UInt8] = Self.readService) throws(TagError) -> [[UInt8]] {
         let name = "Check of block\(blocks.count == 1 ? "" : "s") \(blocks.map(String.init).joined(separator: ","))"
-        let command = [0x06] + idm + [0x01] + service + [UInt8(blocks.count)] + Self.elements(blocks)
+        let command = FeliCaFrame.command(
+            0x06, idm: idm, [0x01] + service + [UInt8(blocks.count)] + Self.elements(blocks))
         var answer: [UInt8]
         do {
             answer = try send(command, name: name)
@@ -81,9 +83,9 @@ struct Type3Link {
     func update(_ blocks: [Int], _ data: [[UInt8]]) throws(TagError) {
         precondition(blocks.count == data.count && data.allSatisfy { $0.count == 16 })
         let name = "Update of block\(blocks.count == 1 ? "" : "s") \(blocks.map(String.init).joined(separator: ","))"
-        let command =
-            [0x08] + idm + [0x01] + Self.writeService + [UInt8(blocks.count)] + Self.elements(blocks)
-            + data.flatMap { $0 }
+        let command = FeliCaFrame.command(
+            0x08, idm: idm,
+            [0x01] + Self.writeService + [UInt8(blocks.count)] + Self.elements(blocks) + data.flatMap { $0 })
         let answer = try send(command, name: name)
         try Self.checkStatus(answer, code: 0x09, idm: idm, name: name)
         guard answer.count == 11 else {

@@ -78,14 +78,10 @@ package final class Type3NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
     // MARK: write
 
     package func writeMessage(_ message: [UInt8]) throws(TagError) {
-        guard !message.isEmpty else { throw TagError(.emptyMessage, "the NDEF message is empty") }
         var a = try requireLayout().attribute
-        guard a.rw == 0x01, a.nbw > 0 else { throw TagError(.readOnly, "the attribute block says read-only") }
-        guard message.count <= a.capacity else {
-            throw TagError(
-                .capacityExceeded,
-                "the \(message.count)-byte message does not fit \(a.capacity) bytes (Nmaxb \(a.nmaxb))")
-        }
+        try NDEFWriteRule.check(
+            message, writable: a.rw == 0x01 && a.nbw > 0, capacity: a.capacity,
+            readOnlyReason: "the attribute block says read-only")
         a.writeF = 0x0F
         try link.update([0], [a.bytes])
         let blocks = (message.count + 15) / 16

@@ -8,7 +8,7 @@ enum Type4Command {
 
     /// SELECT by DF name: v2 with Le `00`, v1 without.
     static func selectApplication(v2: Bool) -> [UInt8] {
-        v2 ? [0x00, 0xA4, 0x04, 0x00, 0x07] + applicationV2 + [0x00] : [0x00, 0xA4, 0x04, 0x00, 0x07] + applicationV1
+        v2 ? ISO7816Select.byName(applicationV2) : [0x00, 0xA4, 0x04, 0x00, 0x07] + applicationV1
     }
 
     /// SELECT by file ID: v2 P2 `0C` (no response data), v1 P2 `00`.

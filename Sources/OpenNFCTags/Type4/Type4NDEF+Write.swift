@@ -19,16 +19,11 @@ extension Type4NDEF {
     /// from its first non-zero byte on (one byte below 256; a tear inside leaves its high bytes over zeros, a length
     /// below the new one, so again a proper prefix). Commands starting past offset `7FFF` are odd-INS `D7`.
     package func writeMessage(_ message: [UInt8]) throws(TagError) {
-        guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
         var layout = try requireLayout()
-        guard layout.cc.isWritable else {
-            throw TagError(
-                .readOnly, "NDEF file write access is \(Self.hex(UInt16(layout.cc.writeAccess))): the tag is read-only")
-        }
-        guard message.count <= layout.cc.capacity else {
-            throw TagError(
-                .capacityExceeded, "the message is \(message.count) bytes; the tag holds at most \(layout.cc.capacity)")
-        }
+        try NDEFWriteRule.check(
+            message, writable: layout.cc.isWritable, capacity: layout.cc.capacity,
+            readOnlyReason: "NDEF file write access is \(Self.hex(UInt16(layout.cc.writeAccess))): the tag is read-only"
+        )
         if layout.message == message { return }
         try selectNDEFFile(layout)
         let cc = layout.cc

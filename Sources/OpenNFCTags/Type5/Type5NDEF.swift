@@ -158,13 +158,10 @@ package final class Type5NDEF: NDEFTagProcedure {
     // MARK: write
 
     package func writeMessage(_ message: [UInt8]) throws(TagError) {
-        guard !message.isEmpty else { throw TagError(.emptyMessage, "an NDEF message of 0 bytes cannot be written") }
         guard case .ndef(let l) = try detectLayout() else { throw TagError(.notFormatted, "no NDEF TLV on the tag") }
-        guard l.status == .readWrite else { throw TagError(.readOnly, "the CC denies write access") }
-        guard message.count <= l.capacity else {
-            throw TagError(
-                .capacityExceeded, "a \(message.count)-byte message does not fit the \(l.capacity) bytes of the tag")
-        }
+        try NDEFWriteRule.check(
+            message, writable: l.status == .readWrite, capacity: l.capacity,
+            readOnlyReason: "the CC denies write access")
         let header: [UInt8] =
             message.count < 0xFF
             ? [0x03, UInt8(message.count)] : [0x03, 0xFF, UInt8(message.count >> 8), UInt8(message.count & 0xFF)]

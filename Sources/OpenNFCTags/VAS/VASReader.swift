@@ -44,7 +44,7 @@ package enum VASReader {
     /// Selects the VAS application; false when the card has none (any status other than `90 00`).
     package static func select(frontend: any RFFrontend) throws(TagError) -> Bool {
         let link = APDULink(frontend: frontend)
-        return try link.send([0x00, 0xA4, 0x04, 0x00, UInt8(aid.count)] + aid + [0x00], name: "SELECT OSE.VAS.01")
+        return try link.send(ISO7816Select.byName(aid), name: "SELECT OSE.VAS.01")
             .isSuccess
     }
 

@@ -84,26 +84,30 @@ enum NDEFWriting {
         var capacity: Int
     }
 
-    /// Checks status and capacity, writes tear-safely, then reads back with a fresh procedure and compares.
+    /// Writes tear-safely, then reads back with a fresh procedure and compares. Whether the message may be written
+    /// (NDEF formatted, writable, not empty, fits) is the reader procedure's rule (`NDEFWriteRule`), checked before
+    /// its first write; this only words its refusals for the terminal.
     static func write(_ message: [UInt8], to tag: ConnectedTag) throws -> Outcome {
         let procedure = try tag.ndef()
         let detection = try tagStep("detect NDEF") { () throws(TagError) in try procedure.detect() }
-        switch detection.status {
-        case .notSupported:
-            throw CLIError.failure(
-                "the tag (\(tag.chip), UID \(tag.uid)) is not NDEF formatted: \(detection.reason ?? "no NDEF data"); "
-                    + "'opennfc format' prepares it")
-        case .readOnly:
-            throw CLIError.failure("the tag (\(tag.chip), UID \(tag.uid)) is read-only: it cannot be written")
-        case .readWrite:
-            break
+        do {
+            try procedure.writeMessage(message)
+        } catch {
+            switch error.code {
+            case .notFormatted:
+                throw CLIError.failure(
+                    "the tag (\(tag.chip), UID \(tag.uid)) is not NDEF formatted: \(detection.reason ?? error.reason); "
+                        + "'opennfc format' prepares it")
+            case .readOnly:
+                throw CLIError.failure("the tag (\(tag.chip), UID \(tag.uid)) is read-only: it cannot be written")
+            case .capacityExceeded:
+                throw CLIError.failure(
+                    "the message of \(message.count) bytes does not fit: the tag (\(tag.chip)) holds at most "
+                        + "\(detection.capacity) bytes")
+            default:
+                throw CLIError.failure(TagErrorText.describe(error, doing: "write the message"))
+            }
         }
-        if message.count > detection.capacity {
-            throw CLIError.failure(
-                "the message of \(message.count) bytes does not fit: the tag (\(tag.chip)) holds at most "
-                    + "\(detection.capacity) bytes")
-        }
-        try tagStep("write the message") { () throws(TagError) in try procedure.writeMessage(message) }
         let fresh = try tag.ndef()
         let back = try tagStep("read the message back") { () throws(TagError) in try fresh.readMessage() }
         guard back == message else {

@@ -1,6 +1,7 @@
 import Foundation
 import OpenNFCRF
 import OpenNFCSystem
+import OpenNFCTags
 import Synchronization
 
 /// A test double for the reader procedures: identifies targets from their activation (and a DESFire GetVersion),
@@ -20,21 +21,29 @@ final class FakePlatform: TagPlatform, @unchecked Sendable {
     func setNDEF(uid: [UInt8], _ store: Store) { stores.withLock { $0[uid] = store } }
     func ndef(uid: [UInt8]) -> Store? { stores.withLock { $0[uid] } }
 
-    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> TagIdentity {
-        guard target.isISODEP else { return TagIdentity(target: target, family: .type2(chip: "ntag215")) }
+    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> IdentifiedTag {
+        guard target.isISODEP else { return IdentifiedTag(target: target, kind: .type2(.ntag215)) }
         do throws(RFError) {
             if case .frame(let r) = try frontend.exchange([0x60]), r.first == 0xAF {
-                _ = try frontend.exchange([0xAF])
-                _ = try frontend.exchange([0xAF])
-                return TagIdentity(target: target, family: .desfire)
+                let software = try frontend.exchange([0xAF])
+                let production = try frontend.exchange([0xAF])
+                // The three GetVersion parts (status byte first); a card answering short still counts as a DESFire
+                // here, with the bytes it gave padded, as this double only needs the family.
+                func part(_ response: RFResponse, _ n: Int) -> [UInt8] {
+                    guard case .frame(let b) = response else { return [UInt8](repeating: 0, count: n) }
+                    return Array((Array(b.dropFirst()) + [UInt8](repeating: 0, count: n)).prefix(n))
+                }
+                let version = DESFireVersion(
+                    hardware: part(.frame(r), 7), software: part(software, 7), production: part(production, 14))
+                return IdentifiedTag(target: target, kind: version.map { .desfire($0) } ?? .iso7816)
             }
         } catch {
             throw SystemError(rf: error)
         }
-        return TagIdentity(target: target, family: .iso7816)
+        return IdentifiedTag(target: target, kind: .iso7816)
     }
 
-    func ndefAccess(for tag: TagIdentity, frontend: any RFFrontend) -> (any NDEFAccess)? {
+    func ndefAccess(for tag: IdentifiedTag, frontend: any RFFrontend) -> (any NDEFAccess)? {
         Access(platform: self, uid: tag.target.identifier, frontend: frontend, isoDEP: tag.target.isISODEP)
     }
 
@@ -73,6 +82,14 @@ final class FakePlatform: TagPlatform, @unchecked Sendable {
         }
 
         func write(_ message: [UInt8]) throws(SystemError) {
+            // The reader procedures' write rule (NDEFWriteRule), in its order.
+            let current = store
+            guard current.formatted else { throw SystemError(.tagUpdateFailure, "Tag Not NDEF formatted") }
+            guard !current.readOnly else { throw SystemError(.tagNotWritable, "the tag is read-only") }
+            guard !message.isEmpty else { throw SystemError(.zeroLengthMessage, "an empty message") }
+            guard message.count <= current.capacity else {
+                throw SystemError(.tagSizeTooSmall, "message of \(message.count) bytes, capacity \(current.capacity)")
+            }
             try ping(writing: true)
             var s = store
             s.message = message
