@@ -74,12 +74,19 @@ import Testing
         func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget { target }
         func deactivate() {}
         func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
+            // Requests are `flags code UID(8) parameters`; extended commands (30, 33) number blocks in 2 bytes,
+            // LSB first (ISO/IEC 15693-3 and the ST25DV datasheet's extended commands).
+            let p = Array(command.dropFirst(10))
+            func number(_ at: Int, wide: Bool) -> Int { wide ? Int(p[at]) | Int(p[at + 1]) << 8 : Int(p[at]) }
             let (first, count): (Int, Int)
             switch command[1] {
-            case 0x20: (first, count) = (Int(command[command.count - 1]), 1)
-            case 0x23: (first, count) = (Int(command[command.count - 2]), Int(command[command.count - 1]) + 1)
+            case 0x20: (first, count) = (number(0, wide: false), 1)
+            case 0x30: (first, count) = (number(0, wide: true), 1)
+            case 0x23: (first, count) = (number(0, wide: false), number(1, wide: false) + 1)
+            case 0x33: (first, count) = (number(0, wide: true), number(2, wide: true) + 1)
             default: return .frame([0x01, 0x01])  // error: command not supported
             }
+            guard (first + count) * 4 <= memory.count else { return .frame([0x01, 0x10]) }  // block not available
             return .frame([0x00] + memory[(first * 4)..<((first + count) * 4)])
         }
     }
