@@ -96,6 +96,16 @@ let package = Package(
             name: "OpenNFCTestSupport",
             dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation"],
             swiftSettings: strict),
+        // Fuzz target bodies (no product): every parser fed outside bytes, with its invariants (docs/RELIABILITY.md).
+        .target(
+            name: "OpenNFCFuzzTargets",
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
+                "OpenNFCVPCD", "OpenNFCSystem", "OpenNFCCrypto", "OpenNFCTestSupport",
+            ],
+            swiftSettings: strict),
+        // libFuzzer driver (`scripts/fuzz`, -DOPENNFC_FUZZ) or, built normally, the corpus replay and seed tool.
+        .executableTarget(name: "opennfc-fuzz", dependencies: ["OpenNFCFuzzTargets"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes", "OpenNFCTestSupport"], swiftSettings: strict),
         .testTarget(name: "OpenNFCCryptoTests", dependencies: ["OpenNFCCrypto"], swiftSettings: strict),
@@ -159,6 +169,13 @@ let package = Package(
             dependencies: [
                 "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCNDEF", "OpenNFCRF",
                 "OpenNFCBytes", "OpenNFCSystem", "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCTestSupport",
+            ],
+            swiftSettings: strict),
+        // Replays every committed fuzz corpus file and every past finding through its target.
+        .testTarget(
+            name: "OpenNFCFuzzTests",
+            dependencies: [
+                "OpenNFCFuzzTargets", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCRF", "OpenNFCTestSupport",
             ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.

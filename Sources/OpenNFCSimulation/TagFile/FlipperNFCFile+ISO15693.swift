@@ -24,7 +24,7 @@ extension FlipperNFCFile {
     static func decodeISO15693(_ values: [String: Entry]) throws(TagFileError) -> ISO15693Tag {
         try checkVersion(values)
         let device = try require(values, "Device type")
-        let uid = try hexValue(values, "UID", count: 8)!
+        guard let uid = try hexValue(values, "UID", count: 8) else { throw TagFileError("missing", field: "UID") }
         let countEntry = try require(values, "Block Count")
         guard let count = Int(countEntry.value), (1...256).contains(count) else {
             throw TagFileError("expected a whole number from 1 to 256", field: "Block Count", line: countEntry.line)
@@ -46,7 +46,9 @@ extension FlipperNFCFile {
                 line: values["Block Size"]?.line ?? countEntry.line)
         }
         let data = try require(values, "Data Content")
-        let memory = try hexValue(values, "Data Content", count: count * size)!
+        guard let memory = try hexValue(values, "Data Content", count: count * size) else {
+            throw TagFileError("missing", field: "Data Content", line: data.line)
+        }
         let tag: ISO15693Tag
         do throws(ISO15693TagError) {
             tag = try ISO15693Tag(profile: profile, uid: uid, memory: memory)

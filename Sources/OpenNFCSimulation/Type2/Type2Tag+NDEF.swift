@@ -17,30 +17,39 @@ extension Type2Tag {
     package var declaredDataAreaSize: Int { min(Int(memory[14]) * 8, memory.count - 16) }
 
     /// The TLV blocks from byte 16 up to the Terminator or the end of the data area. A truncated TLV ends the walk.
+    /// Bytes a Memory Control TLV reserves (T2T §2.3.2: byte address = page × 2^BytesPerPage + offset) are skipped
+    /// from there on, as the factory skips them when it places a message (the NTAG I2C plus 2k's reserved area).
     package var tlvs: [TLV] {
         guard isNDEFFormatted else { return [] }
         var out: [TLV] = []
-        var i = 16
-        let end = 16 + declaredDataAreaSize
-        while i < end {
+        var addresses = Array(16..<16 + declaredDataAreaSize)
+        var k = 0
+        while k < addresses.count {
+            let i = addresses[k]
             let t = memory[i]
             if t == 0x00 || t == 0xFE {
                 out.append(TLV(type: t, offset: i, value: []))
                 if t == 0xFE { break }
-                i += 1
+                k += 1
                 continue
             }
-            guard i + 1 < end else { break }
-            var length = Int(memory[i + 1])
-            var start = i + 2
+            guard k + 1 < addresses.count else { break }
+            var length = Int(memory[addresses[k + 1]])
+            var start = k + 2
             if length == 0xFF {
-                guard i + 3 < end else { break }
-                length = Int(memory[i + 2]) << 8 | Int(memory[i + 3])
-                start = i + 4
+                guard k + 3 < addresses.count else { break }
+                length = Int(memory[addresses[k + 2]]) << 8 | Int(memory[addresses[k + 3]])
+                start = k + 4
             }
-            guard start + length <= end else { break }
-            out.append(TLV(type: t, offset: i, value: Array(memory[start..<start + length])))
-            i = start + length
+            guard start + length <= addresses.count else { break }
+            let value = addresses[start..<start + length].map { memory[$0] }
+            out.append(TLV(type: t, offset: i, value: value))
+            k = start + length
+            if t == 0x02 && length == 3 {
+                let at = Int(value[0] >> 4) * (1 << Int(value[2] & 0x0F)) + Int(value[0] & 0x0F)
+                let reserved = at..<at + (value[1] == 0 ? 256 : Int(value[1]))
+                addresses = Array(addresses[..<k]) + addresses[k...].filter { !reserved.contains($0) }
+            }
         }
         return out
     }

@@ -132,6 +132,10 @@ struct BinaryPropertyListReader {
                 guard case .string(let key) = try object(keyRef, depth: depth + 1) else {
                     throw PropertyListError("dictionary key is not a string", offset: s + k * refSize)
                 }
+                // As the XML reader: a key given twice is an error, not a silent choice of one value.
+                if entries.contains(where: { $0.key == key }) {
+                    throw PropertyListError("duplicate key \"\(key)\" in a dictionary", offset: s + k * refSize)
+                }
                 let valueRef = try int(at: s + (n + k) * refSize, size: refSize)
                 entries.append((key, try object(valueRef, depth: depth + 1)))
             }

@@ -61,6 +61,9 @@ package final class Type5NDEF: NDEFTagProcedure {
     package func detect() throws(TagError) -> NDEFDetection {
         switch try detectLayout() {
         case .ndef(let l):
+            // As the Type 1 and 2 detections do (NFC Forum T5T: the NDEF TLV lies inside the T5T area): a length past
+            // the area is a torn or corrupt tag, never a message longer than the capacity.
+            try checkInsideArea(l)
             return NDEFDetection(status: l.status, capacity: l.capacity, messageLength: l.length)
         case .notNDEF(let reason): return .notSupported(reason)
         case .unknown: preconditionFailure("detection left no state")
@@ -69,17 +72,21 @@ package final class Type5NDEF: NDEFTagProcedure {
 
     package func readMessage() throws(TagError) -> [UInt8] {
         guard case .ndef(let l) = try detectLayout() else { throw TagError(.notFormatted, "no NDEF TLV on the tag") }
-        guard l.valueStart + l.length <= l.areaEnd else {
-            throw TagError(
-                .tornStateDetected,
-                "the NDEF TLV at byte \(l.tlv) holds \(l.length) bytes, past the T5T area's end at byte \(l.areaEnd)")
-        }
+        try checkInsideArea(l)
         try ensureKnown(upTo: l.valueStart + l.length, cc: l.cc)
         let message = Array(known[l.valueStart..<(l.valueStart + l.length)])
         if !message.isEmpty, let problem = NDEFFraming.problem(in: message) {
             throw TagError(.tornStateDetected, "the NDEF message at byte \(l.valueStart) is incomplete: \(problem)")
         }
         return message
+    }
+
+    private func checkInsideArea(_ l: Layout) throws(TagError) {
+        guard l.valueStart + l.length <= l.areaEnd else {
+            throw TagError(
+                .tornStateDetected,
+                "the NDEF TLV at byte \(l.tlv) holds \(l.length) bytes, past the T5T area's end at byte \(l.areaEnd)")
+        }
     }
 
     func detectLayout() throws(TagError) -> State {
@@ -231,6 +238,13 @@ package final class Type5NDEF: NDEFTagProcedure {
         let user = link.uid.count == 8 && link.uid[1] == 0x04 && blocks == 80 ? 79 : blocks
         let total = user * size
         let mlen = total / 8
+        // NFC Forum T5T capability container: MLEN (T5T area ÷ 8) is one byte, or two in the 8-byte CC; a larger
+        // memory cannot be described.
+        guard mlen <= 0xFFFF else {
+            throw TagError(
+                .unsupported,
+                "the tag reports \(total) bytes of memory, more than a Type 5 CC can describe (0xFFFF × 8)")
+        }
         var cc: [UInt8] =
             mlen <= 0xFF
             ? [0xE1, 0x40, UInt8(mlen), 0x01]
