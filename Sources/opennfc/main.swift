@@ -21,6 +21,7 @@ let root = Command(
         Commands.send,
         Commands.password,
         Commands.desfire,
+        Commands.classic,
         Commands.iso15693,
         Commands.batch,
         Commands.doctor,

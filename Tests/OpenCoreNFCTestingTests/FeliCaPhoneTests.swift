@@ -28,7 +28,7 @@ import Testing
     /// Runs `steps` one after the other on the first delivered tag (connected first) and returns their lines,
     /// prefixed by what was delivered (`feliCa <system> <IDm>`), and the recorder.
     func run(
-        _ codes: [String], card: ScriptedFeliCaCard, profile: DeviceProfile = .iphone, _ steps: [Step]
+        _ codes: [String], card: any VirtualTag, profile: DeviceProfile = .iphone, _ steps: [Step]
     ) -> (lines: [String], app: TagSessionRecorder, phone: VirtualPhone) {
         let phone = VirtualPhone(configuration: Self.configuration(codes, profile: profile))
         phone.put(card, at: 0)

@@ -28,6 +28,26 @@ import Testing
         #expect(reader.events == [.becameActive, .invalidated(.readerSessionInvalidationErrorSessionTimeout)])
     }
 
+    /// Background tag reading (Apple, "Adding Support for Background Tag Reading") with the real chip, NFC-formatted
+    /// with a URI a ready tag of another family would notify: no notification, and no frame past the activation
+    /// reaches the chip (no MAD READ, no authentication) — the phone has no Crypto1 (docs/DIFFERENCES.md).
+    @Test func backgroundReadingNeverReadsARealClassic() {
+        let phone = VirtualPhone(recordsFrames: true)
+        let tag = formattedClassic()
+        let before = tag.memory
+        let handle = phone.put(tag)
+        phone.settle()
+        #expect(phone.notifications.isEmpty)
+        #expect(phone.transcriptText([.system]).contains("MIFARE Classic, never read"))
+        let sent = phone.transcript.filter { $0.kind == .rf && $0.text.hasPrefix("→") }.map(\.text)
+        #expect(!sent.contains { $0.hasPrefix("→ 60") || $0.hasPrefix("→ 61") || $0.hasPrefix("→ 30") }, "\(sent)")
+        #expect(tag.memory == before)
+        // The same message on a Type 2 tag is notified: the background reader is on.
+        phone.remove(handle)
+        phone.put(try! Type2Tag.factory(.ntag215, uid: [4, 1, 2, 3, 4, 5, 6], holding: tag.ndefMessage!))
+        #expect(phone.notifications.map(\.uri) == ["https://classic.example"])
+    }
+
     @Test func aTagSessionGetsAnUnknownMiFareTagThatCannotAuthenticate() {
         let phone = VirtualPhone(configuration: Pin.configuration())
         phone.put(formattedClassic())

@@ -1,3 +1,4 @@
+import Foundation
 import OpenNFCBytes
 import OpenNFCRF
 import OpenNFCSimulation
@@ -122,6 +123,43 @@ import Testing
                 "  Service 100D: cyclic, read/write, no key, 4 blocks") == true)
         #expect(throws: TagFileError.self) {
             try TagFile.decodeJSON(json.replacingOccurrences(of: "\"blocks\"", with: "\"block\""))
+        }
+    }
+
+    /// An unknown key inside a system, area or service object is an error naming the file, the JSON path and the
+    /// node (system, area or service by code), not silently ignored.
+    @Test func unknownKeysInsideSystemsAreasAndServicesAreRejectedByName() throws {
+        let json = try TagFile.encodeJSON(card())
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("felica-keys-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cases: [(from: String, to: String, expected: String)] = [
+            (
+                "\"code\": \"100B\"", "\"code\": \"100B\", \"colour\": \"red\"",
+                "field 'felicaStandard.systems[0].services[1].colour': unknown field 'colour' in service 100B of "
+                    + "system FE00 (known: blocks, code, keyVersion)"
+            ),
+            (
+                "\"end\": \"13FF\"", "\"end\": \"13FF\", \"parent\": 0",
+                "field 'felicaStandard.systems[0].areas[1].parent': unknown field 'parent' in area 1000 of system FE00"
+            ),
+            (
+                "\"code\": \"0003\"", "\"code\": \"0003\", \"name\": \"transit\"",
+                "field 'felicaStandard.systems[1].name': unknown field 'name' in system 0003 (known: areas, code, "
+                    + "idm, services)"
+            ),
+        ]
+        for (n, c) in cases.enumerated() {
+            #expect(json.contains(c.from), "\(c.from) not in \(json)")
+            let path = dir.appendingPathComponent("\(n).json").path
+            try json.replacingOccurrences(of: c.from, with: c.to).write(toFile: path, atomically: true, encoding: .utf8)
+            do {
+                _ = try TagFile.read(path: path)
+                Issue.record("\(c.to) was accepted")
+            } catch {
+                #expect(error.file == path)
+                #expect("\(error)".hasPrefix("\(path): \(c.expected)"), "\(error)")
+            }
         }
     }
 

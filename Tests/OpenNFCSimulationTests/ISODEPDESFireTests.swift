@@ -176,7 +176,7 @@ import Testing
             51             -> AE                   # GetCardUID needs authentication
             C4 00          -> AE                   # ChangeKey needs authentication
             FC             -> AE                   # FormatPICC needs authentication
-            6C 01          -> 1C                   # GetValue (value files): not emulated
+            6C 01          -> 9D                   # GetValue needs an application selected
             90AA0000010000 -> 91AE                 # wrapped AuthenticateAES
             """)
         #expect(tag.receive([], tearAfter: nil) == .data([0x7E]))  // an empty INF: length error

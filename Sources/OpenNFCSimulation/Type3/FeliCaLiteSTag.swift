@@ -75,7 +75,8 @@ package final class FeliCaLiteSTag: VirtualTag {
     /// EEPROM programming of one block (modelled value, inside PMm byte 6's one-block budget of 6.04 ms).
     package static let blockWriteTime = NFCDuration.microseconds(2_200)
 
-    init(
+    /// A card from its memory (a dump, a tag file): `user` 15 blocks, the system blocks 16 bytes each, `idData` 8.
+    package init(
         idm: [UInt8], pmm: [UInt8], user: [[UInt8]], idData: [UInt8], serC: [UInt8], sysC: [UInt8], ckv: [UInt8],
         ck: [UInt8], mc: [UInt8], writeCount: Int
     ) {

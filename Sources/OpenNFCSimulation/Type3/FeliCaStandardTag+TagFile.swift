@@ -52,6 +52,22 @@ extension FeliCaStandardTag {
         return UInt16(b[0]) << 8 | UInt16(b[1])
     }
 
+    /// The members a system, an area and a service object may have; any other is an error naming the node.
+    static let systemKeys: Set<String> = ["code", "idm", "areas", "services"]
+    static let areaKeys: Set<String> = ["code", "end", "keyVersion"]
+    static let serviceKeys: Set<String> = ["code", "keyVersion", "blocks"]
+
+    static func hex4(_ c: UInt16) -> String { Hex.encode([UInt8(c >> 8), UInt8(c & 0xFF)]) }
+
+    /// Throws for the first member of `f` outside `known`, naming the system, area or service it sits in.
+    static func rejectUnknown(_ f: TagFileFields, _ known: Set<String>, in node: String) throws(TagFileError) {
+        for (key, _) in f.members where !known.contains(key) {
+            throw TagFileError(
+                "unknown field '\(key)' in \(node) (known: \(known.sorted().joined(separator: ", ")))",
+                field: f.field(key))
+        }
+    }
+
     static func decode(_ s: TagFileFields, idm: [UInt8]) throws(TagFileError) -> FeliCaStandardTag {
         for (key, _) in s.members where key != "pmm" && key != "systems" {
             throw TagFileError("unknown field", field: s.field(key))
@@ -62,9 +78,12 @@ extension FeliCaStandardTag {
         guard !list.isEmpty else { throw TagFileError("at least one system", field: s.field("systems")) }
         for (i, value) in list.enumerated() {
             let f = try TagFileFields(value, path: "\(s.field("systems"))[\(i)]")
+            let system = "system \(hex4(try code16(f, "code")))"
+            try rejectUnknown(f, systemKeys, in: system)
             var areas: [Area] = []
             for (j, a) in try f.array("areas").enumerated() {
                 let af = try TagFileFields(a, path: "\(f.field("areas"))[\(j)]")
+                try rejectUnknown(af, areaKeys, in: "area \(hex4(try code16(af, "code"))) of \(system)")
                 areas.append(
                     Area(
                         code: try code16(af, "code"), end: try code16(af, "end"),
@@ -73,6 +92,7 @@ extension FeliCaStandardTag {
             var services: [Service] = []
             for (j, v) in try f.array("services").enumerated() {
                 let sf = try TagFileFields(v, path: "\(f.field("services"))[\(j)]")
+                try rejectUnknown(sf, serviceKeys, in: "service \(hex4(try code16(sf, "code"))) of \(system)")
                 var blocks: [[UInt8]] = []
                 for (k, b) in try sf.array("blocks").enumerated() {
                     let field = "\(sf.field("blocks"))[\(k)]"

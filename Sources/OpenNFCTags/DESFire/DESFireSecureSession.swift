@@ -45,24 +45,22 @@ package struct DESFireCardKey: Sendable, Hashable {
 /// |---|---|---|
 /// | ``authenticate(keyNumber:key:legacy:)`` | 2 | `AA` for AES keys, `1A` for the DES family (or `0A` with `legacy`): ek(RndB), then ek(RndA ‖ RndB'), the card's ek(RndA') checked (mutual); RndA from the injected ``RandomSource`` |
 /// | CMAC (EV1 sessions) | — | each command moves the IV by CMAC(IV, command); each answer's last 8 bytes must equal CMAC(IV, data ‖ 00), else `invalidResponse` |
-/// | ``readData(file:offset:length:communication:)`` | 1 + ⌈answer ÷ 59⌉ − 1 | plain, MACed (CMAC checked) or enciphered (deciphered, CRC32 checked) |
-/// | ``writeData(file:offset:data:communication:)`` | ⌈bytes ÷ 52⌉ | plain, MACed (+ CMAC) or enciphered (data ‖ CRC32, padded) |
 /// | ``keyVersion(_:)``, ``keySettings()``, ``freeMemory()`` | 1 | |
 /// | ``changeKey(_:to:version:currentValue:)`` | 1 | enciphered cryptogram; the session ends when the key that authenticated changes |
 /// | ``changeKeySettings(_:)``, ``cardUID()``, ``formatPICC()`` | 1 | need the level's master key (UID: any key) |
 ///
-/// Not supported: legacy (`0A`) MACs and enciphering (a legacy session reads and writes plain files only), EV2
-/// secure messaging, value/record/backup files.
+/// File commands in every communication mode, EV1 and legacy: DESFireSecureSession+Files.swift. Not supported:
+/// EV2 secure messaging; ChangeKey, ChangeKeySettings and GetCardUID in a legacy session.
 package final class DESFireSecureSession {
     let card: DESFireCard
     let random: any RandomSource
     /// The key number that authenticated, nil without a session.
     package private(set) var keyNumber: UInt8?
-    private var legacy = false
-    private var algorithm = CipherAlgorithm.aes128
-    private var cipher: BlockCipher?
-    private var mac: CMAC?
-    private var iv: [UInt8] = []
+    var legacy = false
+    var algorithm = CipherAlgorithm.aes128
+    var cipher: BlockCipher?
+    var mac: CMAC?
+    var iv: [UInt8] = []
 
     package init(card: DESFireCard, random: any RandomSource = SystemRandomSource()) {
         self.card = card
@@ -75,15 +73,15 @@ package final class DESFireSecureSession {
         self.init(card: DESFireCard(target: target, frontend: frontend), random: random)
     }
 
-    private var secured: Bool { keyNumber != nil && !legacy }
+    var secured: Bool { keyNumber != nil && !legacy }
 
-    private func end() {
+    func end() {
         keyNumber = nil
         cipher = nil
         mac = nil
     }
 
-    private static func crypto<T>(_ body: () throws(CryptoError) -> T) throws(TagError) -> T {
+    static func crypto<T>(_ body: () throws(CryptoError) -> T) throws(TagError) -> T {
         do {
             return try body()
         } catch {
@@ -101,7 +99,7 @@ package final class DESFireSecureSession {
     }
 
     /// One ISO-wrapped frame, no `AF` following: (data, status).
-    private func frame(_ code: UInt8, _ data: [UInt8], name: String) throws(TagError) -> ([UInt8], UInt8) {
+    func frame(_ code: UInt8, _ data: [UInt8], name: String) throws(TagError) -> ([UInt8], UInt8) {
         let apdu = [0x90, code, 0x00, 0x00] + (data.isEmpty ? [] : [UInt8(data.count)] + data) + [0x00]
         let r = try card.link.send(apdu, name: name)
         guard r.sw >> 8 == 0x91 else {
@@ -192,7 +190,7 @@ package final class DESFireSecureSession {
 
     // MARK: Secure messaging
 
-    private func cmac(_ data: [UInt8]) throws(TagError) -> [UInt8] {
+    func cmac(_ data: [UInt8]) throws(TagError) -> [UInt8] {
         guard let mac else { return [] }
         let v = iv
         let t = try Self.crypto { () throws(CryptoError) in try mac.tag(data, iv: v) }
@@ -240,17 +238,19 @@ package final class DESFireSecureSession {
         return body
     }
 
-    private func decipher(_ c: [UInt8], length: Int, name: String) throws(TagError) -> [UInt8] {
-        guard let cipher, c.count % algorithm.blockLength == 0, c.count >= length + 4 else {
+    /// EV1: deciphers an enciphered answer with the IV and checks CRC32(data ‖ 00) and the zero padding; `length`
+    /// nil when the reader does not know it (the CRC's place is searched among the last block's positions).
+    func decipher(_ c: [UInt8], length: Int?, granularity: Int = 1, name: String) throws(TagError) -> [UInt8] {
+        guard let cipher, c.count % algorithm.blockLength == 0, c.count >= (length ?? 0) + 4 else {
             throw TagError(
-                .invalidResponse, "\(name): \(c.count) enciphered bytes cannot hold \(length) bytes and a CRC")
+                .invalidResponse, "\(name): \(c.count) enciphered bytes cannot hold \(length ?? 0) bytes and a CRC")
         }
         let v = iv
         let plain = try Self.crypto { () throws(CryptoError) in try cipher.decryptCBC(c, iv: v) }
         iv = Array(c.suffix(algorithm.blockLength))
-        let data = Array(plain.prefix(length))
-        guard Array(plain[length..<length + 4]) == DESFireCRC32.bytes(data + [0x00]),
-            plain[(length + 4)...].allSatisfy({ $0 == 0 })
+        guard
+            let data = Self.strip(
+                plain, length: length, granularity: granularity, crcLength: 4, crc: { DESFireCRC32.bytes($0 + [0x00]) })
         else {
             end()
             throw TagError(.invalidResponse, "\(name): the deciphered data fails its CRC32")
@@ -258,7 +258,24 @@ package final class DESFireSecureSession {
         return data
     }
 
-    private func encipher(_ plain: [UInt8]) throws(TagError) -> [UInt8] {
+    /// The data of `plain` = data ‖ CRC ‖ zero padding (shorter than a block), its length given or found: the
+    /// shortest multiple of `granularity` that checks. Shortest first, because a CRC without final XOR over data ‖
+    /// its own CRC is zero, so a longer candidate swallowing the CRC into the padding would check too.
+    static func strip(
+        _ plain: [UInt8], length: Int?, granularity: Int = 1, crcLength: Int, crc: ([UInt8]) -> [UInt8]
+    ) -> [UInt8]? {
+        let top = plain.count - crcLength
+        let candidates = length.map { [$0] } ?? (top < 0 ? [] : Array(max(0, top - 15)...top))
+        for n in candidates where n + crcLength <= plain.count && n % max(1, granularity) == 0 {
+            let data = Array(plain.prefix(n))
+            if Array(plain[n..<n + crcLength]) == crc(data), plain[(n + crcLength)...].allSatisfy({ $0 == 0 }) {
+                return data
+            }
+        }
+        return nil
+    }
+
+    func encipher(_ plain: [UInt8]) throws(TagError) -> [UInt8] {
         guard let cipher else { throw TagError(.unsupported, "no EV1 session to encipher with") }
         var p = plain
         while p.count % algorithm.blockLength != 0 { p.append(0) }
@@ -274,39 +291,6 @@ package final class DESFireSecureSession {
     package func select(_ aid: UInt32) throws(TagError) {
         end()
         try card.select(aid)
-    }
-
-    /// ReadData `BD` of `length` bytes (≥ 1) from `offset`; `communication` is the file's setting (`00` plain,
-    /// `01` MACed, `03` enciphered), which applies when a key grants the access (free access travels plain).
-    package func readData(file: UInt8, offset: Int, length: Int, communication: UInt8 = 0x00) throws(TagError)
-        -> [UInt8]
-    {
-        let name = "ReadData of file \(file)"
-        let mode = secured ? communication & 0x03 : 0
-        let params = [file] + DESFireCard.le(offset, 3) + DESFireCard.le(length, 3)
-        let data = try command(0xBD, params, name: name, enciphered: mode == 0x03)
-        if mode == 0x03 { return try decipher(data, length: length, name: name) }
-        guard data.count == length else {
-            throw TagError(.invalidResponse, "\(name) answered \(data.count) bytes, asked for \(length)")
-        }
-        return data
-    }
-
-    /// WriteData `3D` of `data` at `offset`, protected as `communication` says in an EV1 session.
-    package func writeData(file: UInt8, offset: Int, data: [UInt8], communication: UInt8 = 0x00) throws(TagError) {
-        let name = "WriteData of file \(file)"
-        let header = [0x3D, file] + DESFireCard.le(offset, 3) + DESFireCard.le(data.count, 3)
-        let mode = secured ? communication & 0x03 : 0
-        var payload = data
-        switch mode {
-        case 0x01:
-            payload += Array(try cmac(header + data).prefix(8))
-        case 0x03:
-            payload = try encipher(data + DESFireCRC32.bytes(header + data))
-        default:
-            if secured { _ = try cmac(header + data) }
-        }
-        _ = try command(0x3D, Array(header.dropFirst()) + payload, name: name, protectedInput: true)
     }
 
     /// GetKeyVersion `64` of key `number` at the selected level.

@@ -29,22 +29,29 @@ struct Type3Link {
     /// The most blocks one Update may carry: `08 IDm 01 svc n elements data` within the frontend and 255 bytes.
     var updateLimit: Int { max(1, min(13, (min(frontend.capabilities.maxCommandSize, 254) - 13) / 18)) }
 
-    /// Polling for `systemCode` with request code 01, addressed to whoever answers: whether this card (same IDm)
-    /// answered, as JIS X 6319-4 §8.5.1 allows a reader to ask an activated card again.
-    func polls(systemCode: UInt16) throws(TagError) -> Bool {
+    /// Polling for `systemCode` with request code 01, addressed to whoever answers, as JIS X 6319-4 §8.5.1 allows a
+    /// reader to ask an activated card again: the IDm that answered when it is this card's, nil for silence or another
+    /// card. A card with several systems answers each with its own IDm, the system number in the upper 4 bits of
+    /// byte 0 and the other bits the same (FeliCa Card User's Manual, "Multiple systems"): that answer is this card.
+    func polls(systemCode: UInt16) throws(TagError) -> [UInt8]? {
         let frame: [UInt8] = [0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), 0x01, 0x00]
         let answer: RFResponse
         do {
             answer = try frontend.exchange(frame)
         } catch {
-            if error.code == .timeout { return false }
+            if error.code == .timeout { return nil }
             throw .rf(error, during: "Polling \(Hex.encode(frame[1..<3]))")
         }
         guard case .frame(let b) = answer, b.count >= 17, b[0] == 0x01 else {
             throw TagError(.invalidResponse, "Polling answered \(answer), expected 01 IDm PMm")
         }
-        return Array(b[1..<9]) == idm
+        let answered = Array(b[1..<9])
+        guard answered[0] & 0x0F == idm[0] & 0x0F, answered[1...] == idm[1...] else { return nil }
+        return answered
     }
+
+    /// The same link addressed to another IDm (another system of the card).
+    func addressing(_ other: [UInt8]) -> Type3Link { Type3Link(frontend: frontend, idm: other) }
 
     /// Block-list elements for `blocks`, service index 0, access mode 0.
     static func elements(_ blocks: [Int]) -> [UInt8] {

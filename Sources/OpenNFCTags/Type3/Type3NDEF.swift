@@ -19,7 +19,7 @@ package import OpenNFCRF
 /// write that never finished: detection reports the tag as NDEF with an empty message, reading it throws
 /// `tornStateDetected`, and a new write repairs it.
 package final class Type3NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
-    let link: Type3Link
+    var link: Type3Link
     let target: RFTarget
     var state: NDEFLayoutState<Type3Layout> = .unknown
 
@@ -37,9 +37,11 @@ package final class Type3NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
 
     func detectionProcedure() throws(TagError) -> NDEFLayoutState<Type3Layout> {
         if target.nfcF?.systemCode != 0x12FC {
-            guard try link.polls(systemCode: 0x12FC) else {
+            guard let idm = try link.polls(systemCode: 0x12FC) else {
                 return .notNDEF("the card does not answer system code 12FC")
             }
+            // A FeliCa Standard card's NDEF system answers with its own IDm; the commands that follow carry it.
+            link = link.addressing(idm)
         }
         let block0: [UInt8]
         do {

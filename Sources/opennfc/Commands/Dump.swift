@@ -25,6 +25,7 @@ extension Commands {
             .init(name: "output", short: "o", value: "<file>", help: "Save a tag file (.json or .nfc)."),
             .init(name: "password", value: "<hex>", help: "Authenticate first (PWD_AUTH) to read protected pages."),
             .init(name: "json", help: "Print the tag file JSON on stdout."),
+            .init(name: "keys", value: "<file>", help: "MIFARE Classic: keys to try before the built-in ones."),
         ],
         run: { inv in
             let password = try hexOption(inv, "password", bytes: 4)
@@ -33,7 +34,8 @@ extension Commands {
                 throw CLIError.usage("-o takes a .json or .nfc file, not '\(output)'")
             }
             if output != nil && inv.flag("json") { throw CLIError.usage("-o and --json cannot be combined") }
-            let request = DumpRequest(output: output, json: inv.flag("json"), password: password)
+            var request = DumpRequest(output: output, json: inv.flag("json"), password: password)
+            request.keys = inv.value("keys")
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
                 guard let family = DumpFamily.all.first(where: { $0.dumps(tag) }) else {

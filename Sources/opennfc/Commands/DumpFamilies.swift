@@ -23,7 +23,7 @@ struct DumpFamily: Sendable {
     }
 
     /// Every family `dump` and `restore` handle, in the order `dump` tries them.
-    static let all: [DumpFamily] = [.desfire, .type1, .type4, .type2, .type5]
+    static let all: [DumpFamily] = [.desfire, .type1, .type4, .type2, .type5, .type3, .type3Standard, .mifareClassic]
 }
 
 /// What `dump` was asked for.
@@ -31,6 +31,8 @@ struct DumpRequest {
     var output: String?
     var json: Bool
     var password: [UInt8]?
+    /// `--keys FILE` (MIFARE Classic): keys tried before the built-in ones.
+    var keys: String? = nil
 }
 
 extension DumpFamily {
@@ -99,4 +101,35 @@ extension DumpRequest {
             throw CLIError.failure("\(error)")
         }
     }
+}
+
+extension DumpFamily {
+    /// Type 3: `dump` reads a FeliCa Lite-S or a FeliCa Standard (`Dump+Type3.swift`); `restore` takes a
+    /// felica-lite-s dump (section `felica`) here and a felica-standard dump (`felicaStandard`) in the next entry.
+    static let type3 = DumpFamily(
+        section: "felica", takesPassword: false,
+        dumps: { if case .type3 = $0.identified.kind { true } else { false } },
+        dump: Type3Dump.dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? FeliCaLiteSTag else { throw notOfSection(path) }
+            return try Type3Dump.restoreLiteS(s, path: path, inv)
+        })
+
+    static let type3Standard = DumpFamily(
+        section: "felicaStandard", takesPassword: false, dumps: { _ in false }, dump: Type3Dump.dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? FeliCaStandardTag else { throw notOfSection(path) }
+            return try Type3Dump.restoreStandard(s, path: path, inv)
+        })
+}
+
+extension DumpFamily {
+    static let mifareClassic = DumpFamily(
+        section: "mifareClassic", takesPassword: false,
+        dumps: { if case .mifareClassic = $0.identified.kind { true } else { false } },
+        dump: MifareClassicDumpCommand.dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? MifareClassicTag else { throw notOfSection(path) }
+            return try MifareClassicDumpCommand.restore(s, path: path, inv)
+        })
 }

@@ -24,6 +24,10 @@ extension Commands {
         options: TagSession.options + [
             .init(name: "password", value: "<hex>", help: "Authenticate first when the tag's pages need a password."),
             .init(name: "json", help: "Print the result as JSON."),
+            .init(
+                name: "keys", value: "<file>",
+                help: "MIFARE Classic: keys to try after the file's and before the built-in ones."),
+            .init(name: "block0", help: "MIFARE Classic: write block 0 too (a gen2/CUID or gen1a card)."),
         ],
         run: { inv in
             let path = inv.positionals[0]

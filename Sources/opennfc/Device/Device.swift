@@ -1,4 +1,5 @@
 import OpenNFCRF
+import OpenNFCSimulation
 import OpenNFCSystem
 
 /// A place where tags are presented to the tag commands: any device string of the one device registry
@@ -37,6 +38,17 @@ final class Device {
         self.opened = opened
         source = opened.tagSource
         clock = opened.nfcClock
+        Self.declareReaderCapabilities(opened.frontend)
+    }
+
+    /// `sim:` in a tag command is the simulated *reader*, not the phone: like the PC/SC readers opennfc drives
+    /// (the ACR122U's PN532, docs/PCSC.md) it performs MIFARE Classic's Crypto1 itself, so `opennfc classic`,
+    /// `dump --keys` and the NDEF commands on a Classic (NXP AN1305) work there. The simulated iPhone (the
+    /// phone's `sim:`, opened by the system, never through this type) keeps ``RFCapabilities/simulatedIPhone``
+    /// without it, as Core NFC never authenticates a Classic (docs/DIFFERENCES.md).
+    private static func declareReaderCapabilities(_ frontend: any RFFrontend) {
+        guard let simulated = frontend as? VirtualFieldFrontend else { return }
+        simulated.capabilities.mifareClassicAuthentication = true
     }
 
     /// The default device (no `--device`, no environment): the only PC/SC reader.

@@ -8,6 +8,22 @@ extension DESFireEV1Tag {
             + "change \(nibble(r & 0xF))"
     }
 
+    /// A file's type in words: "standard data, 32 bytes", "value 130 (0…1000)", "linear records, 2 of 3 × 16 bytes".
+    static func kindText(_ f: DESFireFile) -> String {
+        switch f.kind {
+        case .standard: return "standard data, \(f.contents.count) bytes"
+        case .backup: return "backup data, \(f.contents.count) bytes"
+        case .value(let lower, let upper, let limited, let free):
+            var t = "value \(f.value) (\(lower)…\(upper))"
+            if limited { t += ", limited credit \(f.limitedCreditValue)" }
+            if free { t += ", free GetValue" }
+            return t
+        case .linearRecord(let size, let most), .cyclicRecord(let size, let most):
+            let which = f.kind.typeByte == 0x04 ? "cyclic" : "linear"
+            return "\(which) records, \(f.records.count) of \(most) × \(size) bytes"
+        }
+    }
+
     static func aidText(_ aid: UInt32) -> String {
         Hex.encode([UInt8(aid >> 16 & 0xFF), UInt8(aid >> 8 & 0xFF), UInt8(aid & 0xFF)], separator: " ")
     }
@@ -40,13 +56,16 @@ extension DESFireEV1Tag {
             lines.append(text)
             var filesJSON: [JSONValue] = []
             for f in app.files {
-                var ftext = "    File \(f.number): standard data, \(f.contents.count) bytes"
+                var ftext = "    File \(f.number): \(Self.kindText(f))"
                 if let fid = f.isoFileID { ftext += ", ISO \(Hex.encode([UInt8(fid >> 8), UInt8(fid & 0xFF)]))" }
                 let comm =
                     f.communicationSettings == 0 ? "plain" : f.communicationSettings == 1 ? "MACed" : "enciphered"
                 ftext += ", \(comm), \(Self.rightsText(f.accessRights))"
                 lines.append(ftext)
                 lines += F.dump(f.contents, indent: "      ")
+                for (i, r) in f.records.enumerated() {
+                    lines.append("      record \(i): \(Hex.encode(r, separator: " "))")
+                }
                 var fj: [(String, JSONValue)] = [("number", .int(Int(f.number)))]
                 if let fid = f.isoFileID {
                     fj.append(("isoFileID", .string(Hex.encode([UInt8(fid >> 8), UInt8(fid & 0xFF)]))))
@@ -56,6 +75,7 @@ extension DESFireEV1Tag {
                     ("accessRights", .string(Hex.encode([UInt8(f.accessRights >> 8), UInt8(f.accessRights & 0xFF)]))),
                     ("size", .int(f.contents.count)),
                 ]
+                fj += Self.kindJSON(f).filter { $0.0 != "data" }
                 filesJSON.append(.object(fj))
             }
             var aj: [(String, JSONValue)] = [

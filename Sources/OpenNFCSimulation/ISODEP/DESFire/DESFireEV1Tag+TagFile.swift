@@ -43,6 +43,80 @@ extension DESFireEV1Tag {
         }
     }
 
+    static let fileKeys: Set<String> = [
+        "number", "isoFileID", "communication", "accessRights", "type", "data", "value", "lowerLimit", "upperLimit",
+        "limitedCredit", "freeGetValue", "limitedCreditValue", "recordSize", "maxRecords", "records",
+    ]
+
+    /// A file's type and contents: `data` for standard (the default, no `type`) and `backup` files; `value`,
+    /// `lowerLimit`, `upperLimit`, `limitedCredit`, `freeGetValue`, `limitedCreditValue` for `value` files;
+    /// `recordSize`, `maxRecords` and `records` (hex, oldest first) for `linear-record` and `cyclic-record` files.
+    static func kindJSON(_ f: DESFireFile) -> [(String, JSONValue)] {
+        typealias C = ISODEPTagFileCoding
+        switch f.kind {
+        case .standard: return [("data", C.data(f.contents))]
+        case .backup: return [("type", .string("backup")), ("data", C.data(f.contents))]
+        case .value(let lower, let upper, let limited, let free):
+            return [
+                ("type", .string("value")), ("value", .int(Int(f.value))), ("lowerLimit", .int(Int(lower))),
+                ("upperLimit", .int(Int(upper))), ("limitedCredit", .bool(limited)), ("freeGetValue", .bool(free)),
+                ("limitedCreditValue", .int(Int(f.limitedCreditValue))),
+            ]
+        case .linearRecord(let size, let most), .cyclicRecord(let size, let most):
+            let cyclic = f.kind.typeByte == 0x04
+            return [
+                ("type", .string(cyclic ? "cyclic-record" : "linear-record")), ("recordSize", .int(size)),
+                ("maxRecords", .int(most)),
+                ("records", .array(f.records.map { .string(Hex.encode($0, separator: " ")) })),
+            ]
+        }
+    }
+
+    static func decodeKind(_ f: TagFileFields, into file: inout DESFireFile) throws(TagFileError) {
+        typealias C = ISODEPTagFileCoding
+        let type = try f.optionalString("type") ?? "standard"
+        let int32 = Int(Int32.min)...Int(Int32.max)
+        switch type {
+        case "standard", "backup":
+            file.kind = type == "backup" ? .backup : .standard
+            file.contents = try C.data(f, "data")
+        case "value":
+            let lower = Int32(try f.int("lowerLimit", in: int32))
+            let upper = Int32(try f.int("upperLimit", in: Int(lower)...Int(Int32.max)))
+            file.kind = .value(
+                lower: lower, upper: upper,
+                limitedCredit: f.contains("limitedCredit") ? try f.bool("limitedCredit") : false,
+                freeGetValue: f.contains("freeGetValue") ? try f.bool("freeGetValue") : false)
+            file.value = Int32(try f.int("value", in: Int(lower)...Int(upper)))
+            if f.contains("limitedCreditValue") {
+                file.limitedCreditValue = Int32(try f.int("limitedCreditValue", in: 0...Int(Int32.max)))
+            }
+        case "linear-record", "cyclic-record":
+            let size = try f.int("recordSize", in: 1...0xFF_FFFF)
+            let cyclic = type == "cyclic-record"
+            let most = try f.int("maxRecords", in: (cyclic ? 2 : 1)...0xFF_FFFF)
+            file.kind =
+                cyclic
+                ? .cyclicRecord(recordSize: size, maxRecords: most) : .linearRecord(recordSize: size, maxRecords: most)
+            let capacity = cyclic ? most - 1 : most
+            if f.contains("records") {
+                let rows = try f.array("records")
+                guard rows.count <= capacity else {
+                    throw TagFileError("\(rows.count) records, the file keeps \(capacity)", field: f.field("records"))
+                }
+                for (i, row) in rows.enumerated() {
+                    let field = "\(f.field("records"))[\(i)]"
+                    guard let text = row.stringValue else { throw TagFileError("expected a hex string", field: field) }
+                    file.records.append(try TagFileFields.hex(text, field: field, count: size))
+                }
+            }
+        default:
+            throw TagFileError(
+                "file type must be standard, backup, value, linear-record or cyclic-record, not '\(type)'",
+                field: f.field("type"))
+        }
+    }
+
     /// The tag-file registry entry of chip `desfire-ev1`.
     static var tagFileChips: [TagFileChip] {
         [
@@ -105,9 +179,8 @@ extension DESFireEV1Tag {
                                         fm += [
                                             ("communication", C.byte(f.communicationSettings)),
                                             ("accessRights", C.uint16(f.accessRights)),
-                                            ("data", C.data(f.contents)),
                                         ]
-                                        return .object(fm)
+                                        return .object(fm + Self.kindJSON(f))
                                     })
                             ))
                         return .object(m)
@@ -151,14 +224,14 @@ extension DESFireEV1Tag {
                 if a.contains("files") {
                     for (j, fileValue) in try a.array("files").enumerated() {
                         let f = try TagFileFields(fileValue, path: "\(a.field("files"))[\(j)]")
-                        try C.checkKeys(f, ["number", "isoFileID", "communication", "accessRights", "data"])
-                        app.files.append(
-                            DESFireFile(
-                                number: UInt8(try f.int("number", in: 0...31)),
-                                isoFileID: try C.optionalUInt16(f, "isoFileID"),
-                                communicationSettings: try C.optionalByte(f, "communication") ?? 0,
-                                accessRights: try C.optionalUInt16(f, "accessRights") ?? 0xEEEE,
-                                contents: try C.data(f, "data")))
+                        try C.checkKeys(f, Self.fileKeys)
+                        var file = DESFireFile(
+                            number: UInt8(try f.int("number", in: 0...31)),
+                            isoFileID: try C.optionalUInt16(f, "isoFileID"),
+                            communicationSettings: try C.optionalByte(f, "communication") ?? 0,
+                            accessRights: try C.optionalUInt16(f, "accessRights") ?? 0xEEEE, contents: [])
+                        try Self.decodeKind(f, into: &file)
+                        app.files.append(file)
                     }
                 }
                 applications.append(app)

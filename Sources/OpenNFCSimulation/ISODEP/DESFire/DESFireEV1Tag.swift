@@ -14,12 +14,14 @@
 /// | GetDFNames `6D` | one application per frame, `AF` chaining; PICC level only | |
 /// | CreateApplication `CA`, DeleteApplication `DA` | with ISO DF id and DF name; at most 28; duplicate `DE`, full `CE` | allowed while key settings bit 2 ("free create/delete") is set, as in the factory state `0F`; otherwise `AE` |
 /// | CreateStdDataFile `CD`, DeleteFile `DF` | with ISO file id when the application has them; duplicate `DE` | same rule with the application's key settings; no memory accounting, but a file larger than the chip's storage (GetVersion storage byte) is `0E` |
-/// | ReadData `BD` / WriteData `3D` | standard data files, plain communication, 59 data bytes per frame, `AF` chaining both ways | offset/length past the file `BE`, no such file `F0`, file number > 31 `9E`, bad length `7E` |
-/// | Access rights | free (`E`) granted; key-protected `AE`; never (`F`) `9D`; over ISO both `69 82` | |
-/// | Tearing | WriteData commits when complete: torn then, only the first `tearAfter` bytes; UPDATE BINARY likewise | a chain torn before its last frame commits nothing [?] |
-/// | ISO 7816-4 | the shared ``ISO7816Engine``: DF by name or ISO id, EF by ISO id, READ/UPDATE BINARY | MLe 256, MLc 255, short APDUs |
-/// | Keys and authentication | PICC master key and per-application keys (DES, 2K3DES, 3K3DES, AES); `0A`, `1A`, `AA`; session keys; EV1 CMAC and enciphered communication; GetKeyVersion, ChangeKey, ChangeKeySettings, GetCardUID, FormatPICC, GetFreeMemory | `DESFireMachine+Security.swift` (capability table there) |
-/// | **Not emulated** | value/record/backup files and transactions, SetConfiguration, ChangeFileSettings, random ID (`1C`), legacy (`0A`) MAC/enciphered communication (`9D`), ISO 7816 access to key-protected files (`69 82`) | not done yet |
+/// | ReadData `BD` / WriteData `3D` | standard and backup data files, 59 data bytes per frame, `AF` chaining both ways | offset/length past the file `BE`, no such file `F0`, file number > 31 `9E`, bad length `7E`, a value or record file `9D` |
+/// | Backup, value and record files; CommitTransaction `C7`, AbortTransaction `A7` | CreateBackupDataFile `CB`, CreateValueFile `CC`, CreateLinear/CyclicRecordFile `C1`/`C0`, GetValue `6C`, Credit `0C`, Debit `DC`, LimitedCredit `1C`, WriteRecord `3B`, ReadRecords `BB`, ClearRecordFile `EB` | `DESFireMachine+Transaction.swift` (capability table there) |
+/// | Access rights | free (`E`) granted; key-protected `AE` without the key's session; never (`F`) `9D`; over ISO both `69 82` | |
+/// | Communication modes | plain, MACed, enciphered as the file says when a key grants the access, in EV1 (CMAC, CRC32) and legacy (4-byte MAC, CRC16) sessions | `DESFireMachine+Security.swift` |
+/// | Tearing | WriteData on a standard file commits when complete: torn then, only the first `tearAfter` bytes; UPDATE BINARY likewise; transactions: see the transaction table | a chain torn before its last frame commits nothing [?] |
+/// | ISO 7816-4 | the shared ``ISO7816Engine``: DF by name or ISO id, EF by ISO id, READ/UPDATE BINARY | standard files; backup files read only; MLe 256, MLc 255, short APDUs |
+/// | Keys and authentication | PICC master key and per-application keys (DES, 2K3DES, 3K3DES, AES); `0A`, `1A`, `AA`; session keys; GetKeyVersion, ChangeKey, ChangeKeySettings, GetCardUID, FormatPICC, GetFreeMemory | `DESFireMachine+Security.swift` (capability table there) |
+/// | **Not emulated** | SetConfiguration, ChangeFileSettings, random ID (`1C`); ChangeKey, ChangeKeySettings and GetCardUID in a legacy (`0A`) session (`AE`); ISO 7816 access to key-protected files (`69 82`) | not done yet |
 package import OpenNFCCrypto
 
 public final class DESFireEV1Tag: VirtualTag {

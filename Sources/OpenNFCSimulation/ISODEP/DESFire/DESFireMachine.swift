@@ -21,9 +21,11 @@ struct DESFireMachine: Sendable {
         case none
         /// Response frames of which `next` is the one the next `AF` fetches.
         case frames([[UInt8]], next: Int)
-        /// A WriteData waiting for more data frames: its header (code, file, offset, length) and how it travels.
+        /// A WriteData (or WriteRecord, `record`) waiting for more data frames: its header (code, file, offset,
+        /// length) and how it travels.
         case write(
-            ISO7816FileReference, offset: Int, length: Int, received: [UInt8], header: [UInt8], mode: UInt8)
+            ISO7816FileReference, offset: Int, length: Int, received: [UInt8], header: [UInt8], mode: UInt8,
+            record: Bool)
         /// An authentication waiting for the reader's token (`AF` ‖ ek(RndA ‖ RndB')).
         case authentication(code: UInt8, keyNumber: UInt8, key: DESFireKey, rndB: [UInt8], iv: [UInt8])
     }
@@ -40,6 +42,9 @@ struct DESFireMachine: Sendable {
     var random: any RandomSource = SystemRandomSource()
     /// Set by a command whose answer is already protected (enciphered) or must not carry a CMAC.
     var responseSecured = false
+    /// The changes of the open transaction (backup, value and record files of the selected application), by file
+    /// number, pending until CommitTransaction (DESFireMachine+Transaction.swift).
+    var transaction: [UInt8: DESFirePendingChange] = [:]
 
     /// The selected application, or nil at PICC level.
     var selectedApplication: Int? { engine.currentDF }
@@ -47,6 +52,7 @@ struct DESFireMachine: Sendable {
     mutating func reset() {
         pending = .none
         session = nil
+        transaction = [:]
         engine.reset(in: picc)
     }
 
@@ -54,6 +60,7 @@ struct DESFireMachine: Sendable {
     mutating func iso(_ frame: [UInt8], tearAfter: Int?) -> ISO7816Engine.Outcome {
         pending = .none
         session = nil
+        transaction = [:]
         return engine.process(frame, in: &picc, tearAfter: tearAfter)
     }
 
@@ -63,6 +70,7 @@ struct DESFireMachine: Sendable {
             return finishAuthentication(params, code: c, keyNumber: n, key: key, rndB: rndB, iv: iv)
         }
         let wasSecured = session != nil && session?.legacy == false
+        if tearAfter != nil && code != 0xC7 { transaction = [:] }  // power lost mid-transaction: nothing commits
         var reply: DESFireReply
         if code == 0xAF {
             // The next frame of an answer: its CMAC was placed when the answer was built.
@@ -70,9 +78,12 @@ struct DESFireMachine: Sendable {
             reply = continuation(params, tearAfter: tearAfter)
         } else {
             pending = .none
-            if [0x0A, 0x1A, 0xAA].contains(code) { return beginAuthentication(code, params) }
+            if [0x0A, 0x1A, 0xAA].contains(code) {
+                transaction = [:]  // an authentication aborts the transaction
+                return beginAuthentication(code, params)
+            }
             // EV1: a plain command moves the IV by its CMAC; commands with protected input do it themselves.
-            if wasSecured && ![0xC4, 0x54, 0x3D].contains(code) { macCommand([code] + params) }
+            if wasSecured && !Self.protectedInput.contains(code) { macCommand([code] + params) }
             reply = dispatch(code, params, tearAfter: tearAfter)
         }
         if reply.status != .ok && reply.status != .additionalFrame {
@@ -119,9 +130,19 @@ struct DESFireMachine: Sendable {
         case 0x51: return getCardUID(params)
         case 0xFC: return formatPICC(params)
         case 0x6E: return getFreeMemory(params)
+        case 0xCB: return createBackupDataFile(params)
+        case 0xCC: return createValueFile(params)
+        case 0xC1, 0xC0: return createRecordFile(params, cyclic: code == 0xC0)
+        case 0x6C: return getValue(params)
+        case 0x0C, 0xDC, 0x1C: return changeValue(code, params)
+        case 0x3B: return writeRecord(params, tearAfter: tearAfter)
+        case 0xBB: return readRecords(params)
+        case 0xEB: return clearRecordFile(params)
+        case 0xC7: return commitTransaction(params, tearAfter: tearAfter)
+        case 0xA7: return abortTransaction(params)
         // SetConfiguration, ChangeFileSettings: not emulated; they need authentication first.
         case 0x5C, 0x5F: return .status(session == nil ? .authenticationError : .illegalCommand)
-        default: return .status(.illegalCommand)  // Authenticate, value/record files, creation: not emulated
+        default: return .status(.illegalCommand)
         }
     }
 
@@ -135,10 +156,10 @@ struct DESFireMachine: Sendable {
                 return .status(.lengthError)
             }
             return send(frames, from: next)
-        case .write(let ref, let offset, let length, var received, let header, let mode):
+        case .write(let ref, let offset, let length, var received, let header, let mode, let record):
             received += params
             return collect(
-                ref, offset: offset, length: length, received: received, header: header, mode: mode,
+                ref, offset: offset, length: length, received: received, header: header, mode: mode, record: record,
                 tearAfter: tearAfter)
         case .authentication:
             pending = .none
@@ -195,6 +216,8 @@ struct DESFireMachine: Sendable {
     private mutating func selectApplication(_ p: ArraySlice<UInt8>) -> DESFireReply {
         guard p.count == 3 else { return .status(.lengthError) }
         let aid = UInt32(Self.le24(p, 0))
+        // Selecting (even the same application again) ends the session and aborts the transaction.
+        transaction = [:]
         if aid == 0 {
             engine.select(df: nil, ef: nil, in: picc)
             session = nil
@@ -222,7 +245,7 @@ struct DESFireMachine: Sendable {
     }
 
     /// Resolves a file number of the selected application.
-    private func file(_ number: UInt8) -> Result<ISO7816FileReference, DESFireError> {
+    func file(_ number: UInt8) -> Result<ISO7816FileReference, DESFireError> {
         guard let df = selectedApplication else { return .failure(.init(.permissionDenied)) }
         guard number <= 0x1F else { return .failure(.init(.parameterError)) }
         guard let ref = picc.file(in: df, number: number) else { return .failure(.init(.fileNotFound)) }
@@ -239,39 +262,56 @@ struct DESFireMachine: Sendable {
     func accessMode(_ ref: ISO7816FileReference, _ operation: ISO7816FileOperation) -> (
         refusal: DESFireStatus?, communication: UInt8
     ) {
+        accessMode(ref, operation == .read ? [.read, .readWrite] : [.write, .readWrite])
+    }
+
+    /// Whether a command that any of `rights` grants may run now: free access (plain), a session with one of the
+    /// keys they name (the file's communication settings apply: `00` plain, `01` MACed, `03` enciphered), `AE`
+    /// without it, `9D` when all are `F`.
+    func accessMode(_ ref: ISO7816FileReference, _ rights: [DESFireFile.Right]) -> (
+        refusal: DESFireStatus?, communication: UInt8
+    ) {
         let f = picc.file(ref)
-        switch f.access(operation) {
+        switch f.access(nibbles: rights) {
         case .free: return (nil, 0x00)
         case .never: return (.permissionDenied, 0)
         case .needsKey:
-            let own = UInt8(operation == .read ? f.accessRights >> 12 & 0xF : f.accessRights >> 8 & 0xF)
-            let rw = UInt8(f.accessRights >> 4 & 0xF)
-            guard let s = session, s.keyNumber == own || s.keyNumber == rw else { return (.authenticationError, 0) }
+            guard let s = session, rights.contains(where: { f.key($0) == s.keyNumber }) else {
+                return (.authenticationError, 0)
+            }
             let mode = f.communicationSettings & 0x03
-            if s.legacy && mode != 0 { return (.permissionDenied, 0) }
-            return (nil, mode)
+            return (nil, mode == 0x02 ? 0x00 : mode)
         }
     }
 
-    /// GetFileSettings `F5` fileNo: type `00` (standard data), communication `00` (plain), access rights (LE),
-    /// size (3 bytes LE).
+    /// GetFileSettings `F5` fileNo: type, communication, access rights (LE), then for data files size (3 LE); for
+    /// value files lower limit, upper limit, limited credit value (4 LE each) and the limited credit byte (bit 0
+    /// enabled, bit 1 free GetValue); for record files record size, most records and current records (3 LE each).
     private func getFileSettings(_ p: ArraySlice<UInt8>) -> DESFireReply {
         guard p.count == 1 else { return .status(.lengthError) }
         let resolved = file(p[p.startIndex])
         guard case .success(let ref) = resolved else { return .status(resolved.desfireStatus) }
         let f = picc.file(ref)
-        let size = f.contents.count
-        return DESFireReply(
-            status: .ok,
-            data: [0x00, f.communicationSettings, UInt8(f.accessRights & 0xFF), UInt8(f.accessRights >> 8)]
-                + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF)])
+        var data = [f.kind.typeByte, f.communicationSettings, UInt8(f.accessRights & 0xFF), UInt8(f.accessRights >> 8)]
+        switch f.kind {
+        case .standard, .backup:
+            data += Self.le(UInt32(f.contents.count), 3)
+        case .value(let lower, let upper, let limited, let free):
+            data += Self.le(UInt32(bitPattern: lower), 4) + Self.le(UInt32(bitPattern: upper), 4)
+            data += Self.le(UInt32(bitPattern: f.limitedCreditValue), 4) + [(limited ? 1 : 0) | (free ? 2 : 0)]
+        case .linearRecord(let size, let most), .cyclicRecord(let size, let most):
+            data += Self.le(UInt32(size), 3) + Self.le(UInt32(most), 3) + Self.le(UInt32(f.records.count), 3)
+        }
+        return DESFireReply(status: .ok, data: data)
     }
 
-    /// ReadData `BD` fileNo offset(3 LE) length(3 LE); length 0 reads to the end of the file.
+    /// ReadData `BD` fileNo offset(3 LE) length(3 LE); length 0 reads to the end of the file. A backup file
+    /// answers its committed contents.
     private mutating func readData(_ p: ArraySlice<UInt8>) -> DESFireReply {
         guard p.count == 7 else { return .status(.lengthError) }
         let resolved = file(p[p.startIndex])
         guard case .success(let ref) = resolved else { return .status(resolved.desfireStatus) }
+        guard picc.file(ref).kind.isData else { return .status(.permissionDenied) }
         let (refusal, mode) = accessMode(ref, .read)
         if let refusal { return .status(refusal) }
         let size = picc.efSize(ref)
@@ -280,22 +320,20 @@ struct DESFireMachine: Sendable {
         guard offset < size || (offset == 0 && size == 0) else { return .status(.boundaryError) }
         if length == 0 { length = size - offset }
         guard offset + length <= size else { return .status(.boundaryError) }
-        let data = picc.efRead(ref, offset..<offset + length)
-        if mode == 0x03 {
-            // Enciphered (MF3ICD81): data ‖ CRC32(data ‖ 00), padded, CBC with the session IV; no CMAC then.
-            guard let c = encipherResponse(data) else { return .status(.authenticationError) }
-            responseSecured = true
-            return send(Self.chunked(c))
+        guard let out = protectResponse(picc.efRead(ref, offset..<offset + length), mode: mode) else {
+            return .status(.authenticationError)
         }
-        return send(Self.chunked(data))
+        return send(Self.chunked(out))
     }
 
-    /// WriteData `3D` fileNo offset(3 LE) length(3 LE) data…; more data follows in `AF` frames. The data is
-    /// committed when complete; torn then, only its first `tearAfter` bytes reach the file.
+    /// WriteData `3D` fileNo offset(3 LE) length(3 LE) data…; more data follows in `AF` frames. On a standard file
+    /// the data is written when complete (torn then, only its first `tearAfter` bytes reach the file); on a backup
+    /// file it waits for CommitTransaction.
     private mutating func writeData(_ p: ArraySlice<UInt8>, tearAfter: Int?) -> DESFireReply {
         guard p.count >= 7 else { return .status(.lengthError) }
         let resolved = file(p[p.startIndex])
         guard case .success(let ref) = resolved else { return .status(resolved.desfireStatus) }
+        guard picc.file(ref).kind.isData else { return .status(.permissionDenied) }
         let offset = Self.le24(p, 1)
         let length = Self.le24(p, 4)
         guard length > 0 else { return .status(.lengthError) }
@@ -304,55 +342,35 @@ struct DESFireMachine: Sendable {
         guard offset + length <= picc.efSize(ref) else { return .status(.boundaryError) }
         return collect(
             ref, offset: offset, length: length, received: Array(p.dropFirst(7)), header: [0x3D] + Array(p.prefix(7)),
-            mode: session?.legacy == false ? mode : 0xFF, tearAfter: tearAfter)
+            mode: mode, record: false, tearAfter: tearAfter)
     }
 
-    /// The bytes a WriteData carries on the wire for `length` data bytes: plain, + 8-byte CMAC (MACed), or
-    /// data ‖ CRC32 padded to whole blocks (enciphered).
-    private func wireLength(_ length: Int, mode: UInt8) -> Int {
-        let n = session?.algorithm.blockLength ?? 8
-        switch mode {
-        case 0x01: return length + 8
-        case 0x03: return (length + 4 + n - 1) / n * n
-        default: return length
-        }
-    }
-
-    /// Gathers a WriteData's frames; once complete, checks its protection (EV1: plain moves the IV by the command's
-    /// CMAC, MACed checks the CMAC, enciphered deciphers and checks CRC32(command ‖ data)) and commits. `mode` FF:
-    /// no EV1 session.
-    private mutating func collect(
+    /// Gathers a WriteData's or WriteRecord's frames; once complete, unwraps their protection
+    /// (``unprotectCommand(header:wire:length:mode:)``) and writes: a standard file at once, a backup or record
+    /// file into the transaction.
+    mutating func collect(
         _ ref: ISO7816FileReference, offset: Int, length: Int, received: [UInt8], header: [UInt8], mode: UInt8,
-        tearAfter: Int?
+        record: Bool, tearAfter: Int?
     ) -> DESFireReply {
-        let expected = wireLength(length, mode: mode)
+        let expected = protectedLength(length, mode: mode)
         if received.count > expected {
             pending = .none
             return .status(.lengthError)
         }
         if received.count < expected {
-            pending = .write(ref, offset: offset, length: length, received: received, header: header, mode: mode)
+            pending = .write(
+                ref, offset: offset, length: length, received: received, header: header, mode: mode, record: record)
             return .status(.additionalFrame)
         }
         pending = .none
-        var data = received
-        switch mode {
-        case 0x01:
-            data = Array(received.prefix(length))
-            guard let s = session, let t = try? s.mac.tag(header + data, iv: s.iv),
-                Array(t.prefix(8)) == Array(received.suffix(8))
-            else { return .status(.integrityError) }
-            session?.iv = t
-        case 0x03:
-            guard let plain = decipherCommand(received) else { return .status(.integrityError) }
-            data = Array(plain.prefix(length))
-            guard Array(plain[length..<length + 4]) == DESFireCRC32.bytes(header + data),
-                plain[(length + 4)...].allSatisfy({ $0 == 0 })
-            else { return .status(.integrityError) }
-        case 0x00:
-            macCommand(header + data)
-        default:
-            break
+        guard let data = unprotectCommand(header: header, wire: received, length: length, mode: mode) else {
+            return .status(.integrityError)
+        }
+        if record { return stageRecord(ref, offset: offset, data) }
+        if picc.file(ref).kind == .backup {
+            guard tearAfter == nil else { return .status(.ok) }  // torn: the transaction is lost anyway
+            stageBackup(ref, offset: offset, data)
+            return .status(.ok)
         }
         let committed = min(tearAfter ?? length, length)
         if committed > 0 { picc.efWrite(ref, at: offset, data[0..<committed]) }
@@ -424,7 +442,7 @@ extension DESFireMachine {
     /// CreateStdDataFile `CD` fileNo [ISO id(2 LE)] communication access(2 LE) size(3 LE) in the selected
     /// application; free while its key settings have bit 2 set. The ISO id is given exactly when the application
     /// was created with ISO file ids.
-    mutating func createStdDataFile(_ p: ArraySlice<UInt8>) -> DESFireReply {
+    mutating func createStdDataFile(_ p: ArraySlice<UInt8>, kind: DESFireFile.Kind = .standard) -> DESFireReply {
         guard let df = selectedApplication else { return .status(.permissionDenied) }
         let app = picc.applications[df]
         let iso = app.keyCount & 0x20 != 0
@@ -444,7 +462,7 @@ extension DESFireMachine {
         picc.applications[df].files.append(
             DESFireFile(
                 number: number, isoFileID: fid, communicationSettings: rest[0], accessRights: rights,
-                contents: Array(repeating: 0, count: size)))
+                contents: Array(repeating: 0, count: size), kind: kind))
         return .status(.ok)
     }
 
@@ -456,6 +474,7 @@ extension DESFireMachine {
         guard p[p.startIndex] <= 31 else { return .status(.parameterError) }
         guard let ref = picc.file(in: df, number: p[p.startIndex]) else { return .status(.fileNotFound) }
         engine.select(df: df, ef: nil, in: picc)
+        transaction[p[p.startIndex]] = nil
         picc.applications[df].files.remove(at: ref.ef)
         return .status(.ok)
     }

@@ -17,7 +17,11 @@ struct DESFirePICC: ISO7816FileTree {
     func efRead(_ ref: ISO7816FileReference, _ range: Range<Int>) -> [UInt8] { Array(file(ref).contents[range]) }
 
     func efAllows(_ ref: ISO7816FileReference, _ operation: ISO7816FileOperation) -> Bool {
-        file(ref).access(operation) == .free
+        // ISO 7816-4 reaches data files only; a backup file's writes need CommitTransaction, so UPDATE BINARY is
+        // refused on it.
+        let f = file(ref)
+        guard f.kind == .standard || (f.kind == .backup && operation == .read) else { return false }
+        return f.access(operation) == .free
     }
 
     mutating func efWrite(_ ref: ISO7816FileReference, at offset: Int, _ bytes: ArraySlice<UInt8>) {

@@ -1,0 +1,36 @@
+import OpenNFCCrypto
+import OpenNFCRF
+import OpenNFCSimulation
+import OpenNFCTags
+import Testing
+
+/// DESFire EV1 file-command frame pins (MF3ICD81), ISO-wrapped, counted at the reader's frontend after
+/// SelectApplication and an AES authentication. docs/PROCEDURES.md ("DESFire EV1 files and transactions") derives
+/// each minimum.
+@Suite struct DESFireFramePinTests {
+    @Test func valueBackupAndRecordCommands() throws {
+        let tag = try DESFireTransactionInteropTests.tornCard()
+        let (bench, s) = try DESFireTransactionInteropTests.session(tag)
+        bench.frontend.resetCounts()
+        try DESFireTransactionInteropTests.transaction(s)
+        // SelectApplication 1 + Authenticate 2 + Credit 1 + WriteData of 100 MACed bytes (7 + 108 = 115 bytes in
+        // 52-byte frames: 3) + WriteRecord of 8 enciphered bytes (7 + 16 = 23: 1) + CommitTransaction 1 = 9.
+        #expect(bench.frames == 9)
+        func count(_ body: () throws -> Void) rethrows -> Int {
+            bench.frontend.resetCounts()
+            try body()
+            return bench.frames
+        }
+        var value: Int32 = 0
+        #expect(try count { value = try s.getValue(file: 1, communication: 0x03) } == 1)
+        #expect(value == 150)
+        // Two 8-byte records enciphered: 16 + 4 CRC → 32 bytes, one frame.
+        #expect(try count { _ = try s.readRecords(file: 3, recordSize: 8, communication: 0x03) } == 1)
+        // 100 backup bytes + 8 CMAC = 108 answer bytes: ⌈108 ÷ 59⌉ = 2 frames.
+        #expect(try count { _ = try s.readData(file: 2, offset: 0, length: 100, communication: 0x01) } == 2)
+        #expect(
+            try count {
+                try s.debit(file: 1, amount: 1, communication: 0x03); try s.commitTransaction()
+            } == 2)
+    }
+}
