@@ -166,7 +166,7 @@ package enum Soak {
         check(apps, order: order, phone: phone, scenario: index, report: &report)
         for p in placed {
             report.invariantChecks += 1
-            let now = TagFile.ndefMessage(of: p.tag)
+            let now = storedMessage(p.tag)
             let allowed: [[UInt8]?] = [p.old, newMessage, []]
             if !allowed.contains(where: { $0 == now }) && p.old != nil {
                 var memory = ""
@@ -224,6 +224,15 @@ package enum Soak {
         }
     }
 
+    /// The message a tag stores: `[]` for an empty one. The tag-file registry reports an empty message as none; a
+    /// Type 2 tag is told apart exactly (an NDEF TLV of length 0 is empty, no NDEF TLV at all is broken), the other
+    /// families' "none" counts as empty.
+    static func storedMessage(_ tag: any VirtualTag) -> [UInt8]? {
+        if let m = TagFile.ndefMessage(of: tag) { return m }
+        if let t2 = tag as? Type2Tag { return t2.tlvs.contains { $0.type == 0x03 } ? [] : nil }
+        return []
+    }
+
     // MARK: random tags and faults
 
     static func uri(_ rest: String) -> [UInt8] {
@@ -239,7 +248,7 @@ package enum Soak {
             while uid.count < chip.uidLength { uid.append(UInt8.random(in: 0...255, using: &rng)) }
             let message = uri("tag.example/" + String(repeating: "o", count: Int.random(in: 0...20, using: &rng)))
             if let tag = try? chip.factory(uid, message) { return (tag, TagFile.ndefMessage(of: tag)) }
-            if let tag = try? chip.factory(uid, nil) { return (tag, TagFile.ndefMessage(of: tag)) }
+            if let tag = try? chip.factory(uid, nil) { return (tag, nil) }
         }
     }
 
