@@ -179,6 +179,10 @@ let package = Package(
             ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
-        .testTarget(name: "OpenNFCCLITests", dependencies: ["opennfc", "OpenNFCTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCCLITests",
+            dependencies: ["opennfc", "OpenNFCTestSupport", "OpenNFCSimulation", "OpenNFCPCSC"],
+            // The bad-input corpus: data read by BadInputTests through #filePath, not sources.
+            exclude: ["BadInput"], swiftSettings: strict),
     ]
 )

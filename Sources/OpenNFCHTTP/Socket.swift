@@ -184,7 +184,13 @@ package final class TCPSocket: @unchecked Sendable {
 
     /// Shuts both directions down and releases the descriptor (idempotent).
     package func close() {
-        guard state.firstTime(&closed) else { return }
+        // The flag is read and set inside the lock: an `inout` argument would begin its access before the lock is
+        // taken (ThreadSanitizer: a race with `shutdownBoth`, docs/RELIABILITY.md "Sanitizers").
+        let first = state.withLock { () -> Bool in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
         _ = shutdown(fd, Int32(SHUT_RDWR))
         _ = Glue.close(fd)
     }
@@ -256,7 +262,13 @@ package final class TCPListener: @unchecked Sendable {
 
     /// Stops listening; a thread blocked in ``accept()`` returns nil.
     package func close() {
-        guard state.firstTime(&closed) else { return }
+        // The flag is read and set inside the lock: an `inout` argument would begin its access before the lock is
+        // taken (ThreadSanitizer: a race with `accept`, docs/RELIABILITY.md "Sanitizers").
+        let first = state.withLock { () -> Bool in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
         _ = shutdown(fd, Int32(SHUT_RDWR))
         _ = Glue.close(fd)
     }

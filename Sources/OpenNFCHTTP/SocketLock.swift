@@ -9,13 +9,4 @@ final class SocketLock: @unchecked Sendable {
         defer { lock.unlock() }
         return try body()
     }
-
-    /// Sets `flag` and returns true the first time; false once it is set (a close that must run once).
-    func firstTime(_ flag: inout Bool) -> Bool {
-        withLock { () -> Bool in
-            if flag { return false }
-            flag = true
-            return true
-        }
-    }
 }

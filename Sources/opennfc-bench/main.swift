@@ -17,6 +17,7 @@ let benchModes: [BenchMode] = [
     sessionsBenchmark,
     isodepBenchmark,
     pcscBenchmark,
+    soakBenchmark,
 ]
 
 @MainActor func benchUsage() -> String {

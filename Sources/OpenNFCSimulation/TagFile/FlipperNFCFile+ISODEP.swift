@@ -66,7 +66,12 @@ extension FlipperNFCFile {
             guard let colon = line.firstIndex(of: ":") else {
                 throw TagFileError("expected 'Key: value'", line: n + 1)
             }
-            values[String(line[..<colon])] = (String(line[line.index(after: colon)...].drop { $0 == " " }), n + 1)
+            let key = String(line[..<colon])
+            // A key given twice (two `Page 5:` lines) is a damaged or hand-edited dump: which one is meant is unknown.
+            if let first = values[key] {
+                throw TagFileError("given twice (first on line \(first.line))", field: key, line: n + 1)
+            }
+            values[key] = (String(line[line.index(after: colon)...].drop { $0 == " " }), n + 1)
         }
         let filetype = try require(values, "Filetype")
         guard filetype.value == "Flipper NFC device" else {

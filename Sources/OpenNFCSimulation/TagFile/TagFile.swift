@@ -126,9 +126,9 @@ public enum TagFile {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = Data(try FileAccess.contents(of: path))
         } catch {
-            throw TagFileError("cannot read: \(error.localizedDescription)", file: path)
+            throw TagFileError("cannot read: \(error.reason)", file: path)
         }
         do throws(TagFileError) {
             switch format {
@@ -187,18 +187,10 @@ public enum TagFile {
 
     /// Writes `bytes` to `path` through a temporary file in the same directory and `rename(2)`.
     package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(TagFileError) {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent()
-        let temp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         do {
-            try Data(bytes).write(to: temp)
+            try FileAccess.writeAtomically(bytes, to: path)
         } catch {
-            throw TagFileError("cannot write: \(error.localizedDescription)", file: path)
-        }
-        if rename(temp.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temp)
-            throw TagFileError("cannot write: \(reason)", file: path)
+            throw TagFileError("cannot write: \(error.reason)", file: path)
         }
     }
 }

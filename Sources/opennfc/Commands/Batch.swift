@@ -70,9 +70,7 @@ enum BatchItems {
     }
 
     static func text(_ path: String, _ what: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.failure("cannot read the \(what) '\(path)': no such file")
-        }
+        let data = Data(try InputFile.bytes(path, what: what))
         guard let s = String(data: data, encoding: .utf8) else {
             throw CLIError.failure("the \(what) '\(path)' is not UTF-8 text")
         }

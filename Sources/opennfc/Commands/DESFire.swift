@@ -57,11 +57,11 @@ extension Commands {
     }
 
     static func desfireKey(_ inv: Invocation, _ keyName: String, _ cipherName: String) throws -> DESFireCardKey? {
-        guard let text = inv.value(keyName) else { return nil }
         let name = inv.value(cipherName) ?? "aes"
         guard let cipher = DESFireCardKey.Cipher(rawValue: name) else {
             throw CLIError.usage("--\(cipherName) must be des, 2k3des, 3k3des or aes, not '\(name)'")
         }
+        guard let text = inv.value(keyName) else { return nil }
         let bytes: [UInt8]
         do {
             bytes = try Hex.decode(text)
@@ -122,10 +122,10 @@ extension Commands {
             .init(name: "length", value: "<n>", help: "Bytes to read (1 or more).")
         ],
         run: { inv in
-            let file = try inv.int("file", default: -1, range: -1...31)
-            guard file >= 0 else { throw CLIError.usage("missing --file <n>") }
-            let length = try inv.int("length", default: 0, range: 0...0xFF_FFFF)
-            guard length > 0 else { throw CLIError.usage("missing --length <n>") }
+            guard inv.value("file") != nil else { throw CLIError.usage("missing --file <n>") }
+            let file = try inv.int("file", default: 0, range: 0...31)
+            guard inv.value("length") != nil else { throw CLIError.usage("missing --length <n>") }
+            let length = try inv.int("length", default: 1, range: 1...0xFF_FFFF)
             let offset = try inv.int("offset", default: 0, range: 0...0xFF_FFFF)
             let comm = try desfireComm(inv)
             _ = try desfireKey(inv, "key", "cipher")
@@ -155,8 +155,8 @@ extension Commands {
             .init(name: "data", value: "<hex>", help: "The bytes to write.")
         ],
         run: { inv in
-            let file = try inv.int("file", default: -1, range: -1...31)
-            guard file >= 0 else { throw CLIError.usage("missing --file <n>") }
+            guard inv.value("file") != nil else { throw CLIError.usage("missing --file <n>") }
+            let file = try inv.int("file", default: 0, range: 0...31)
             guard let text = inv.value("data") else { throw CLIError.usage("missing --data <hex>") }
             let data: [UInt8]
             do {

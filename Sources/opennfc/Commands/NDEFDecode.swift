@@ -33,10 +33,7 @@ extension Commands {
             guard inv.positionals.isEmpty else { throw CLIError.usage("give either --hex or <file>, not both") }
             bytes = try NDEFRecordFlags.hexValue(h, option: "hex")
         } else if let path = inv.positionals.first, path != "-" {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CLIError.failure("cannot read '\(path)'")
-            }
-            bytes = [UInt8](data)
+            bytes = try InputFile.bytes(path, what: "NDEF file")
         } else {
             bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         }

@@ -38,18 +38,6 @@ extension Commands {
 enum NDEFFiles {
     /// Writes `bytes` to a temporary file in the same directory, then renames it over `path`.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent()
-        let tmp = dir.appendingPathComponent(
-            ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        do {
-            try Data(bytes).write(to: tmp)
-            guard rename(tmp.path, url.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: tmp)
-            throw CLIError.failure("cannot write '\(path)': \(error.localizedDescription)")
-        }
+        try InputFile.write(bytes, to: path)
     }
 }

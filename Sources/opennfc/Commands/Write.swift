@@ -64,10 +64,7 @@ enum MessageInput {
 
     /// A raw NDEF message file, checked to be one valid message.
     static func ndefFile(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.failure("cannot read the NDEF file '\(path)': no such file")
-        }
-        let bytes = [UInt8](data)
+        let bytes = try InputFile.bytes(path, what: "NDEF file")
         if bytes.isEmpty { throw CLIError.failure("the NDEF file '\(path)' is empty") }
         do {
             _ = try NDEFMessage(decoding: bytes)

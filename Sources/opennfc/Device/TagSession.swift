@@ -47,6 +47,17 @@ final class TagSession {
         let tracer = inv.flag("trace") ? TracePrinter() : nil
         trace = tracer
         let opened = device
+        if let path = inv.value("record") {
+            // Checked before the first frame: a transcript that cannot be written is an error, not a warning later.
+            var isDirectory: ObjCBool = false
+            let dir = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CLIError.failure("cannot write the transcript '\(path)': the directory '\(dir)' does not exist")
+            }
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw CLIError.failure("cannot write the transcript '\(path)': is a directory, not a file")
+            }
+        }
         recorder = inv.value("record").map {
             RecordingFrontend(opened.frontend, path: $0, device: opened.name, now: { opened.clock.now })
         }

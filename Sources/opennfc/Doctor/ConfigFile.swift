@@ -30,11 +30,7 @@ struct ConfigFile: Sendable {
     /// Loads and parses a plist (XML or binary). Errors name the file and say what is wrong.
     init(path: String, role: String) throws {
         self.path = path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw CLIError.failure(
-                "cannot read the \(role) '\(path)': \(exists ? "permission denied" : "no such file")")
-        }
+        let data = Data(try InputFile.bytes(path, what: role))
         let root: [String: ConfigValue]
         do {
             root = try PlistReader.topLevelDictionary(data)
