@@ -291,7 +291,14 @@ private struct JSONParser {
             throw error("unexpected character")
         }
         if isInt, let v = Int(s) { return .int(v) }
-        if let d = Double(s) { return .double(d) }
+        if let d = Double(s) {
+            // RFC 8259 §6 lets a parser limit the range; a number beyond a Double would print as null.
+            guard d.isFinite else {
+                i = start
+                throw error("number '\(s)' is out of range")
+            }
+            return .double(d)
+        }
         i = start
         throw error("invalid number '\(s)'")
     }

@@ -105,6 +105,8 @@ internal import OpenNFCFuzzTargets
                 state ^= state << 17
                 return Int(state % UInt64(max(1, bound)))
             }
+            // The input being run, so that a trap leaves it behind (OPENNFC_FUZZ_SMOKE_LAST=path).
+            let lastInput = ProcessInfo.processInfo.environment["OPENNFC_FUZZ_SMOKE_LAST"]
             let start = ContinuousClock.now
             let limit = Duration.milliseconds(Int(seconds * 1000))
             var executions = inputs.count
@@ -122,6 +124,7 @@ internal import OpenNFCFuzzTargets
                             bytes = Array(bytes.prefix(next(bytes.count + 1))) + other.suffix(next(other.count + 1))
                         }
                     }
+                    if let lastInput { _ = FileManager.default.createFile(atPath: lastInput, contents: Data(bytes)) }
                     t.run(bytes)
                     executions += 1
                 }

@@ -1,3 +1,4 @@
+import OpenNFCBytes
 import OpenNFCFuzzTargets
 import OpenNFCRF
 import OpenNFCSimulation
@@ -141,5 +142,18 @@ import Testing
             (error as? PropertyListError)?.message.contains("duplicate key") == true
                 && (error as? PropertyListError)?.offset != nil
         }
+    }
+}
+
+/// text: `1e999` parsed to infinity, which prints as `null`; it is now refused with where it is.
+@Suite struct JSONRangeFindingTests {
+    @Test func numbersBeyondADoubleAreRefused() throws {
+        #expect {
+            _ = try JSONValue(parsing: "[1, 1e999]")
+        } throws: { error in
+            (error as? JSONValue.ParseError).map { $0.line == 1 && $0.column == 5 && $0.reason.contains("range") }
+                ?? false
+        }
+        #expect(try JSONValue(parsing: "1e300") == .double(1e300))
     }
 }

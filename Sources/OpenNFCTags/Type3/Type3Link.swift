@@ -47,7 +47,10 @@ struct Type3Link {
             throw TagError(.invalidResponse, "Polling answered \(answer), expected 01 IDm PMm RD")
         }
         let answered = polled.idm
-        guard answered[0] & 0x0F == idm[0] & 0x0F, answered[1...] == idm[1...] else { return nil }
+        // The link's IDm comes from the frontend (a PC/SC reader may report a short one): compare lengths first.
+        guard answered.count == idm.count, let mine = idm.first, let theirs = answered.first,
+            theirs & 0x0F == mine & 0x0F, answered.dropFirst() == idm.dropFirst()
+        else { return nil }
         return answered
     }
 
