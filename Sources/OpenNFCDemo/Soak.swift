@@ -76,6 +76,10 @@ package enum Soak {
         report: inout Report
     ) {
         let order = OrderLog()
+        // One serial queue for the scenario's sessions: their callbacks arrive in the order the system sent them, so
+        // the order log shows the system's order (on separate queues a 200 and the next session's didBecomeActive
+        // may be delivered either way round).
+        let queue = DispatchQueue(label: "soak scenario \(index)")
         let newMessage = uri(
             "soak.example/\(index)/" + String(repeating: "w", count: Int.random(in: 0...90, using: &rng)))
         var apps: [SoakApp] = []
@@ -100,12 +104,12 @@ package enum Soak {
                 switch app {
                 case let ndefApp as any NFCNDEFReaderSessionDelegate:
                     let session = NFCNDEFReaderSession(
-                        delegate: ndefApp, queue: nil, invalidateAfterFirstRead: kind == .ndefReadOnce)
+                        delegate: ndefApp, queue: queue, invalidateAfterFirstRead: kind == .ndefReadOnce)
                     app.setInvalidate { session.invalidate() }
                     session.begin()
                 default:
                     let session = NFCTagReaderSession(
-                        configuration: .init(pollingOption: polling), delegate: app, queue: nil)
+                        configuration: .init(pollingOption: polling), delegate: app, queue: queue)
                     app.setInvalidate { session.invalidate() }
                     session.begin()
                 }

@@ -55,6 +55,20 @@ package final class PCSCContext: @unchecked Sendable {
             return true
         } catch  where error.code == .timeout {
             return false
+        } catch  where error.code == .failure {
+            // pcscd going away in the middle of the wait can surface as an unrelated status (pcsc-lite 1.9.9 was seen
+            // returning SCARD_W_SECURITY_VIOLATION, docs/RELIABILITY.md "PC/SC under load and faults"): ask the
+            // service whether it is still there, and say so when it is not.
+            let original = error
+            do {
+                binding.releaseContext(try binding.establishContext())
+            } catch  where error.code == .serviceUnavailable {
+                throw PCSCError(
+                    .serviceUnavailable, function: "SCardGetStatusChange", status: original.status,
+                    detail: "the PC/SC service (pcscd) stopped while waiting; start it again (`scripts/pcscd up` "
+                        + "in this repository) and retry")
+            } catch {}
+            throw original
         }
     }
 

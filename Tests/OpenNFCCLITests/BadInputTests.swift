@@ -91,7 +91,8 @@ import Testing
         let stdin = try c.stdin.map { try Data(contentsOf: work.appendingPathComponent($0)) } ?? Data()
 
         let start = ContinuousClock.now
-        let r = try Self.run(c.arguments, stdin: stdin, in: work)
+        let r = try CLIRunner.run(
+            c.arguments, stdin: stdin, currentDirectory: work, timeout: Double(Self.bound.components.seconds))
         let elapsed = ContinuousClock.now - start
 
         let context = "cases.txt:\(c.line) \(c.arguments) → status \(r.status)\nstderr: \(r.stderr)"
@@ -127,49 +128,5 @@ import Testing
             result[name] = isDirectory.boolValue ? Data("<dir>".utf8) : try Data(contentsOf: url)
         }
         return result
-    }
-
-    /// Runs the binary with a hard bound: past it the process is killed (and the case fails on the status).
-    static func run(_ arguments: [String], stdin: Data, in dir: URL) throws -> CLIRunner.Result {
-        let p = Process()
-        p.executableURL = CLIRunner.binary
-        p.arguments = arguments
-        p.environment = ProcessInfo.processInfo.environment.filter {
-            !$0.key.hasPrefix("OPENCORENFC_") && !$0.key.hasPrefix("OPENNFC_")
-        }
-        p.currentDirectoryURL = dir
-        let inPipe = Pipe()
-        let outPipe = Pipe()
-        let errPipe = Pipe()
-        p.standardInput = inPipe
-        p.standardOutput = outPipe
-        p.standardError = errPipe
-        let done = DispatchSemaphore(value: 0)
-        p.terminationHandler = { _ in done.signal() }
-        try p.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var out = Data()
-        nonisolated(unsafe) var err = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            out = outPipe.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        group.enter()
-        DispatchQueue.global().async {
-            err = errPipe.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        inPipe.fileHandleForWriting.write(stdin)
-        try inPipe.fileHandleForWriting.close()
-        let seconds = Double(bound.components.seconds)
-        if done.wait(timeout: .now() + seconds) == .timedOut {
-            p.terminate()
-            done.wait()
-        }
-        group.wait()
-        return CLIRunner.Result(
-            status: p.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self), stdoutBytes: out)
     }
 }

@@ -47,9 +47,10 @@ enum CLIRunner {
 
     /// Runs `opennfc <arguments>` with `stdin` as standard input and an environment without OPENCORENFC_* unless
     /// given in `environment`.
+    /// With `timeout`, a process still running after that many seconds is terminated (its status then tells).
     static func run(
         _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
-        currentDirectory: URL? = nil
+        currentDirectory: URL? = nil, timeout: Double? = nil
     ) throws -> Result {
         let p = Process()
         p.executableURL = binary
@@ -64,6 +65,8 @@ enum CLIRunner {
         p.standardInput = inPipe
         p.standardOutput = outPipe
         p.standardError = errPipe
+        let exited = DispatchSemaphore(value: 0)
+        p.terminationHandler = { _ in exited.signal() }
         try p.run()
         // Read both pipes concurrently so a large output cannot block the child.
         let group = DispatchGroup()
@@ -81,6 +84,7 @@ enum CLIRunner {
         }
         inPipe.fileHandleForWriting.write(stdin)
         try inPipe.fileHandleForWriting.close()
+        if let timeout, exited.wait(timeout: .now() + timeout) == .timedOut { p.terminate() }
         p.waitUntilExit()
         group.wait()
         return Result(

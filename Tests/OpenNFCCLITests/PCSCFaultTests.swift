@@ -1,0 +1,409 @@
+import Foundation
+import OpenNFCPCSC
+import OpenNFCSimulation
+import OpenNFCTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// PC/SC under load and faults (docs/RELIABILITY.md, "PC/SC under load and faults"), end to end through the real
+/// pcscd, the vsmartcard vpcd driver and `opennfc`: several clients at once, the card leaving in the middle of an
+/// APDU, and pcscd stopped and started while a program waits. Every program must end with a clear one-line error or
+/// its result — never hang (every wait here is bounded) — and `emulate --save` must leave the tag file whole.
+///
+/// The shared pcscd (scripts/pcscd, `OPENNFC_E2E_PCSCD=1`) serves the load and removal tests, under ``SlotLock``.
+/// pcscd 1.9.9 cannot be told another socket (only its client library reads `PCSCLITE_CSOCK_NAME`; the daemon's path
+/// `/run/pcscd/pcscd.comm` is compiled in), so the stop/start tests run a private pcscd in its own mount namespace
+/// (`unshare -m`) with a private directory bound over `/run/pcscd`: its socket appears in that directory, the clients
+/// reach it through `PCSCLITE_CSOCK_NAME`, and the shared daemon and its files are never touched.
+@Suite(.serialized) struct PCSCFaultTests {
+    static let sharedEnabled = ProcessInfo.processInfo.environment["OPENNFC_E2E_PCSCD"] == "1"
+    static let sharedReason = "OPENNFC_E2E_PCSCD is not set: pcscd with the vpcd driver is not running"
+
+    /// A Text record "load test" (NFC Forum RTD Text §3: status byte 02, "en").
+    static let message: [UInt8] = [0xD1, 0x01, 0x0C, 0x54, 0x02, 0x65, 0x6E] + Array("load test".utf8)
+    static var messageHex: String { message.map { String(format: "%02X", $0) }.joined() }
+
+    static func ntag215() throws -> Type2Tag {
+        try Type2Tag.factory(
+            Type2ChipProfile.named("ntag215")!, uid: [0x04, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56], holding: message)
+    }
+
+    // MARK: load
+
+    /// Four `opennfc read` processes and two in-process clients at once on one emulated tag: every read returns the
+    /// message; a client that finds the card held by another gets a clear error naming it, never a hang.
+    @Test(.enabled(if: sharedEnabled, Comment(rawValue: sharedReason)))
+    func severalClientsAtOnce() throws {
+        let lock = SlotLock()
+        defer { withExtendedLifetime(lock) {} }
+        let tag = try Self.ntag215()
+        let slot = try EmulatedSlot(tag)
+        defer { try? slot.remove() }
+
+        let readers = try (0..<4).map { _ in
+            try Watched(["read", "--raw", "--timeout", "20", "--device", "pcsc:\(slot.reader)"])
+        }
+        let uid = [UInt8](tag.activation.uid)
+        let answers = Counter()
+        let threads = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: threads) {
+                guard let context = try? PCSCContext() else { return answers.fail("no context") }
+                for _ in 0..<20 {
+                    do {
+                        let card = try context.connect(reader: slot.reader, share: .shared)
+                        let r = try card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
+                        card.disconnect()
+                        if r.data == uid && r.sw == 0x9000 { answers.ok() } else { answers.fail("answer \(r)") }
+                    } catch {
+                        // The card held exclusively by a reading CLI: a sharing violation, said as such.
+                        if (error as? PCSCError)?.code == .sharingViolation {
+                            answers.busy()
+                        } else {
+                            answers.fail("\(error)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(threads.wait(timeout: .now() + 60) == .success, "the in-process clients did not finish in 60 s")
+        var succeeded = 0
+        for r in readers {
+            let result = r.finish(within: 60)
+            #expect(result.finished, "opennfc read did not end within 60 s")
+            if result.status == 0 {
+                #expect(result.stdout == Self.messageHex + "\n")
+                succeeded += 1
+            } else {
+                #expect(result.status == 1)
+                #expect(result.errorLines.count == 1, "\(result.stderr)")
+            }
+        }
+        #expect(succeeded >= 1, "no read succeeded")
+        #expect(answers.failures == [], "\(answers.failures)")
+        #expect(answers.successes + answers.busyCount == 40)
+        #expect(answers.successes > 0)
+    }
+
+    // MARK: the card leaves mid-APDU
+
+    /// `opennfc write` through pcscd while the card leaves in the middle of the first page write: one clear error,
+    /// and the tag holds the old message or an empty one (docs/PROCEDURES.md: length 0 first, length last).
+    @Test(.enabled(if: sharedEnabled, Comment(rawValue: sharedReason)))
+    func cardLeavingMidAPDU() throws {
+        let lock = SlotLock()
+        defer { withExtendedLifetime(lock) {} }
+        let tag = try Self.ntag215()
+        // The first Type 2 WRITE (A2) of a user page, whatever APDU carries it (pass-through or pseudo-APDU).
+        let slot = try EmulatedSlot(tag) { apdu in
+            let isWrite =
+                apdu.starts(with: [0xFF, 0xD6])
+                || apdu.indices.dropLast().contains { apdu[$0] == 0xA2 && apdu[$0 + 1] >= 4 }
+            return isWrite ? .tear(afterBytes: 0) : .none
+        }
+        defer { try? slot.remove() }
+
+        let w = try Watched([
+            "write", "--uri", "https://leaving.example/" + String(repeating: "x", count: 60), "--timeout", "20",
+            "--device", "pcsc:\(slot.reader)",
+        ])
+        let result = w.finish(within: 60)
+        #expect(result.finished, "opennfc write did not end within 60 s")
+        #expect(result.status == 1)
+        #expect(result.errorLines.count == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let now = slot.server.withCard { _ in TagFile.ndefMessage(of: tag) }
+        #expect(now == Self.message || now == [], "the tag holds \(now.map { "\($0.count) bytes" } ?? "no message")")
+    }
+
+    // MARK: pcscd stopped and started
+
+    /// A program waiting for a tag when pcscd stops fails at once with a clear error; a program started while
+    /// pcscd is down says so; after pcscd starts again a new program and `emulate` work, and when pcscd stops under
+    /// `emulate --save` the tag file is saved whole (atomically) with what was written.
+    @Test(.enabled(if: PrivatePCSCD.available, Comment(rawValue: PrivatePCSCD.unavailableReason)))
+    func pcscdStoppedAndStartedWhileProgramsWait() throws {
+        let pcscd = try PrivatePCSCD()
+        let dir = try CLIRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let reader = "pcsc:\(PrivatePCSCD.readerName) 00 00"
+
+        // Down: a clear error at once.
+        let down = try Watched(["readers"], environment: pcscd.environment).finish(within: 30)
+        #expect(down.finished && down.status == 1)
+        #expect(down.errorLines.count == 1 && down.stderr.contains("pcscd"), "\(down.stderr)")
+
+        // Up, a program waits for a tag; pcscd stops under it.
+        try pcscd.start()
+        let waiting = try Watched(["read", "--timeout", "120", "--device", reader], environment: pcscd.environment)
+        #expect(waiting.waitForStderr("Hold a tag near the reader", seconds: 30), "\(waiting.stderrText)")
+        pcscd.stop()
+        let stopped = waiting.finish(within: 30)
+        #expect(stopped.finished, "opennfc read still waiting 30 s after pcscd stopped")
+        #expect(stopped.status == 1)
+        #expect(stopped.errorLines.count == 1, "\(stopped.stderr)")
+        #expect(stopped.errorLines.first?.contains("pcscd") == true, "\(stopped.stderr)")
+
+        // Up again: emulate a tag file with --save, write to it through pcscd, then stop pcscd under emulate.
+        try pcscd.start()
+        let file = dir.appendingPathComponent("poster.json").path
+        let made = try CLIRunner.run(["tag", "new", "--chip", "ntag215", "--text", "before", "-o", file])
+        #expect(made.status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let emulator = try Watched(
+            ["emulate", "--vpcd", "127.0.0.1:\(PrivatePCSCD.ports[0])", "--save", file], environment: pcscd.environment)
+        #expect(emulator.waitForStderr("Emulating", seconds: 30), "\(emulator.stderrText)")
+        let write = try Watched(
+            ["write", "--text", "after the restart", "--timeout", "30", "--device", reader],
+            environment: pcscd.environment
+        ).finish(within: 60)
+        #expect(write.finished && write.status == 0, "\(write.stderr)")
+        pcscd.stop()
+        let ended = emulator.finish(within: 30)
+        #expect(ended.finished, "opennfc emulate still running 30 s after pcscd stopped")
+        #expect(ended.stderr.contains("Saved \(file)"), "\(ended.stderr)")
+        // Whole and new: the saved file loads and holds the message written; no temporary file beside it.
+        let show = try CLIRunner.run(["tag", "show", file])
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("after the restart"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) != before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["poster.json"])
+    }
+
+    /// `emulate --save` killed (SIGKILL, nothing can run) in the middle of a client's writes: the file is byte for
+    /// byte what it was, never half written, and no temporary file is left.
+    @Test(.enabled(if: PrivatePCSCD.available, Comment(rawValue: PrivatePCSCD.unavailableReason)))
+    func emulatorKilledDuringWritesLeavesTheFileWhole() throws {
+        let pcscd = try PrivatePCSCD()
+        try pcscd.start()
+        defer { pcscd.stop() }
+        let dir = try CLIRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("t.json").path
+        #expect(try CLIRunner.run(["tag", "new", "--chip", "ntag216", "--text", "old", "-o", file]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let emulator = try Watched(
+            ["emulate", "--vpcd", "127.0.0.1:\(PrivatePCSCD.ports[0])", "--save", file], environment: pcscd.environment)
+        #expect(emulator.waitForStderr("Emulating", seconds: 30), "\(emulator.stderrText)")
+        let writer = try Watched(
+            [
+                "write", "--trace", "--text", String(repeating: "long message ", count: 60), "--timeout", "30",
+                "--device", "pcsc:\(PrivatePCSCD.readerName) 00 00",
+            ], environment: pcscd.environment)
+        // Kill the card once the writes have begun (the trace shows the first WRITE going out).
+        #expect(writer.waitForStderr("> A2", seconds: 30), "\(writer.stderrText)")
+        kill(emulator.process.processIdentifier, SIGKILL)
+        let killed = emulator.finish(within: 30)
+        #expect(killed.finished)
+        let w = writer.finish(within: 60)
+        #expect(w.finished, "opennfc write did not end within 60 s of the card's death")
+        if w.status != 0 {
+            #expect(w.status == 1)
+            #expect(w.errorLines.count == 1, "\(w.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["t.json"])
+    }
+}
+
+/// Counts the in-process clients' outcomes from several threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var s = 0
+    private var b = 0
+    private var f: [String] = []
+    func ok() { lock.withLock { s += 1 } }
+    func busy() { lock.withLock { b += 1 } }
+    func fail(_ why: String) { lock.withLock { f.append(why) } }
+    var successes: Int { lock.withLock { s } }
+    var busyCount: Int { lock.withLock { b } }
+    var failures: [String] { lock.withLock { f } }
+}
+
+/// A running `opennfc` (or other) process whose stdout and stderr are collected as they come, so a test can wait
+/// (bounded) for a line to appear and for the process to end, without sleeping.
+final class Watched: @unchecked Sendable {
+    struct Result {
+        var finished: Bool
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var errorLines: [Substring] { stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") } }
+    }
+
+    let process = Process()
+    private let condition = NSCondition()
+    private var out = Data()
+    private var err = Data()
+    private var open = 2
+    private let exited = DispatchSemaphore(value: 0)
+
+    init(_ arguments: [String], executable: URL = CLIRunner.binary, environment: [String: String] = [:]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENCORENFC_") }
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let o = Pipe()
+        let e = Pipe()
+        process.standardOutput = o
+        process.standardError = e
+        process.standardInput = FileHandle.nullDevice
+        process.terminationHandler = { [exited] _ in exited.signal() }
+        try process.run()
+        collect(o.fileHandleForReading, isErr: false)
+        collect(e.fileHandleForReading, isErr: true)
+    }
+
+    private func collect(_ handle: FileHandle, isErr: Bool) {
+        let thread = Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                condition.lock()
+                if chunk.isEmpty {
+                    open -= 1
+                } else if isErr {
+                    err.append(chunk)
+                } else {
+                    out.append(chunk)
+                }
+                condition.broadcast()
+                condition.unlock()
+                if chunk.isEmpty { return }
+            }
+        }
+        thread.start()
+    }
+
+    var stderrText: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return String(decoding: err, as: UTF8.self)
+    }
+
+    /// Waits at most `seconds` until stderr (or stdout: pcscd logs there or to stderr) contains `text`.
+    func waitForStderr(_ text: String, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        func seen() -> Bool {
+            String(decoding: err, as: UTF8.self).contains(text) || String(decoding: out, as: UTF8.self).contains(text)
+        }
+        while !seen() {
+            if open == 0 || !condition.wait(until: deadline) { return seen() }
+        }
+        return true
+    }
+
+    /// Waits at most `seconds` for the process to end (killing it past that) and for its output to close.
+    func finish(within seconds: Double) -> Result {
+        var finished = exited.wait(timeout: .now() + seconds) == .success
+        if !finished {
+            process.terminate()
+            exited.wait()
+            finished = false
+        }
+        condition.lock()
+        while open > 0 { condition.wait() }
+        let result = Result(
+            finished: finished, status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
+        condition.unlock()
+        return result
+    }
+}
+
+/// A pcscd of this test's own: `/usr/sbin/pcscd --foreground` in a private mount namespace where `/run/pcscd` is a
+/// private directory, with its own reader.conf for the vpcd driver on ports 35984/35985 (never the shared 35963/4).
+/// Clients reach it with `PCSCLITE_CSOCK_NAME` set to its socket. A file lock keeps two test runs on one machine from
+/// using the ports at once. Stopped by its own pid only.
+final class PrivatePCSCD {
+    static let ports: [UInt16] = [35984, 35985]
+    static let readerName = "Private PCD"
+    static let driver = "/usr/lib/pcsc/drivers/serial/libifdvpcd.so"
+    static let lockPath = "/tmp/opennfc-private-pcscd.lock"
+    static let unavailableReason =
+        "a private pcscd needs root, unshare(1), /usr/sbin/pcscd and the vpcd driver (scripts/pcscd install)"
+
+    static let available: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/pcscd"),
+            FileManager.default.fileExists(atPath: driver),
+            let unshare = ["/usr/bin/unshare", "/bin/unshare"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else { return false }
+        // Mount namespaces may be forbidden (an unprivileged container): try one.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: unshare)
+        p.arguments = ["-m", "--propagation", "private", "true"]
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }()
+
+    let directory: URL
+    var socket: String { directory.appendingPathComponent("run/pcscd.comm").path }
+    var environment: [String: String] { ["PCSCLITE_CSOCK_NAME": socket] }
+    private var daemon: Watched?
+    private let lockFD: Int32
+
+    init() throws {
+        lockFD = open(Self.lockPath, O_CREAT | O_RDWR, 0o666)
+        if lockFD >= 0 { _ = flock(lockFD, LOCK_EX) }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("opennfc-pcscd-\(UUID().uuidString)")
+        let conf = directory.appendingPathComponent("conf")
+        try FileManager.default.createDirectory(at: conf, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("run"), withIntermediateDirectories: true)
+        let channel = String(Self.ports[0], radix: 16, uppercase: true)
+        try """
+        FRIENDLYNAME "\(Self.readerName)"
+        DEVICENAME   /dev/null:0x\(channel)
+        LIBPATH      \(Self.driver)
+        CHANNELID    0x\(channel)
+
+        """.write(to: conf.appendingPathComponent("vpcd"), atomically: true, encoding: .utf8)
+    }
+
+    /// Starts the daemon and waits (at most 30 s) for its "daemon ready." line, which it prints after the vpcd
+    /// driver listens.
+    func start() throws {
+        let run = directory.appendingPathComponent("run").path
+        let conf = directory.appendingPathComponent("conf").path
+        let d = try Watched(
+            [
+                "-m", "--propagation", "private", "sh", "-c",
+                "mount --bind '\(run)' /run/pcscd && exec /usr/sbin/pcscd --foreground --debug --config '\(conf)'",
+            ], executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+        daemon = d
+        guard d.waitForStderr("daemon ready", seconds: 30) else {
+            stop()
+            throw PCSCFaultError(description: "the private pcscd did not start: \(d.stderrText)")
+        }
+    }
+
+    /// Stops the daemon (SIGTERM, SIGKILL after 10 s) and waits for it to exit.
+    func stop() {
+        guard let d = daemon else { return }
+        daemon = nil
+        d.process.terminate()
+        if !d.finish(within: 10).finished { kill(d.process.processIdentifier, SIGKILL) }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+        if lockFD >= 0 {
+            _ = flock(lockFD, LOCK_UN)
+            close(lockFD)
+        }
+    }
+}
+
+struct PCSCFaultError: Error, CustomStringConvertible {
+    var description: String
+}
