@@ -251,13 +251,7 @@ package final class PCSCFrontend: RFFrontend {
             }
             return response
         } catch {
-            if error.code == .linkLost {
-                card.disconnect(.leave)
-                activeCard = nil
-                activeProfile = nil
-                activeTarget = nil
-                entries[card.reader] = nil
-            }
+            if error.code == .linkLost { forget(card) }
             throw error
         }
     }
@@ -276,15 +270,18 @@ package final class PCSCFrontend: RFFrontend {
         do throws(RFError) {
             try classic.authenticate(block: block, keyType: keyType, key: key, on: card)
         } catch {
-            if error.code == .linkLost {
-                card.disconnect(.leave)
-                activeCard = nil
-                activeProfile = nil
-                activeTarget = nil
-                entries[card.reader] = nil
-            }
+            if error.code == .linkLost { forget(card) }
             throw error
         }
+    }
+
+    /// The card left mid-command: drop the connection and its entry, so the next poll reports the reader afresh.
+    private func forget(_ card: PCSCCard) {
+        card.disconnect(.leave)
+        activeCard = nil
+        activeProfile = nil
+        activeTarget = nil
+        entries[card.reader] = nil
     }
 
     package func deactivate() {
