@@ -169,10 +169,12 @@ import Testing
         let dump = try ws.run(["dump", "-o", ws.path("d.json"), "--device", dev])
         #expect(dump.status == 1)
         #expect(dump.stderr.contains("error 0F"))
-        // NDEF detection reads the whole T5T area in one READ MULTIPLE BLOCKS, which crosses into the high page.
-        let read = try ws.run(["read", "--device", dev])
-        #expect(read.status == 1)
-        #expect(read.stderr.contains("READ MULTIPLE BLOCKS 1–64: the tag answered error 0F"))
+        // The message lies in the low page. Detection's read-ahead (blocks 1–64) crosses into the protected high
+        // page and is refused; the reader asks again for only the blocks it needs, so the message still reads.
+        let read = try ws.run(["read", "--device", dev, "--trace"])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.contains("guarded"))
+        #expect(read.stderr.contains("READ MULTIPLE BLOCKS"))
         let signature = try ws.run(["iso15693", "signature", "--device", dev, "--json"])
         #expect(signature.status == 0, "\(signature.stderr)")
         #expect(signature.stdout.contains("\"result\": \""))

@@ -145,13 +145,20 @@ package final class Type5NDEF: NDEFTagProcedure {
             let lastBlock = (min(limit, max(end, known.count + runBlocks * blockSize)) - 1) / blockSize
             let count = max(1, min(runBlocks, lastBlock - firstBlock + 1))
             let extended = cc.usesExtendedCommands || firstBlock + count - 1 > 0xFF
-            let data: [UInt8]
             if count == 1 || !cc.supportsReadMultiple {
-                data = try link.readBlocks(firstBlock, count: 1, blockSize: blockSize, extended: extended)
-            } else {
-                data = try link.readBlocks(firstBlock, count: count, blockSize: blockSize, extended: extended)
+                known += try link.readBlocks(firstBlock, count: 1, blockSize: blockSize, extended: extended)
+                continue
             }
-            known += data
+            // The blocks this step needs; the rest of the run is read ahead to save frames.
+            let needed = max(1, min(count, (end - 1) / blockSize - firstBlock + 1))
+            do {
+                known += try link.readBlocks(firstBlock, count: count, blockSize: blockSize, extended: extended)
+            } catch  where error.code == .commandRejected && needed < count {
+                // ISO/IEC 15693-3 §10.4.5: READ MULTIPLE BLOCKS fails whole when one block of the run cannot be
+                // read (an NXP ICODE SLIX2 page behind its read password, an ST25DV area), so a read-ahead past the
+                // message must not cost the message: ask again for only the blocks needed.
+                known += try link.readBlocks(firstBlock, count: needed, blockSize: blockSize, extended: extended)
+            }
         }
     }
 
