@@ -73,6 +73,7 @@ import Testing
         }
         #expect(threads.wait(timeout: .now() + 60) == .success, "the in-process clients did not finish in 60 s")
         var succeeded = 0
+        var refusals: [String] = []
         for r in readers {
             let result = r.finish(within: 60)
             #expect(result.finished, "opennfc read did not end within 60 s")
@@ -82,9 +83,10 @@ import Testing
             } else {
                 #expect(result.status == 1)
                 #expect(result.errorLines.count == 1, "\(result.stderr)")
+                refusals += result.errorLines.map(String.init)
             }
         }
-        #expect(succeeded >= 1, "no read succeeded")
+        #expect(succeeded >= 1, "no read succeeded: \(refusals)")
         #expect(answers.failures == [], "\(answers.failures)")
         #expect(answers.successes + answers.busyCount == 40)
         #expect(answers.successes > 0)

@@ -193,6 +193,24 @@ import Testing
         }
     }
 
+    /// Another application holding the tag: activation waits at most `busyWaitMilliseconds` for it to let go, then
+    /// reports it by name; once the tag is free, the same target activates.
+    @Test func activationWaitsForAnotherApplicationThenSaysWhoHoldsTheTag() throws {
+        let (f, fake) = try frontend(FakeType2Card(passThrough: .none).card)
+        f.busyWaitMilliseconds = 20
+        let t = try f.poll([.nfcA])[0]
+        let other = try PCSCContext(binding: fake).connect(reader: reader, share: .shared)
+        #expect {
+            _ = try f.activate(t)
+        } throws: { error in
+            let e = error as! RFError
+            return e.code == .frontendFailure && e.detail.contains("SCARD_E_SHARING_VIOLATION")
+        }
+        other.disconnect(.leave)
+        #expect(try f.activate(t) == t)
+        #expect(fake.openConnections == 1)
+    }
+
     @Test func sessionHoldsTheCardExclusively() throws {
         let (f, fake) = try frontend(FakeType2Card(passThrough: .none).card)
         let t = try f.poll([.nfcA])[0]

@@ -7,7 +7,7 @@ package import OpenNFCRF
 /// | RFFrontend step | PC/SC |
 /// |---|---|
 /// | `poll` | `SCardGetStatusChange` (no wait) over the reader(s); each card present is connected shared for `FF CA 00 00 00` (UID), then released |
-/// | `activate` | `SCardConnect` **exclusive** (no other application touches the tag until `deactivate`); profile chosen by ``PCSCProfileSelection`` |
+/// | `activate` | `SCardConnect` **exclusive** (no other application touches the tag until `deactivate`); while another application has the tag connected (`SCARD_E_SHARING_VIOLATION`) it waits for the reader's state to change and tries again, for at most ``busyWaitMilliseconds``; profile chosen by ``PCSCProfileSelection`` |
 /// | `exchange` | the profile: Part 3 `FF B0`/`FF D6`, ACR122U/ACR1252U pass-through, `FF C2` transparent exchange for ISO 15693, or APDUs for ISO-DEP; a level-3 answer above the profile's `maxResponseSize` is `frameTooLong` naming the limit |
 /// | `deactivate` | `SCardDisconnect(SCARD_RESET_CARD)`: the next activation finds the tag freshly selected |
 ///
@@ -45,6 +45,10 @@ package final class PCSCFrontend: RFFrontend {
     package private(set) var activeTarget: RFTarget?
     /// The GET_VERSION answer of the active tag, when the profile probe obtained one (tells NTAG from Ultralight).
     package private(set) var activeVersion: NXPVersion?
+    /// How long ``activate(_:isoDEP:)`` waits for another application to let the tag go (`SCARD_E_SHARING_VIOLATION`)
+    /// before it reports it: a reader shared by several programs (a kiosk's inventory scan, a second `opennfc`) holds a
+    /// tag only for the few APDUs of a read, so a short wait turns a collision into a read. 0: report it at once.
+    package var busyWaitMilliseconds: UInt32 = 5_000
     /// Called with every APDU and response on the active connection (for `--trace`).
     package var apduObserver: (@Sendable (_ command: [UInt8], _ response: [UInt8]?) -> Void)?
 
@@ -196,7 +200,7 @@ package final class PCSCFrontend: RFFrontend {
         }
         let card: PCSCCard
         do {
-            card = try context.connect(reader: entry.reader, share: .exclusive)
+            card = try connectExclusively(entry.reader)
         } catch {
             if error.code == .noCard || error.code == .cardRemoved { entries[entry.reader] = nil }
             throw error.code == .noCard || error.code == .cardRemoved
@@ -272,6 +276,26 @@ package final class PCSCFrontend: RFFrontend {
         } catch {
             if error.code == .linkLost { forget(card) }
             throw error
+        }
+    }
+
+    /// `SCardConnect` exclusive on `reader`; while another application has the tag connected, waits (on
+    /// `SCardGetStatusChange`, so without spinning) for the reader's state to change, then tries again, until
+    /// ``busyWaitMilliseconds`` have passed.
+    private func connectExclusively(_ reader: String) throws(PCSCError) -> PCSCCard {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(busyWaitMilliseconds) * 1_000_000
+        while true {
+            do {
+                return try context.connect(reader: reader, share: .exclusive)
+            } catch  where error.code == .sharingViolation {
+                let now = DispatchTime.now().uptimeNanoseconds
+                guard now < deadline else { throw error }
+                var states = try context.states(of: [reader])
+                states[0].acknowledge()
+                // Short waits: a client releasing the tag does not always change the state pcscd reports.
+                let left = UInt32(min(50, (deadline - now + 999_999) / 1_000_000))
+                _ = try context.waitForChange(&states, timeoutMilliseconds: left)
+            }
         }
     }
 

@@ -84,6 +84,9 @@ final class TagSession {
     func activate(_ target: RFTarget) throws -> RFTarget {
         do {
             return try frontend.activate(target)
+        } catch  where error.code == .frontendFailure {
+            // The reader's own words already say what to do (another program holds the tag, pcscd stopped).
+            throw CLIError.failure("the tag could not be activated: \(error.detail)")
         } catch {
             throw CLIError.failure("the tag could not be activated (\(error)); hold it still and try again")
         }
