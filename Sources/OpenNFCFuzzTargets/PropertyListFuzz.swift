@@ -31,7 +31,7 @@ enum PropertyListFuzz {
             fuzzRequire(false, "binary re-encoding is rejected: \(error)")
         }
         // XML dates are ISO 8601 to the second (`YYYY-MM-DDTHH:MM:SSZ`, as Apple's XML plists write them): the XML
-        // form keeps whole seconds, and only dates the writer can print (years within ±3000 of 2001) are compared.
+        // form keeps whole seconds, and only dates the form can hold (years 0000–9999) are compared.
         if let wholeSeconds = wholeSecondDates(list) {
             do {
                 let back = try PropertyList(decoding: list.xmlEncoded)
@@ -58,7 +58,7 @@ enum PropertyListFuzz {
     static func wholeSecondDates(_ p: PropertyList) -> PropertyList? {
         switch p {
         case .date(let d):
-            guard d.isFinite, abs(d) < 9.5e10 else { return nil }
+            guard PropertyList.xmlDateRange.contains(d) else { return nil }
             return .date(d.rounded(.down))
         case .array(let a):
             var out: [PropertyList] = []

@@ -128,6 +128,33 @@ import Testing
             try PropertyList(decoding: list.xmlEncoded) == .dictionary([(key: "Built", value: .date(700_000_000))]))
     }
 
+    /// plist (campaign): `<date>0702-03-08T20:26:40Z</date>` was read, then written back as `702-03-08…`, which no
+    /// reader takes. Years below 1000 are now written with four digits, as ISO 8601 wants; the range the XML form can
+    /// hold is named, and the target compares only dates inside it.
+    @Test func xmlDatesBeforeTheYear1000KeepFourDigits() throws {
+        let xml = Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array><date>0702-03-08T20:26:40Z</date><date>0001-01-01T00:00:00Z</date></array></plist>
+            """.utf8)
+        let list = try PropertyList(decoding: xml)
+        let written = String(decoding: list.xmlEncoded, as: UTF8.self)
+        #expect(written.contains("<date>0702-03-08T20:26:40Z</date>"))
+        #expect(written.contains("<date>0001-01-01T00:00:00Z</date>"))
+        #expect(try PropertyList(decoding: list.xmlEncoded) == list)
+        // The edges: 0000-01-01 and 9999-12-31T23:59:59 are inside, the second after is not.
+        let range = PropertyList.xmlDateRange
+        let first = try PropertyList(decoding: Array("<plist><date>0000-01-01T00:00:00Z</date></plist>".utf8))
+        let last = try PropertyList(decoding: Array("<plist><date>9999-12-31T23:59:59Z</date></plist>".utf8))
+        guard case .date(let lo) = first, case .date(let hi) = last else {
+            Issue.record("dates did not parse as dates")
+            return
+        }
+        #expect(lo == range.lowerBound && range.contains(hi) && !range.contains(hi + 1))
+        #expect(try PropertyList(decoding: first.xmlEncoded) == first)
+        #expect(try PropertyList(decoding: last.xmlEncoded) == last)
+    }
+
     /// plist: a binary dictionary naming a key twice was read (the XML reader refuses one), so the same
     /// entitlements meant different things in the two forms; both now refuse it, saying where.
     @Test func binaryDictionaryWithADuplicateKeyIsRefused() throws {

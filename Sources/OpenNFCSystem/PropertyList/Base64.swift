@@ -72,8 +72,16 @@ enum ISODate {
         let h = rem / 3600
         rem %= 3600
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(y)-\(two(m))-\(two(d))T\(two(h)):\(two(rem / 60)):\(two(rem % 60))Z"
+        let year = String(y)
+        let four = y >= 0 && y < 1000 ? String(repeating: "0", count: 4 - year.count) + year : year
+        return "\(four)-\(two(m))-\(two(d))T\(two(h)):\(two(rem / 60)):\(two(rem % 60))Z"
     }
+
+    /// The dates `YYYY-MM-DDTHH:MM:SSZ` can write: years 0000 to 9999, in seconds since the reference date.
+    static let writableRange: Range<Double> =
+        Double(
+            (daysFromCivil(0, 1, 1) - daysFromCivil(2001, 1, 1)) * 86400)..<Double(
+            (daysFromCivil(10000, 1, 1) - daysFromCivil(2001, 1, 1)) * 86400)
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (H. Hinnant's civil-calendar algorithm).
     static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {

@@ -1,5 +1,10 @@
 /// Writers for both property-list formats, so tests and tools can produce `.plist` / `.entitlements` files.
 extension PropertyList {
+    /// The dates the XML form can hold (ISO 8601 `YYYY-MM-DDTHH:MM:SSZ`, years 0000–9999), in seconds since
+    /// 2001-01-01T00:00:00Z. A binary list can hold any date; ``xmlEncoded`` writes one outside this range in a form
+    /// no XML reader takes (a year of more than four digits, or a minus).
+    package static var xmlDateRange: Range<Double> { ISODate.writableRange }
+
     /// The XML form, as Xcode writes it.
     package var xmlEncoded: [UInt8] {
         var s = """
