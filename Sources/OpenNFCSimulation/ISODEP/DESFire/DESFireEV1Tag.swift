@@ -20,8 +20,8 @@
 /// | Communication modes | plain, MACed, enciphered as the file says when a key grants the access, in EV1 (CMAC, CRC32) and legacy (4-byte MAC, CRC16) sessions | `DESFireMachine+Security.swift` |
 /// | Tearing | WriteData on a standard file commits when complete: torn then, only the first `tearAfter` bytes; UPDATE BINARY likewise; transactions: see the transaction table | a chain torn before its last frame commits nothing [?] |
 /// | ISO 7816-4 | the shared ``ISO7816Engine``: DF by name or ISO id, EF by ISO id, READ/UPDATE BINARY | standard files; backup files read only; MLe 256, MLc 255, short APDUs |
-/// | Keys and authentication | PICC master key and per-application keys (DES, 2K3DES, 3K3DES, AES); `0A`, `1A`, `AA`; session keys; GetKeyVersion, ChangeKey, ChangeKeySettings, GetCardUID, FormatPICC, GetFreeMemory | `DESFireMachine+Security.swift` (capability table there) |
-/// | **Not emulated** | SetConfiguration, ChangeFileSettings, random ID (`1C`); ChangeKey, ChangeKeySettings and GetCardUID in a legacy (`0A`) session (`AE`); ISO 7816 access to key-protected files (`69 82`) | not done yet |
+/// | Keys and authentication | PICC master key and per-application keys (DES, 2K3DES, 3K3DES, AES); `0A`, `1A`, `AA`; session keys; GetKeyVersion, ChangeKey, ChangeKeySettings, GetCardUID (in EV1 and legacy sessions), FormatPICC, GetFreeMemory | `DESFireMachine+Security.swift` (capability table there) |
+/// | **Not emulated** | SetConfiguration, ChangeFileSettings, random ID (`1C`); ISO 7816 access to key-protected files (`69 82`) | not done yet |
 package import OpenNFCCrypto
 
 public final class DESFireEV1Tag: VirtualTag {
