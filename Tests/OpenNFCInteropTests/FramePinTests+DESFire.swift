@@ -52,4 +52,26 @@ import Testing
         #expect(try count { try s.changeKeySettings(0x0F) } == 1)
         #expect(try count { _ = try s.cardUID() } == 1)
     }
+
+    @Test func configurationAndFileSettingsAreOneFrameEach() throws {
+        let tag = try DESFireConfigurationInteropTests.card()
+        let (bench, _, s) = try DESFireConfigurationInteropTests.connect(tag)
+        func count(_ body: () throws -> Void) rethrows -> Int {
+            bench.frontend.resetCounts()
+            try body()
+            return bench.frames
+        }
+        try s.select(0)
+        try s.authenticate(keyNumber: 0, key: .zero(.aes))
+        // docs/PROCEDURES.md (DESFire EV1 security): option ‖ the enciphered data, one frame each.
+        #expect(try count { try s.setDefaultKey([UInt8](repeating: 0x42, count: 24), version: 1) } == 1)
+        #expect(try count { try s.setATS([0x05, 0x75, 0x77, 0x81, 0x02]) } == 1)
+        #expect(try count { try s.configure(formatDisabled: true, randomID: false) } == 1)
+        try s.select(0x42)
+        #expect(
+            try count { try s.changeFileSettings(2, communication: 0, accessRights: 0xEEEE, enciphered: false) } == 1)
+        try s.authenticate(keyNumber: 1, key: try DESFireCardKey(.aes, value: DESFireConfigurationInteropTests.appKey))
+        #expect(
+            try count { try s.changeFileSettings(1, communication: 3, accessRights: 0x1111, enciphered: true) } == 1)
+    }
 }

@@ -343,10 +343,11 @@ extension DESFireMachine {
         return DESFireReply(status: .ok, data: c)
     }
 
-    /// FormatPICC `FC`: every application goes; needs the PICC master key.
+    /// FormatPICC `FC`: every application goes; needs the PICC master key; `9D` once SetConfiguration disabled it.
     mutating func formatPICC(_ p: ArraySlice<UInt8>) -> DESFireReply {
         guard p.isEmpty else { return .status(.lengthError) }
         guard selectedApplication == nil, authenticated(as: 0) else { return .status(.authenticationError) }
+        guard !configuration.formatDisabled else { return .status(.permissionDenied) }
         picc.applications.removeAll()
         engine.select(df: nil, ef: nil, in: picc)
         return .status(.ok)
@@ -366,7 +367,7 @@ extension DESFireMachine {
 
 extension DESFireMachine {
     /// Commands whose input carries its own protection (they move the EV1 IV themselves, not by a command CMAC).
-    static let protectedInput: Set<UInt8> = [0xC4, 0x54, 0x3D, 0x3B, 0x0C, 0xDC, 0x1C]
+    static let protectedInput: Set<UInt8> = [0xC4, 0x54, 0x3D, 0x3B, 0x0C, 0xDC, 0x1C, 0x5C, 0x5F]
 
     /// The bytes a command's data part of `length` bytes takes on the wire in `mode`: plain; MACed + 8 (EV1 CMAC)
     /// or + 4 (legacy MAC); enciphered data ‖ CRC32 (EV1) or ‖ CRC16 (legacy), padded to whole blocks.
