@@ -163,6 +163,116 @@ import Testing
         #expect(bad.stderr.contains("bad.txt:2: expected a 6-byte key as 12 hex digits, found 'zz'"))
     }
 
+    /// `opennfc lock` on a Classic (NXP AN1305 §6.5): refused without --yes; a sector whose key B no key of the
+    /// dictionary opens is refused before anything is written; with its key every NDEF sector and the MAD are frozen.
+    @Test func lockMakesTheNDEFSectorsAndTheMADReadOnlyForGood() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        try newCard(ws, "c.json", uid: "C0FFEE0F", ["--text", "keep me"])
+        let device = ["--device", "sim:c.json"]
+        let unconfirmed = try ws.run(["lock"] + device)
+        #expect(unconfirmed.status == 1)
+        #expect(unconfirmed.stderr.contains("--yes"))
+        // Sector 3 gets a key B no dictionary has (key A stays the NFC Forum key, GPB 40: read/write).
+        let rekey = try ws.run(
+            [
+                "classic", "trailer", "--sector", "3", "--key-type", "b", "--key", Self.ff, "--new-key-a",
+                "D3F7D3F7D3F7", "--new-key-b", "665544332211", "--access", "0,0,0,3", "--gpb", "40",
+            ] + device)
+        #expect(rekey.status == 0, "\(rekey.stderr)")
+        let before = try ws.run(["tag", "show", "c.json"]).stdout
+        let refused = try ws.run(["lock", "--yes"] + device)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "no known key B opens NDEF sector 3 (its trailer, block 15, is written with key B); nothing was locked")
+        )
+        #expect(try ws.run(["tag", "show", "c.json"]).stdout == before)
+        try "665544332211\n".write(toFile: ws.path("keys.txt"), atomically: true, encoding: .utf8)
+        let locked = try ws.run(["lock", "--yes", "--keys", "keys.txt"] + device)
+        #expect(locked.status == 0, "\(locked.stderr)")
+        #expect(locked.stdout == "Locked mifare-classic C0FFEE0F: the NDEF message is now read-only for good.\n")
+        let shown = try ws.run(["tag", "show", "c.json"]).stdout
+        #expect(shown.contains("Sector 0: key A A0A1A2A3A4A5 key B FFFFFFFFFFFF access 078F0F"))
+        #expect(shown.contains("GPB C1"))
+        #expect(shown.contains("Sector 1: key A D3F7D3F7D3F7 key B FFFFFFFFFFFF access 078F0F"))
+        #expect(shown.contains("Sector 3: key A D3F7D3F7D3F7 key B 665544332211 access 078F0F"))
+        #expect(shown.contains("Sector 15: key A D3F7D3F7D3F7 key B FFFFFFFFFFFF access 078F0F"))
+        let read = try ws.run(["read"] + device)
+        #expect(read.stdout.contains("keep me"))
+        #expect(read.stdout.contains("read-only"))
+        let write = try ws.run(["write", "--text", "changed"] + device)
+        #expect(write.status == 1)
+        #expect(write.stderr.contains("read-only"))
+        // The trailers are frozen: not even 'classic format' puts the sectors back.
+        let format = try ws.run(["classic", "format", "--keys", "keys.txt"] + device)
+        #expect(format.status == 1)
+        #expect(format.stdout.contains("Sector 1: kept: its access bits (trailer condition 110)"))
+        #expect(try ws.run(["read"] + device).stdout.contains("keep me"))
+        // --keys belongs to a Classic.
+        let ntag = try ws.run(["tag", "new", "--chip", "ntag215", "--text", "n", "-o", "n.json"])
+        #expect(ntag.status == 0)
+        #expect(try ws.run(["lock", "--yes", "--keys", "keys.txt", "--device", "sim:n.json"]).status == 64)
+    }
+
+    /// A key the dump did not learn stays unknown: `??` in the tag file and the Flipper file, "?" in `tag show`, no
+    /// authentication with it on `sim:`; `restore` keeps the card's own key there, or refuses naming the sector.
+    @Test func unknownKeysStayUnknownAndRestoreKeepsTheCardsKey() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        try newCard(ws, "src.json", uid: "C0FFEE10", ["--text", "half known"])
+        // Sector 2's key B becomes one no dictionary has (not readable: trailer condition 011); key A stays D3F7….
+        let rekey = [
+            "classic", "trailer", "--sector", "2", "--key-type", "b", "--key", Self.ff, "--new-key-a", "D3F7D3F7D3F7",
+            "--access", "0,0,0,3", "--gpb", "40",
+        ]
+        #expect(try ws.run(rekey + ["--new-key-b", "665544332211", "--device", "sim:src.json"]).status == 0)
+        let dumped = try ws.run(["dump", "-o", "d.json", "--device", "sim:src.json"])
+        #expect(dumped.status == 0, "\(dumped.stderr)")
+        #expect(
+            try ws.run(["tag", "show", "d.json"]).stdout.contains("Sector 2: key A D3F7D3F7D3F7 key B ? (unknown)"))
+        let text = try String(contentsOfFile: ws.path("d.json"), encoding: .utf8)
+        #expect(text.contains("\"D3 F7 D3 F7 D3 F7 7F 07 88 40 ?? ?? ?? ?? ?? ??\""))
+        #expect(try ws.run(["tag", "convert", "d.json", "d.nfc"]).status == 0)
+        let nfc = try String(contentsOfFile: ws.path("d.nfc"), encoding: .utf8)
+        #expect(nfc.contains("Block 11: D3 F7 D3 F7 D3 F7 7F 07 88 40 ?? ?? ?? ?? ?? ??\n"))
+        #expect(try ws.run(["tag", "convert", "d.nfc", "back.json"]).status == 0)
+        #expect(try String(contentsOfFile: ws.path("back.json"), encoding: .utf8) == text)
+        // No key opens an unknown key's slot on the simulated card, zeros included.
+        let zeros = try ws.run([
+            "classic", "auth", "--sector", "2", "--key-type", "b", "--key", "000000000000", "--device", "sim:d.json",
+        ])
+        #expect(zeros.status == 1)
+        // Restore onto a fresh card keeps the card's key B (FFFFFFFFFFFF) in sector 2 instead of writing zeros.
+        try newCard(ws, "dst.json", uid: "C0FFEE11")
+        let restored = try ws.run(["restore", "d.json", "--device", "sim:dst.json"])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        let clone = try ws.run(["tag", "show", "dst.json"]).stdout
+        #expect(clone.contains("Sector 2: key A D3F7D3F7D3F7 key B FFFFFFFFFFFF access 7F0788"))
+        #expect(try ws.run(["read", "--device", "sim:dst.json"]).stdout.contains("half known"))
+        // A card whose key B no key tried opens: refused before anything is written, naming sector and block.
+        try newCard(ws, "dst2.json", uid: "C0FFEE12")
+        let secret = [
+            "classic", "trailer", "--sector", "2", "--key", Self.ff, "--new-key-a", Self.ff, "--new-key-b",
+            "112233445566", "--access", "0,0,0,3", "--device", "sim:dst2.json",
+        ]
+        #expect(try ws.run(secret).status == 0)
+        let before = try ws.run(["tag", "show", "dst2.json"]).stdout
+        let refused = try ws.run(["restore", "d.json", "--device", "sim:dst2.json"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "sector 2 (trailer block 11): the dump does not know key B and no key tried opens the card's, so it "
+                    + "cannot be kept; nothing was written"))
+        #expect(try ws.run(["tag", "show", "dst2.json"]).stdout == before)
+        try "112233445566\n".write(toFile: ws.path("k.txt"), atomically: true, encoding: .utf8)
+        let kept = try ws.run(["restore", "d.json", "--keys", "k.txt", "--device", "sim:dst2.json"])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(
+            try ws.run(["tag", "show", "dst2.json"]).stdout.contains(
+                "Sector 2: key A D3F7D3F7D3F7 key B 112233445566 access 7F0788"))
+    }
+
     @Test func formatGoesBackToTransportOrToNDEF() throws {
         let ws = try Workspace()
         defer { ws.cleanup() }

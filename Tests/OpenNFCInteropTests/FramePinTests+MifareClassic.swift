@@ -58,6 +58,19 @@ import Testing
     }
 }
 extension MifareClassicFramePinTests {
+    /// Make read-only (AN1305 §6.5): detection 9; every NDEF sector and the MAD sector get their key B found first
+    /// (16 × auth 2 = 32, `FFFFFFFFFFFF` the first key tried); then each is authenticated again and its trailer
+    /// written (16 × (auth 2 + WRITE 2) = 64): 105.
+    @Test func makeReadOnlyOn1K() throws {
+        let tag = try formatted(ndefMessage(length: 10))
+        #expect(try run(tag) { try $0.makeReadOnly() } == 105)
+        for s in 0..<16 {
+            #expect(tag.block(MifareClassicModel.trailerBlock(ofSector: s))[6..<9] == [0x07, 0x8F, 0x0F], "\(s)")
+        }
+        #expect(tag.block(3)[9] == 0xC1)
+        #expect(tag.block(7)[9] == 0x43)
+    }
+
     func runCard(_ tag: MifareClassicTag, _ body: (MifareClassicCard) throws -> Void) throws -> Int {
         let field = VirtualField(clock: VirtualClock())
         let frontend = VirtualFieldFrontend(field: field, capabilities: .simulatedACR122U)

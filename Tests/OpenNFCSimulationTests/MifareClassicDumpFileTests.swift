@@ -39,6 +39,50 @@ import Testing
         }
     }
 
+    /// A key a dump did not learn is `??` in JSON and Flipper files (a whole key, in a trailer, nowhere else).
+    @Test func unknownKeysAreQuestionMarksInJSONAndFlipperFiles() throws {
+        let tag = try card()
+        tag.unknownKeys = [.init(sector: 3, isKeyB: true)]
+        let json = try TagFile.encodeJSON(tag)
+        #expect(json.contains("\"11 22 33 44 55 66 7F 07 88 40 ?? ?? ?? ?? ?? ??\""))
+        let back = try #require(try TagFile.decodeJSON(json) as? MifareClassicTag)
+        #expect(back.unknownKeys == tag.unknownKeys)
+        #expect(back.key(0x61, sector: 3) == [0, 0, 0, 0, 0, 0])
+        #expect(try TagFile.encodeJSON(back) == json)
+        let nfc = try FlipperNFCFile.encode(tag)
+        #expect(nfc.contains("Block 15: 11 22 33 44 55 66 7F 07 88 40 ?? ?? ?? ?? ?? ??\n"))
+        let fromNFC = try #require(try FlipperNFCFile.decodeAnyChip(nfc) as? MifareClassicTag)
+        #expect(fromNFC.unknownKeys == tag.unknownKeys)
+        #expect(try FlipperNFCFile.encode(fromNFC) == nfc)
+        // A trailer write that may change the key makes it known again.
+        try back.setBlock(15, MifareClassicTag.transportTrailer)
+        #expect(back.unknownKeys.isEmpty)
+        let b4 = Hex.encode(tag.block(4), separator: " ")
+        for (bad, message) in [
+            (
+                json.replacingOccurrences(of: "\"\(b4)\"", with: "\"?? \(b4.dropFirst(3))\""),
+                "only the keys of a sector trailer may be unknown (??); block 4 is data"
+            ),
+            (
+                json.replacingOccurrences(of: "7F 07 88 40 ??", with: "7F ?? 88 40 ??"),
+                "byte 7 is an access or GPB byte"
+            ),
+            (
+                json.replacingOccurrences(of: "40 ?? ?? ?? ?? ?? ??", with: "40 66 ?? ?? ?? ?? ??"),
+                "key B is partly unknown"
+            ),
+        ] {
+            #expect(bad != json)
+            do {
+                _ = try TagFile.decodeJSON(bad)
+                Issue.record("accepted: \(message)")
+            } catch {
+                #expect("\(error)".contains(message), "\(error)")
+                #expect("\(error)".contains("blocks"), "\(error)")
+            }
+        }
+    }
+
     @Test func emlIsOneBlockALineAndBinIsTheRawMemory() throws {
         let tag = try card()
         let eml = try ProxmarkDumpFile.encodeEML(tag)

@@ -8,7 +8,7 @@ internal import OpenNFCBytes
 /// | Feature | Import | Export |
 /// |---|---|---|
 /// | Version 4, data format version 2, MINI/1K/4K | ✓ | ✓ (always this form) |
-/// | `??` bytes | read as `00` | a sector whose trailer is all zeros (what `opennfc dump` saves for a sector no key opened, docs/TAG-FILES.md) is written as `??`, block 0 excepted |
+/// | `??` bytes | read as `00`; a trailer's key A or key B all `??` is an unknown key (``MifareClassicTag/unknownKeys``) | a sector whose trailer is all zeros (what `opennfc dump` saves for a sector no key opened, docs/TAG-FILES.md) is written as `??`, block 0 excepted; an unknown key as `??` |
 /// | Missing `Block N` lines | error naming the block | every block |
 /// | 2K, Plus, 7-byte UIDs | error naming the line | — |
 /// | `magic` (gen1a, gen2) | read as a genuine chip | not stored (Flipper has no field for it) |
@@ -34,6 +34,7 @@ extension FlipperNFCFile {
         }
         var memory: [UInt8] = []
         memory.reserveCapacity(model.blockCount * 16)
+        var unknown: Set<MifareClassicTag.KeySlot> = []
         for b in 0..<model.blockCount {
             let entry = try require(values, "Block \(b)")
             let parts = entry.value.split(separator: " ")
@@ -50,6 +51,11 @@ extension FlipperNFCFile {
                     throw TagFileError("byte \(i) '\(p)' is not a hex byte", field: "Block \(b)", line: entry.line)
                 }
             }
+            if MifareClassicModel.isTrailer(b) {
+                let s = MifareClassicModel.sector(ofBlock: b)
+                if parts[0..<6].allSatisfy({ $0 == "??" }) { unknown.insert(.init(sector: s, isKeyB: false)) }
+                if parts[10..<16].allSatisfy({ $0 == "??" }) { unknown.insert(.init(sector: s, isKeyB: true)) }
+            }
         }
         guard Array(memory[0..<4]) == uid else {
             throw TagFileError(
@@ -57,7 +63,9 @@ extension FlipperNFCFile {
                 line: uidEntry.line)
         }
         do throws(MifareClassicTag.FactoryError) {
-            return try MifareClassicTag(model: model, memory: memory)
+            let tag = try MifareClassicTag(model: model, memory: memory)
+            tag.unknownKeys = unknown
+            return tag
         } catch {
             throw TagFileError(error.reason)
         }
@@ -77,8 +85,10 @@ extension FlipperNFCFile {
             let blocks = (first..<first + MifareClassicModel.blockCount(inSector: s)).map { t.block($0) }
             // An all-zero trailer never reads back from a card (access bytes 00 00 00 fail their check): unread.
             let unread = blocks[blocks.count - 1].allSatisfy { $0 == 0 }
-            for (i, b) in blocks.enumerated() {
-                let text = unread && first + i != 0 ? Array(repeating: "??", count: 16).joined(separator: " ") : hex(b)
+            for i in blocks.indices {
+                let text =
+                    unread && first + i != 0
+                    ? Array(repeating: "??", count: 16).joined(separator: " ") : t.blockText(first + i)
                 lines.append("Block \(first + i): \(text)")
             }
         }

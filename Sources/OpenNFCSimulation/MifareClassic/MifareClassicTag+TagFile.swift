@@ -9,6 +9,9 @@ internal import OpenNFCBytes
 ///   "blocks": ["01 02 03 04 04 08 04 00 62 63 …", …]    // every 16-byte block, trailers with key A and key B
 /// }
 /// ```
+///
+/// A key a dump could not learn is written `?? ?? ?? ?? ?? ??` in its trailer (``MifareClassicTag/unknownKeys``);
+/// `??` anywhere else, or in part of a key, is an error naming the block and byte.
 extension MifareClassicTag {
     /// Tag-file registry entries for the Mini, 1K and 4K.
     static var tagFileChips: [TagFileChip] {
@@ -49,26 +52,75 @@ extension MifareClassicTag {
         guard let magic = Magic(rawValue: magicName) else {
             throw TagFileError("expected none, gen1a or gen2, not \(magicName)", field: s.field("magic"))
         }
-        let blocks = try s.array("blocks")
-        guard blocks.count == model.blockCount else {
-            throw TagFileError(
-                "a \(model.rawValue) has \(model.blockCount) blocks, found \(blocks.count)", field: s.field("blocks"))
-        }
-        var memory: [UInt8] = []
-        memory.reserveCapacity(model.blockCount * 16)
-        for (i, block) in blocks.enumerated() {
-            let field = "\(s.field("blocks"))[\(i)]"
-            guard let text = block.stringValue else { throw TagFileError("expected a hex string", field: field) }
-            memory += try TagFileFields.hex(text, field: field, count: 16)
+        var unknown: Set<KeySlot> = []
+        let memory = try s.hexList("blocks", count: model.blockCount, size: 16, owner: "a \(model.rawValue)") {
+            text, i, field throws(TagFileError) in
+            guard text.contains("?") else { return nil }
+            let (bytes, slots) = try unknownKeyBlock(text, block: i, field: field)
+            unknown.formUnion(slots)
+            return bytes
         }
         guard Array(memory[0..<4]) == uid else {
             throw TagFileError("block 0 holds UID \(Hex.encode(memory[0..<4])), not the file's uid", field: "uid")
         }
         do throws(FactoryError) {
-            return try MifareClassicTag(model: model, memory: memory, magic: magic)
+            let tag = try MifareClassicTag(model: model, memory: memory, magic: magic)
+            tag.unknownKeys = unknown
+            return tag
         } catch {
             throw TagFileError(error.reason, field: s.field("blocks"))
         }
+    }
+
+    /// A block written with `??` bytes: only a trailer's whole key A (bytes 0–5) or key B (10–15) may be unknown.
+    static func unknownKeyBlock(_ text: String, block: Int, field: String) throws(TagFileError) -> ([UInt8], [KeySlot])
+    {
+        let parts = text.split(separator: " ")
+        guard parts.count == 16 else {
+            throw TagFileError("with ?? the block is written as 16 bytes separated by spaces", field: field)
+        }
+        guard MifareClassicModel.isTrailer(block) else {
+            throw TagFileError(
+                "only the keys of a sector trailer may be unknown (??); block \(block) is data", field: field)
+        }
+        var bytes: [UInt8] = []
+        for (i, p) in parts.enumerated() {
+            if p == "??" {
+                guard i < 6 || i >= 10 else {
+                    throw TagFileError(
+                        "byte \(i) is an access or GPB byte: only keys may be unknown (??)", field: field)
+                }
+                bytes.append(0)
+            } else if p.count == 2, let v = UInt8(p, radix: 16) {
+                bytes.append(v)
+            } else {
+                throw TagFileError("byte \(i) '\(p)' is not a hex byte or ??", field: field)
+            }
+        }
+        let sector = MifareClassicModel.sector(ofBlock: block)
+        var slots: [KeySlot] = []
+        for (range, isB) in [(0..<6, false), (10..<16, true)] {
+            let marks = range.filter { parts[$0] == "??" }.count
+            if marks == 0 { continue }
+            guard marks == 6 else {
+                throw TagFileError(
+                    "key \(isB ? "B" : "A") is partly unknown: a key is known or unknown (?? ?? ?? ?? ?? ??) as a whole",
+                    field: field)
+            }
+            slots.append(KeySlot(sector: sector, isKeyB: isB))
+        }
+        return (bytes, slots)
+    }
+
+    /// Block `n` as tag files write it: hex, a key the dump did not learn as `??`.
+    func blockText(_ n: Int) -> String {
+        var parts = block(n).map { Hex.encode([$0]) }
+        if MifareClassicModel.isTrailer(n) {
+            let sector = MifareClassicModel.sector(ofBlock: n)
+            if !isKnown(0x60, sector: sector) { for i in 0..<6 { parts[i] = "??" } }
+            if !isKnown(0x61, sector: sector) { for i in 10..<16 { parts[i] = "??" } }
+        }
+        return parts.joined(separator: " ")
     }
 
     func encodeSection() -> JSONValue {
@@ -76,7 +128,7 @@ extension MifareClassicTag {
             ("magic", .string(magic.rawValue)),
             (
                 "blocks",
-                .array((0..<model.blockCount).map { .string(Hex.encode(block($0), separator: " ")) })
+                .array((0..<model.blockCount).map { .string(blockText($0)) })
             ),
         ])
     }
@@ -95,13 +147,16 @@ extension MifareClassicTag {
             let text =
                 conditions.map { c in c.map { String($0, radix: 2).leftPadded(3) }.joined(separator: " ") }
                 ?? "invalid (sector blocked)"
+            let keyA = isKnown(0x60, sector: s) ? Hex.encode(t[0..<6]) : "? (unknown)"
+            let keyB = isKnown(0x61, sector: s) ? Hex.encode(t[10..<16]) : "? (unknown)"
             lines.append(
-                "Sector \(s): key A \(Hex.encode(t[0..<6])) key B \(Hex.encode(t[10..<16])) "
+                "Sector \(s): key A \(keyA) key B \(keyB) "
                     + "access \(Hex.encode(t[6..<9])) (C1C2C3 per group 0-3: \(text)) GPB \(Hex.encode([t[9]]))")
             sectors.append(
                 .object([
-                    ("sector", .int(s)), ("keyA", .string(Hex.encode(t[0..<6]))),
-                    ("keyB", .string(Hex.encode(t[10..<16]))), ("access", .string(Hex.encode(t[6..<10]))),
+                    ("sector", .int(s)), ("keyA", isKnown(0x60, sector: s) ? .string(Hex.encode(t[0..<6])) : .null),
+                    ("keyB", isKnown(0x61, sector: s) ? .string(Hex.encode(t[10..<16])) : .null),
+                    ("access", .string(Hex.encode(t[6..<10]))),
                 ]))
         }
         let access = ndefMessage == nil ? "not NDEF formatted" : "read/write (Crypto1 keys needed)"

@@ -48,8 +48,26 @@ package final class MifareClassicTag: VirtualAirFrameTag {
         case gen2
     }
 
+    /// One key of one sector.
+    package struct KeySlot: Hashable, Sendable, Comparable {
+        package var sector: Int
+        package var isKeyB: Bool
+        package init(sector: Int, isKeyB: Bool) {
+            self.sector = sector
+            self.isKeyB = isKeyB
+        }
+        package static func < (a: KeySlot, b: KeySlot) -> Bool {
+            (a.sector, a.isKeyB ? 1 : 0) < (b.sector, b.isKeyB ? 1 : 0)
+        }
+    }
+
     package let model: MifareClassicModel
     package let magic: Magic
+    /// Keys a dump could not learn (the reader found neither the key nor a way to read it): the trailer holds zeros
+    /// there, tag files mark them unknown (`??`), and no authentication with them succeeds, since no reader knows
+    /// them; `opennfc restore` keeps the card's own key there (docs/TAG-FILES.md). A trailer WRITE that may change
+    /// the key makes it known again.
+    package var unknownKeys: Set<KeySlot> = []
     /// Every block, 16 bytes each, trailers with their keys as stored.
     package internal(set) var memory: [UInt8]
     /// Where nT comes from; inject a ``SeededRandomSource`` for reproducible transcripts.
@@ -65,6 +83,8 @@ package final class MifareClassicTag: VirtualAirFrameTag {
         var keyType: UInt8
         /// False when key B authenticated but is readable in the trailer: every access is refused.
         var keyUsable: Bool
+        /// False for a key the dump did not learn (``unknownKeys``): the authentication fails.
+        var keyKnown = true
     }
 
     /// Volatile state: the cipher once an authentication started, the session once it finished.
@@ -127,6 +147,18 @@ package final class MifareClassicTag: VirtualAirFrameTag {
         }
         guard bytes.count == 16 else { throw FactoryError("block \(n) needs 16 bytes, not \(bytes.count)") }
         memory.replaceSubrange(n * 16..<n * 16 + 16, with: bytes)
+        if MifareClassicModel.isTrailer(n) { markKnown(sector: MifareClassicModel.sector(ofBlock: n)) }
+    }
+
+    /// Both keys of `sector` are as the trailer holds them.
+    func markKnown(sector: Int) {
+        unknownKeys.remove(KeySlot(sector: sector, isKeyB: false))
+        unknownKeys.remove(KeySlot(sector: sector, isKeyB: true))
+    }
+
+    /// Whether the key is known (not one a dump could not learn).
+    package func isKnown(_ keyType: UInt8, sector: Int) -> Bool {
+        !unknownKeys.contains(KeySlot(sector: sector, isKeyB: keyType == 0x61))
     }
 
     /// Key A (`0x60`) or key B (`0x61`) of a sector as stored in its trailer.
@@ -187,7 +219,10 @@ package final class MifareClassicTag: VirtualAirFrameTag {
         if case .write(let block) = pending {
             pending = nil
             guard frame.count == 16 else { return mute(.nak(4)) }
-            if tearAfter.map({ $0 >= 16 }) ?? true { memory.replaceSubrange(block * 16..<block * 16 + 16, with: frame) }
+            if tearAfter.map({ $0 >= 16 }) ?? true {
+                memory.replaceSubrange(block * 16..<block * 16 + 16, with: frame)
+                if MifareClassicModel.isTrailer(block) { markKnown(sector: MifareClassicModel.sector(ofBlock: block)) }
+            }
             return .ack
         }
         guard frame.count == 2 else { return frame == [0x50, 0x00] ? mute(.silence) : .silence }
@@ -210,7 +245,12 @@ package final class MifareClassicTag: VirtualAirFrameTag {
         var c = Crypto1(key: key(keyType, sector: sector))
         c.shift(word: uidWord ^ nT)
         cipher = c
-        awaiting = (nT, Session(sector: sector, keyType: keyType, keyUsable: keyUsable(keyType, sector: sector)))
+        awaiting = (
+            nT,
+            Session(
+                sector: sector, keyType: keyType, keyUsable: keyUsable(keyType, sector: sector),
+                keyKnown: !unknownKeys.contains(KeySlot(sector: sector, isKeyB: keyType == 0x61)))
+        )
         session = nil
         pending = nil
         return nT
@@ -250,7 +290,7 @@ package final class MifareClassicTag: VirtualAirFrameTag {
             // Garcia et al. 2009 §3: with every parity bit right but a wrong answer the card sends an enciphered
             // NAK 5; with a parity bit wrong it stays silent.
             guard nR.parityOK && aR.parityOK else { return airMute() }
-            guard UInt32(mifareBytes: aR.bytes) == MifareNonce.successor(nT, 64) else {
+            guard pendingSession.keyKnown, UInt32(mifareBytes: aR.bytes) == MifareNonce.successor(nT, 64) else {
                 let nak = c.encrypt(nibble: 0x05)
                 reset()
                 isMuted = true
@@ -410,6 +450,10 @@ package final class MifareClassicTag: VirtualAirFrameTag {
             if !r.keyAWrite.grants(s.keyType) { new.replaceSubrange(0..<6, with: old[0..<6]) }
             if !r.accessWrite.grants(s.keyType) { new.replaceSubrange(6..<10, with: old[6..<10]) }
             if !r.keyBWrite.grants(s.keyType) { new.replaceSubrange(10..<16, with: old[10..<16]) }
+            if tearAfter.map({ $0 >= 16 }) ?? true {
+                if r.keyAWrite.grants(s.keyType) { unknownKeys.remove(KeySlot(sector: s.sector, isKeyB: false)) }
+                if r.keyBWrite.grants(s.keyType) { unknownKeys.remove(KeySlot(sector: s.sector, isKeyB: true)) }
+            }
         }
         // The block is programmed once the whole frame and its CRC arrived: a tear before that leaves it as it was.
         if tearAfter.map({ $0 >= 16 }) ?? true { memory.replaceSubrange(block * 16..<block * 16 + 16, with: new) }

@@ -81,6 +81,32 @@ package struct TagFileFields: Sendable {
     }
 
     /// Decodes hex text, naming `field` on error.
+    /// A memory image written as a list of hex strings (Type 2 `pages`, MIFARE Classic `blocks`): exactly `count`
+    /// strings of `size` bytes each, concatenated. `special` decodes a string the family writes in its own way (a
+    /// Classic trailer with unknown keys) and returns nil for plain hex. Errors name the entry (`type2.pages[7]`) and,
+    /// for a wrong count, say what `owner` has.
+    package func hexList(
+        _ key: String, count: Int, size: Int, owner: String,
+        special: (_ text: String, _ index: Int, _ field: String) throws(TagFileError) -> [UInt8]? = { _, _, _ in nil }
+    ) throws(TagFileError) -> [UInt8] {
+        let list = try array(key)
+        guard list.count == count else {
+            throw TagFileError("\(owner) has \(count) \(key), found \(list.count)", field: field(key))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count * size)
+        for (i, entry) in list.enumerated() {
+            let f = "\(field(key))[\(i)]"
+            guard let text = entry.stringValue else { throw TagFileError("expected a hex string", field: f) }
+            if let b = try special(text, i, f) {
+                bytes += b
+            } else {
+                bytes += try Self.hex(text, field: f, count: size)
+            }
+        }
+        return bytes
+    }
+
     package static func hex(_ text: String, field: String, count: Int? = nil) throws(TagFileError) -> [UInt8] {
         let bytes: [UInt8]
         do {

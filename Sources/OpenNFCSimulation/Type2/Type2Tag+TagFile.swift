@@ -45,18 +45,7 @@ extension Type2Tag {
         for (key, _) in s.members where !sectionKeys.contains(key) {
             throw TagFileError("unknown field", field: s.field(key))
         }
-        let pages = try s.array("pages")
-        guard pages.count == profile.pageCount else {
-            throw TagFileError(
-                "\(profile.displayName) has \(profile.pageCount) pages, found \(pages.count)", field: s.field("pages"))
-        }
-        var memory: [UInt8] = []
-        memory.reserveCapacity(profile.pageCount * 4)
-        for (i, page) in pages.enumerated() {
-            let field = "\(s.field("pages"))[\(i)]"
-            guard let text = page.stringValue else { throw TagFileError("expected a hex string", field: field) }
-            memory += try TagFileFields.hex(text, field: field, count: 4)
-        }
+        let memory = try s.hexList("pages", count: profile.pageCount, size: 4, owner: profile.displayName)
         guard Array(memory[0..<3]) + Array(memory[4..<8]) == uid else {
             throw TagFileError(
                 "pages 0-1 hold UID \(Hex.encode(memory[0..<3] + memory[4..<8])), not the file's uid",

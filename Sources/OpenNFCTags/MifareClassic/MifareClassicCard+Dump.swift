@@ -74,6 +74,11 @@ extension MifareClassicCard {
     /// Writes a dump back: per sector, the data blocks (block 0 only with `includeBlock0`, for gen2/CUID cards),
     /// then the trailer last, each with the first key (the dump's, then the dictionary's; key B before key A) that
     /// lets it write. Returns the blocks written.
+    ///
+    /// A trailer whose key A or key B the dump does not know (nil in `keysA`/`keysB`) is written with the card's own
+    /// key there, found before the first write of the whole restore (the dictionary, or key B read through key A where
+    /// the access bits allow it); when the card's key cannot be found either, nothing is written and the error names
+    /// the sector and its trailer block.
     @discardableResult
     package func restore(
         _ dump: MifareClassicDump, keys: MifareClassicKeyDictionary, includeBlock0: Bool = false
@@ -83,17 +88,39 @@ extension MifareClassicCard {
                 .invalidResponse, "the dump is of a MIFARE Classic \(dump.model.rawValue), the card a \(model.rawValue)"
             )
         }
+        var blocks = dump.blocks
+        var found: [[UInt8]] = []
+        for s in 0..<model.sectorCount where dump.keysA[s] == nil || dump.keysB[s] == nil {
+            let t = Self.trailerBlock(ofSector: s)
+            guard var trailer = blocks[t] else { continue }
+            let (a, b) = try cardKeys(sector: s, dump: dump, keys: keys)
+            for (key, isB, range) in [(a, false, 0..<6), (b, true, 10..<16)] {
+                let dumpKey = isB ? dump.keysB[s] : dump.keysA[s]
+                guard dumpKey == nil else { continue }
+                guard let key else {
+                    throw TagError(
+                        .commandRejected,
+                        "sector \(s) (trailer block \(t)): the dump does not know key \(isB ? "B" : "A") and no key tried "
+                            + "opens the card's, so it cannot be kept; nothing was written (give it with --keys FILE)")
+                }
+                trailer.replaceSubrange(range, with: key)
+                found.append(key)
+            }
+            blocks[t] = trailer
+        }
+        if authenticated != nil { try reactivate() }
+        let tryKeys = MifareClassicKeyDictionary(keys: found).followed(by: keys)
         var written: [Int] = []
         for s in 0..<model.sectorCount {
             let first = Self.firstBlock(ofSector: s)
             let wanted = (first..<first + Self.blockCount(inSector: s)).filter {
-                dump.blocks[$0] != nil && ($0 != 0 || includeBlock0)
+                blocks[$0] != nil && ($0 != 0 || includeBlock0)
             }
             if wanted.isEmpty { continue }
             var candidates: [(Bool, [UInt8])] = []
             if let b = dump.keysB[s] { candidates.append((false, b)) }
             if let a = dump.keysA[s] { candidates.append((true, a)) }
-            for k in keys.keys {
+            for k in tryKeys.keys {
                 candidates.append((false, k))
                 candidates.append((true, k))
             }
@@ -111,7 +138,7 @@ extension MifareClassicCard {
                     if Self.isTrailer(b) && done.count < wanted.count - 1 { continue }
                     if authenticated == nil { try authenticate(sector: s, keyA: isA, key: key) }
                     do {
-                        try writeBlock(b, dump.blocks[b]!)
+                        try writeBlock(b, blocks[b]!)
                         done.insert(b)
                         written.append(b)
                     } catch {
@@ -127,5 +154,36 @@ extension MifareClassicCard {
         }
         if authenticated != nil { try reactivate() }
         return written
+    }
+
+    /// The card's own key A and key B of `sector` where the dump lacks them: each found with the dictionary (the
+    /// dump's known keys first), key B also read from the trailer through key A when the access bits let key A read
+    /// it (MF1S50yyX §8.7.2). Nil where neither works.
+    private func cardKeys(sector s: Int, dump: MifareClassicDump, keys: MifareClassicKeyDictionary) throws(TagError)
+        -> (a: [UInt8]?, b: [UInt8]?)
+    {
+        let tried = MifareClassicKeyDictionary(keys: [dump.keysA[s], dump.keysB[s]].compactMap { $0 }).followed(
+            by: keys)
+        if authenticated != nil { try reactivate() }
+        let a = try findKey(sector: s, keyA: true, in: tried)
+        var b: [UInt8]?
+        if dump.keysB[s] == nil, a != nil {
+            do {
+                let t = try readBlock(Self.trailerBlock(ofSector: s))
+                if let access = try? MifareClassicAccessBits(bytes: Array(t[6..<9])),
+                    access.trailer.keyBRead.grants(keyA: true)
+                {
+                    b = Array(t[10..<16])
+                }
+            } catch {
+                guard error.code == .commandRejected else { throw error }
+                try reactivate()
+            }
+        }
+        if dump.keysB[s] == nil, b == nil {
+            if authenticated != nil { try reactivate() }
+            b = try findKey(sector: s, keyA: false, in: tried)
+        }
+        return (a, b)
     }
 }

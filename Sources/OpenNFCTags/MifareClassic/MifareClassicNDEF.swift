@@ -8,7 +8,7 @@ package import OpenNFCRF
 /// |---|---|---|
 /// | ``detect()`` | MAD, then every NDEF sector's data blocks and trailer (GPB `40` read/write, `43` read-only) | see docs/PROCEDURES.md |
 /// | ``writeMessage(_:)`` | tear-safe: the first block with an empty NDEF TLV, the rest of the message, then the first block with the real length; one block write when the TLV fits in one block | |
-/// | ``makeReadOnly()`` | every NDEF sector's trailer to `07 8F 0F` GPB `43` with key B (the dictionary's keys tried, `FFFFFFFFFFFF` first) | |
+/// | ``makeReadOnly()`` | every NDEF sector's trailer to `07 8F 0F` GPB `43`, then the MAD sector(s) to `07 8F 0F` (GPB kept), each with its key B (the dictionary's keys tried, `FFFFFFFFFFFF` first); every key B is found before the first write | |
 /// | ``format()`` | a blank card (transport key `FFFFFFFFFFFF`): MAD1 (and MAD2 on the 4K), NDEF trailers `D3F7D3F7D3F7 7F0788 40 FFFFFFFFFFFF`, an empty NDEF TLV | |
 ///
 /// Needs a frontend that performs Crypto1 (``RFCapabilities/mifareClassicAuthentication``); without one, detection
@@ -188,22 +188,37 @@ package final class MifareClassicNDEF: NDEFTagProcedure {
         layout?.stream = padded
     }
 
+    /// Read-only for good (AN1305 §6.5, from READ/WRITE to READ-ONLY): the NDEF sectors' trailers get access bits
+    /// `07 8F 0F` (data blocks read with key A or B and never written, the trailer frozen: MF1S50yyX §8.7 condition
+    /// 010 for the data, 110 for the trailer) and GPB `43` (write access bits 11: none); then the MAD sector(s) (0,
+    /// and 16 on a 4K) get the same access bits with their GPB kept, so the directory that names the NDEF sectors
+    /// cannot be pointed elsewhere either. The trailers are written with key B, so every sector's key B is found
+    /// first (``keys``): when one is missing, nothing is written and the error names the sector and its trailer.
     package func makeReadOnly() throws(TagError) {
         let l = try load()
-        var keyB: [UInt8]?
-        for s in l.sectors {
-            let key: [UInt8]
-            if let keyB {
-                try card.authenticate(sector: s, keyA: false, key: keyB)
-                key = keyB
-            } else {
-                guard let found = try card.findKey(sector: s, keyA: false, in: keys) else {
-                    throw TagError(.cannotMakeReadOnly, "no known key B opens NDEF sector \(s)")
-                }
-                key = found
-                keyB = found
+        let madSectors = card.model == .classic4K ? [0, 16] : [0]
+        var plan: [(sector: Int, keyB: [UInt8])] = []
+        for s in l.sectors + madSectors {
+            // The key B of the sector before is the likeliest: cards are keyed alike.
+            let tried = plan.last.map { MifareClassicKeyDictionary(keys: [$0.keyB]).followed(by: keys) } ?? keys
+            guard let key = try card.findKey(sector: s, keyA: false, in: tried) else {
+                let what = madSectors.contains(s) ? "the MAD sector \(s)" : "NDEF sector \(s)"
+                throw TagError(
+                    .cannotMakeReadOnly,
+                    "no known key B opens \(what) (its trailer, block \(MifareClassicCard.trailerBlock(ofSector: s)), "
+                        + "is written with key B); nothing was locked: give its key B with --keys FILE")
             }
-            try card.writeTrailer(sector: s, keyA: Self.keyA, access: .ndefReadOnly, gpb: 0x43, keyB: key)
+            plan.append((s, key))
+        }
+        let madGPB: UInt8 = card.model == .classic4K ? 0xC2 : 0xC1
+        for (s, key) in plan {
+            try card.authenticate(sector: s, keyA: false, key: key)
+            if madSectors.contains(s) {
+                try card.writeTrailer(
+                    sector: s, keyA: MifareApplicationDirectory.keyA, access: .ndefReadOnly, gpb: madGPB, keyB: key)
+            } else {
+                try card.writeTrailer(sector: s, keyA: Self.keyA, access: .ndefReadOnly, gpb: 0x43, keyB: key)
+            }
         }
         layout?.readOnly = true
     }

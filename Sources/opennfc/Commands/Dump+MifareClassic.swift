@@ -8,7 +8,9 @@ import OpenNFCTags
 ///
 /// A sector no key opened is saved as zeros, trailer included: access bytes `00 00 00` fail their inverted-copy
 /// check (MF1S50yyX §8.7.1), which no readable card has, so the file marks the sector as unread; Flipper `.nfc`
-/// export writes it as `??` and `restore` skips it (docs/TAG-FILES.md).
+/// export writes it as `??` and `restore` skips it (docs/TAG-FILES.md). A key the dump did not learn (a sector
+/// opened with the other key, key B not readable) is saved as unknown (`??`), not as the zeros the card answered, and
+/// `restore` keeps the card's own key there.
 enum MifareClassicDumpCommand {
     static func dictionary(_ path: String?) throws -> MifareClassicKeyDictionary {
         try Commands.classicDictionary(path) ?? .wellKnown
@@ -79,6 +81,10 @@ enum MifareClassicDumpCommand {
         let virtual: MifareClassicTag
         do {
             virtual = try MifareClassicTag(model: simulationModel(model), memory: memory)
+            for s in 0..<model.sectorCount {
+                if dump.keysA[s] == nil { virtual.unknownKeys.insert(.init(sector: s, isKeyB: false)) }
+                if dump.keysB[s] == nil { virtual.unknownKeys.insert(.init(sector: s, isKeyB: true)) }
+            }
         } catch {
             throw CLIError.failure("\(error)")
         }
@@ -120,8 +126,12 @@ enum MifareClassicDumpCommand {
                 blocks: (0..<model.blockCount).map {
                     read[MifareClassicModel.sector(ofBlock: $0)] ? source.block($0) : nil
                 },
-                keysA: (0..<model.sectorCount).map { read[$0] ? source.key(0x60, sector: $0) : nil },
-                keysB: (0..<model.sectorCount).map { read[$0] ? source.key(0x61, sector: $0) : nil })
+                keysA: (0..<model.sectorCount).map {
+                    read[$0] && source.isKnown(0x60, sector: $0) ? source.key(0x60, sector: $0) : nil
+                },
+                keysB: (0..<model.sectorCount).map {
+                    read[$0] && source.isKnown(0x61, sector: $0) ? source.key(0x61, sector: $0) : nil
+                })
             var written = try classicStep("restore the blocks") { () throws(TagError) in
                 try card.restore(dump, keys: keys)
             }
