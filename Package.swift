@@ -71,10 +71,13 @@ let package = Package(
             name: "OpenNFCDemo",
             dependencies: ["OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRF"],
             swiftSettings: strict),
+        // The CLI's command tree types and option parser and the doctor's source scanner (no product): a library so
+        // that the fuzz targets reach them; the commands themselves stay in the executable.
+        .target(name: "OpenNFCCLIKit", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .executableTarget(
             name: "opennfc",
             dependencies: [
-                "OpenNFCDemo",
+                "OpenNFCDemo", "OpenNFCCLIKit",
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
                 "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
                 "OpenNFCFieldServer",
@@ -102,6 +105,7 @@ let package = Package(
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
                 "OpenNFCVPCD", "OpenNFCSystem", "OpenNFCCrypto", "OpenNFCTestSupport",
+                "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCCLIKit",
             ],
             swiftSettings: strict),
         // libFuzzer driver (`scripts/fuzz`, -DOPENNFC_FUZZ) or, built normally, the corpus replay and seed tool.
@@ -176,6 +180,7 @@ let package = Package(
             name: "OpenNFCFuzzTests",
             dependencies: [
                 "OpenNFCFuzzTargets", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCRF", "OpenNFCTestSupport",
+                "OpenNFCCLIKit", "OpenNFCHTTP", "OpenNFCRemote",
             ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
