@@ -41,7 +41,7 @@ package final class PCSCContext: @unchecked Sendable {
     /// The current state of each reader, without waiting.
     package func states(of readers: [String]) throws(PCSCError) -> [PCSCReaderState] {
         var states = readers.map { PCSCReaderState(reader: $0) }
-        try binding.getStatusChange(id, timeoutMilliseconds: 0, states: &states)
+        try statusChange(&states, timeoutMilliseconds: 0)
         return states
     }
 
@@ -51,22 +51,31 @@ package final class PCSCContext: @unchecked Sendable {
     package func waitForChange(_ states: inout [PCSCReaderState], timeoutMilliseconds: UInt32) throws(PCSCError) -> Bool
     {
         do {
-            try binding.getStatusChange(id, timeoutMilliseconds: timeoutMilliseconds, states: &states)
+            try statusChange(&states, timeoutMilliseconds: timeoutMilliseconds)
             return true
         } catch  where error.code == .timeout {
             return false
+        }
+    }
+
+    /// `SCardGetStatusChange`, the one call every reader-state query and wait of this context goes through.
+    ///
+    /// pcscd going away under a call can surface as an unrelated status: pcsc-lite 1.9.9 was seen returning
+    /// `SCARD_W_SECURITY_VIOLATION` (0x8010006A) both from a pending wait and from the no-wait query that follows it
+    /// (docs/RELIABILITY.md, "PC/SC under load and faults"). On any status without a meaning of its own the service
+    /// is asked whether it is still there, and when it is not the error says so.
+    private func statusChange(_ states: inout [PCSCReaderState], timeoutMilliseconds: UInt32) throws(PCSCError) {
+        do {
+            try binding.getStatusChange(id, timeoutMilliseconds: timeoutMilliseconds, states: &states)
         } catch  where error.code == .failure {
-            // pcscd going away in the middle of the wait can surface as an unrelated status (pcsc-lite 1.9.9 was seen
-            // returning SCARD_W_SECURITY_VIOLATION, docs/RELIABILITY.md "PC/SC under load and faults"): ask the
-            // service whether it is still there, and say so when it is not.
             let original = error
             do {
                 binding.releaseContext(try binding.establishContext())
             } catch  where error.code == .serviceUnavailable {
                 throw PCSCError(
                     .serviceUnavailable, function: "SCardGetStatusChange", status: original.status,
-                    detail: "the PC/SC service (pcscd) stopped while waiting; start it again (`scripts/pcscd up` "
-                        + "in this repository) and retry")
+                    detail: "the PC/SC service (pcscd) stopped; start it again (`scripts/pcscd up` in this repository) "
+                        + "and retry")
             } catch {}
             throw original
         }

@@ -8,6 +8,7 @@ internal import Synchronization
 /// | PC/SC behaviour | Fake |
 /// |---|---|
 /// | pcscd not running | ``serviceRunning`` = false → `SCARD_E_NO_SERVICE` |
+/// | pcscd stopping under a client | ``stopService(statusChangeFailsWith:)`` → that status from `SCardGetStatusChange` |
 /// | reader unplugged | ``unplugReader(_:)`` → `SCARD_E_READER_UNAVAILABLE` on open connections, reader gone from the list |
 /// | card removed | ``removeCard(from:)`` → `SCARD_W_REMOVED_CARD` on open connections |
 /// | card removed mid-command | ``removeCardDuringNextCommand(on:)`` → that transmit succeeds with 0 bytes (as vpcd does) |
@@ -54,6 +55,7 @@ package final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
 
     struct State {
         var serviceRunning = true
+        var stoppedStatus: UInt32?
         var readers: [Reader] = []
         var contexts: Set<UInt64> = []
         var connections: [UInt64: Connection] = [:]
@@ -74,7 +76,22 @@ package final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
     /// Whether the fake pcscd runs; when false, every call fails with `SCARD_E_NO_SERVICE`.
     package var serviceRunning: Bool {
         get { state.withLock { $0.serviceRunning } }
-        set { state.withLock { $0.serviceRunning = newValue } }
+        set {
+            state.withLock { s in
+                s.serviceRunning = newValue
+                s.stoppedStatus = nil
+            }
+        }
+    }
+
+    /// Stops the fake pcscd the way pcsc-lite 1.9.9 was seen to: `SCardGetStatusChange` on a context opened before the
+    /// stop fails with `status` (e.g. `0x8010006A`, SCARD_W_SECURITY_VIOLATION) instead of `SCARD_E_NO_SERVICE`;
+    /// every other call fails with `SCARD_E_NO_SERVICE`. Setting ``serviceRunning`` starts it again.
+    package func stopService(statusChangeFailsWith status: UInt32) {
+        state.withLock { s in
+            s.serviceRunning = false
+            s.stoppedStatus = status
+        }
     }
 
     package func plugReader(_ name: String) {
@@ -163,7 +180,9 @@ package final class FakePCSCBinding: PCSCBinding, @unchecked Sendable {
         _ context: PCSCContextID, timeoutMilliseconds: UInt32, states: inout [PCSCReaderState]
     ) throws(PCSCError) {
         let r: Result<[PCSCReaderState], PCSCError> = state.withLock { [states] s in
-            guard s.serviceRunning else { return .failure(fail(PCSCStatus.noService, "SCardGetStatusChange")) }
+            guard s.serviceRunning else {
+                return .failure(fail(s.stoppedStatus ?? PCSCStatus.noService, "SCardGetStatusChange"))
+            }
             var out = states
             var changed = false
             for i in out.indices {

@@ -126,6 +126,25 @@ import Testing
         } throws: { ($0 as! PCSCError).code == .serviceUnavailable }
     }
 
+    /// pcsc-lite 1.9.9 can answer `SCardGetStatusChange` with an unrelated status when pcscd stops under it
+    /// (SCARD_W_SECURITY_VIOLATION, `0x8010006A`). Both the no-wait query and the wait ask the service whether it is
+    /// still there and, when it is not, say that pcscd stopped.
+    @Test func unexplainedStatusWhilePCSCDStopsSaysSo() throws {
+        let fake = FakePCSCBinding(readers: [reader])
+        let context = try PCSCContext(binding: fake)
+        var states = try context.states(of: [reader])
+        fake.stopService(statusChangeFailsWith: 0x8010_006A)
+        let stopped: (any Error) -> Bool = { error in
+            let e = error as! PCSCError
+            return e.code == .serviceUnavailable && e.status == 0x8010_006A && e.detail.contains("(pcscd) stopped")
+        }
+        #expect { _ = try context.states(of: [reader]) } throws: { stopped($0) }
+        #expect { _ = try context.waitForChange(&states, timeoutMilliseconds: 10) } throws: { stopped($0) }
+        // Started again, the same context answers as before.
+        fake.serviceRunning = true
+        #expect(try context.states(of: [reader]).count == 1)
+    }
+
     @Test func controlCodes() throws {
         let fake = FakePCSCBinding(readers: [reader])
         fake.insert(FakeType2Card(passThrough: .none).card, into: reader)

@@ -178,6 +178,21 @@ import Testing
         }
     }
 
+    /// A frontend bound to one reader (`--device pcsc:NAME`) polls without listing readers, so the first call to meet
+    /// a stopping pcscd is `SCardGetStatusChange`; an unrelated status from it still reads "pcscd stopped".
+    @Test func pcscdStoppingUnderANamedReadersWaitSaysPCSCD() throws {
+        let fake = FakePCSCBinding(readers: [reader])
+        let f = PCSCFrontend(context: try PCSCContext(binding: fake), reader: reader)
+        #expect(try f.waitForTargets([.nfcA], timeoutMilliseconds: 0) == [])
+        fake.stopService(statusChangeFailsWith: 0x8010_006A)
+        #expect {
+            _ = try f.waitForTargets([.nfcA], timeoutMilliseconds: 50)
+        } throws: { error in
+            let e = error as! RFError
+            return e.code == .frontendFailure && e.detail.contains("(pcscd) stopped") && !e.detail.contains("failed")
+        }
+    }
+
     @Test func sessionHoldsTheCardExclusively() throws {
         let (f, fake) = try frontend(FakeType2Card(passThrough: .none).card)
         let t = try f.poll([.nfcA])[0]
