@@ -14,6 +14,7 @@ package import OpenNFCSimulation
 /// | `00 00 00 Lc D4 42 <frame>` InCommunicateThru | the tag's answer as `D5 43 00 <data> 90 00`; ACK/NAK as one byte (`0A`, `0n`); silence `D5 43 01 90 00` | same, frame = an ISO-DEP payload |
 /// | `00 00 00 Lc D4 40 01 <frame>` InDataExchange | as above with `D5 41` | same |
 /// | `00 00 00 Lc D4 4A 01 00` InListPassiveTarget | re-activates the tag; `D5 4B 01 01 <SENS_RES> <SEL_RES> <len> <UID> 90 00` | same (with ATS) |
+/// | `00 00 00 Lc <frame>` direct transmit without PN53x framing (ACR1252U form: first byte not `D4`) | the tag's answer + `90 00`; ACK/NAK as one byte (`0A`, `0n`) + `90 00`; silence `63 00` | `63 00` |
 /// | other `FF` commands | `6A 81` (function not supported) | `6A 81` |
 ///
 /// A FeliCa card (NFC-F, JIS X 6319-4) gets the ATR `… 06 11 00 3B …`, its IDm from `CA 00 00 Le`, `6A 81` for READ
@@ -162,7 +163,9 @@ package final class VPCDCard {
     // MARK: PN532 pass-through (ACR122U direct transmit)
 
     private func directTransmit(_ apdu: [UInt8], tearAfter: Int?) -> [UInt8]? {
-        guard apdu.count >= 7, apdu.count == 5 + Int(apdu[4]), apdu[5] == 0xD4 else { return [0x63, 0x00] }
+        guard apdu.count >= 6, apdu.count == 5 + Int(apdu[4]) else { return [0x63, 0x00] }
+        guard apdu[5] == 0xD4 else { return plainTransmit(Array(apdu[5...]), tearAfter: tearAfter) }
+        guard apdu.count >= 7 else { return [0x63, 0x00] }
         let pn532 = Array(apdu[6...])
         switch pn532[0] {
         case 0x42:  // InCommunicateThru
@@ -205,6 +208,21 @@ package final class VPCDCard {
         if tearAfter != nil { return nil }
         guard case .data(let d) = answer, !d.isEmpty else { return [0xD5, 0x41, 0x01, 0x90, 0x00] }
         return [0xD5, 0x41, 0x00] + (body[0] == 0x00 ? d : Array(d.dropFirst())) + [0x90, 0x00]
+    }
+
+    /// The ACR1252U's direct transmit (ACS ACR1252U API, "Direct Transmit"): the frame goes to a level-3 tag as it is
+    /// (the PN512 adds CRC_A), the answer comes back without PN53x framing. No NFC-A command of a level-3 tag starts
+    /// with `D4`, so the two ACS forms never overlap. An ISO-DEP card gets `63 00`: the ACR1252U sends APDUs to it.
+    private func plainTransmit(_ frame: [UInt8], tearAfter: Int?) -> [UInt8]? {
+        guard !isISODEP, tag.activation.nfcA?.type1 == nil else { return [0x63, 0x00] }
+        let answer = tag.receive(frame, tearAfter: tearAfter)
+        if tearAfter != nil { return nil }
+        switch answer {
+        case .data(let d) where !d.isEmpty: return d + [0x90, 0x00]
+        case .data, .silence: return [0x63, 0x00]
+        case .ack: return [0x0A, 0x90, 0x00]
+        case .nak(let n): return [n & 0x0F, 0x90, 0x00]
+        }
     }
 
     private func thru(_ frame: [UInt8], reply: UInt8, tearAfter: Int?) -> [UInt8]? {

@@ -133,6 +133,36 @@ import Testing
         #expect(bad.stderr.contains("cannot read the key file 'missing.txt'"))
     }
 
+    /// A Classic NAK is explained with MF1S50yyX §9.3's meanings, not Type 2's; key files with CRLF line ends read.
+    @Test func classicNAKsGetClassicMeaningsAndCRLFKeyFilesRead() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        try newCard(ws, "c.json", uid: "C0FFEE0E")
+        let key = ["--key", Self.ff, "--device", "sim:c.json"]
+        // Condition 100 for the data blocks (read A or B, write B only; trailer 011 keeps key B a key): key A is NAKed.
+        #expect(try ws.run(["classic", "trailer", "--sector", "1", "--access", "4,4,4,3"] + key).status == 0)
+        let refused = try ws.run(
+            ["classic", "write", "--block", "4", "--data", String(repeating: "AB", count: 16)] + key)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "Error: the tag refused to write block 4: WRITE of block 4 refused (NAK 4) (invalid operation: the "
+                + "access conditions refuse it with this key, the block is outside the authenticated sector, or it "
+                + "is not a value block)\n")
+        #expect(!refused.stderr.contains("authentication limit"))
+        let withB = try ws.run(
+            ["classic", "write", "--block", "4", "--data", String(repeating: "AB", count: 16), "--key-type", "b"] + key)
+        #expect(withB.status == 0, "\(withB.stderr)")
+        try "# site keys\r\nA0A1A2A3A4A5\r\n\r\nFFFFFFFFFFFF\r\n".write(
+            toFile: ws.path("keys.txt"), atomically: true, encoding: .utf8)
+        let found = try ws.run(["classic", "auth", "--sector", "1", "--keys", "keys.txt", "--device", "sim:c.json"])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout == "Sector 1 authenticated with key A FFFFFFFFFFFF.\n")
+        try "FFFFFFFFFFFF\r\nzz\r\n".write(toFile: ws.path("bad.txt"), atomically: true, encoding: .utf8)
+        let bad = try ws.run(["classic", "auth", "--keys", "bad.txt", "--device", "sim:c.json"])
+        #expect(bad.stderr.contains("bad.txt:2: expected a 6-byte key as 12 hex digits, found 'zz'"))
+    }
+
     @Test func formatGoesBackToTransportOrToNDEF() throws {
         let ws = try Workspace()
         defer { ws.cleanup() }

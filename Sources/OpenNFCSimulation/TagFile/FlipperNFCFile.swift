@@ -34,9 +34,7 @@ package enum FlipperNFCFile {
     package static func decode(_ text: String) throws(TagFileError) -> Type2Tag {
         var values: [String: (value: String, line: Int)] = [:]
         var pageLines: [Int: (value: String, line: Int)] = [:]
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = Substring(raw)
-            if line.last == "\r" { line = line.dropLast() }
+        for (n, line) in lines(text).enumerated() {
             let trimmed = line.drop { $0 == " " }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard let colon = line.firstIndex(of: ":") else {

@@ -25,7 +25,8 @@ package struct MifareClassicKeyDictionary: Sendable, Hashable {
     /// Parses a key file; `name` appears in errors (`keys.txt:3: …`).
     package static func parse(_ text: String, name: String) throws(TagError) -> MifareClassicKeyDictionary {
         var keys: [[UInt8]] = []
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line break: Swift reads "\r\n" as one Character, so splitting on "\n" would miss CRLF files.
+        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let digits = content.filter { !$0.isWhitespace && $0 != ":" }
             if digits.isEmpty { continue }

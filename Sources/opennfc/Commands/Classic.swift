@@ -77,12 +77,12 @@ extension Commands {
         }
         let name = keyA ? "A" : "B"
         if let key {
-            try tagStep("authenticate sector \(sector) with key \(name)") { () throws(TagError) in
+            try classicStep("authenticate sector \(sector) with key \(name)") { () throws(TagError) in
                 try card.authenticate(sector: sector, keyA: keyA, key: key)
             }
             return (card, key)
         }
-        let found = try tagStep("search the keys") { () throws(TagError) in
+        let found = try classicStep("search the keys") { () throws(TagError) in
             try card.findKey(sector: sector, keyA: keyA, in: dictionary!)
         }
         guard let found else {
@@ -151,7 +151,7 @@ extension Commands {
                 let (card, _) = try classicOpen(session, inv, sector: MifareClassicCard.sector(ofBlock: blocks[0]))
                 var out = ""
                 for b in blocks {
-                    let data = try tagStep("read block \(b)") { () throws(TagError) in try card.readBlock(b) }
+                    let data = try classicStep("read block \(b)") { () throws(TagError) in try card.readBlock(b) }
                     let number = String(b)
                     out += String(repeating: " ", count: max(0, 3 - number.count)) + number
                     out += "  \(Hex.encode(data, separator: " "))"
@@ -197,7 +197,7 @@ extension Commands {
             }
             return try TagSession.run(inv) { session in
                 let (card, _) = try classicOpen(session, inv, sector: MifareClassicCard.sector(ofBlock: block))
-                try tagStep("write block \(block)") { () throws(TagError) in try card.writeBlock(block, data) }
+                try classicStep("write block \(block)") { () throws(TagError) in try card.writeBlock(block, data) }
                 try session.release()
                 Console.out("Wrote block \(block).\n")
                 return 0
@@ -258,7 +258,7 @@ extension Commands {
             let shown = ops == 0 || set != nil ? block : to
             return try TagSession.run(inv) { session in
                 let (card, _) = try classicOpen(session, inv, sector: sector)
-                let value = try tagStep("operate on value block \(block)") { () throws(TagError) -> Int32 in
+                let value = try classicStep("operate on value block \(block)") { () throws(TagError) -> Int32 in
                     if let set {
                         try card.writeValue(block, set)
                     } else if let inc {

@@ -85,7 +85,7 @@ extension Commands {
                 let ff = [UInt8](repeating: 0xFF, count: 6)
                 let keyA = newA ?? (usedA ? used : ff)
                 let keyB = newB ?? (usedA ? ff : used)
-                try tagStep("write the trailer of sector \(sector)") { () throws(TagError) in
+                try classicStep("write the trailer of sector \(sector)") { () throws(TagError) in
                     try card.writeTrailer(sector: sector, keyA: keyA, access: access, gpb: gpb, keyB: keyB)
                 }
                 try session.release()
@@ -118,7 +118,7 @@ extension Commands {
             let keys = try classicKeys(inv)
             return try TagSession.run(inv) { session in
                 let card = try classicConnect(session)
-                let outcomes = try tagStep("reset the sectors") { () throws(TagError) in
+                let outcomes = try classicStep("reset the sectors") { () throws(TagError) in
                     try card.resetToTransport(keys: keys)
                 }
                 var out = ""
@@ -140,7 +140,7 @@ extension Commands {
                             "\(kept) sector(s) could not be reset, so the card was not NFC formatted")
                     }
                     let ndef = MifareClassicNDEF(target: card.target, frontend: card.frontend)
-                    try tagStep("NFC format the card") { () throws(TagError) in try ndef.format() }
+                    try classicStep("NFC format the card") { () throws(TagError) in try ndef.format() }
                     out +=
                         "NFC formatted: MAD in sector 0, NDEF (03 E1) in sectors 1-\(card.model.sectorCount - 1), empty message.\n"
                 }
@@ -188,7 +188,7 @@ extension Commands {
                 var block = data ?? []
                 if let uid {
                     // The current block 0: readable with the sector 0 key (or through the gen1a backdoor).
-                    block = try tagStep("read block 0") { () throws(TagError) -> [UInt8] in
+                    block = try classicStep("read block 0") { () throws(TagError) -> [UInt8] in
                         if (try? card.openBackdoor()) == nil {
                             guard try card.findKey(sector: 0, keyA: true, in: keys) != nil else {
                                 throw TagError(.commandRejected, "no known key A opens sector 0")
@@ -200,7 +200,7 @@ extension Commands {
                     }
                     block.replaceSubrange(0..<5, with: uid + [uid.reduce(0, ^)])
                 }
-                let how = try tagStep("write block 0") { () throws(TagError) in
+                let how = try classicStep("write block 0") { () throws(TagError) in
                     try card.writeBlockZero(block, keys: keys)
                 }
                 try session.release()

@@ -33,7 +33,7 @@ enum MifareClassicDumpCommand {
     static func dump(_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32 {
         let keys = try dictionary(request.keys)
         let card = MifareClassicCard(target: tag.target, frontend: tag.frontend)
-        let dump = try tagStep("read the card") { () throws(TagError) in try card.dump(keys: keys) }
+        let dump = try classicStep("read the card") { () throws(TagError) in try card.dump(keys: keys) }
         try session.release()
         let model = card.model
         let unread = (0..<model.sectorCount).filter { s in
@@ -122,14 +122,14 @@ enum MifareClassicDumpCommand {
                 },
                 keysA: (0..<model.sectorCount).map { read[$0] ? source.key(0x60, sector: $0) : nil },
                 keysB: (0..<model.sectorCount).map { read[$0] ? source.key(0x61, sector: $0) : nil })
-            var written = try tagStep("restore the blocks") { () throws(TagError) in
+            var written = try classicStep("restore the blocks") { () throws(TagError) in
                 try card.restore(dump, keys: keys)
             }
             var how = ""
             if block0 {
                 let all = MifareClassicKeyDictionary(keys: [dump.keysA[0], dump.keysB[0]].compactMap { $0 })
                     .followed(by: keys)
-                how = try tagStep("write block 0") { () throws(TagError) in
+                how = try classicStep("write block 0") { () throws(TagError) in
                     try card.writeBlockZero(source.block(0), keys: all)
                 }
                 written.append(0)

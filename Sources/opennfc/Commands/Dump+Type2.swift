@@ -12,6 +12,7 @@ enum Type2Dump {
             throw CLIError.failure(
                 "dump reads Type 2 tags (NTAG, Ultralight); this tag is \(tag.chip), UID \(tag.uid)")
         }
+        try Commands.authenticateIfKeyGiven(request.ultralightCKey, tag)
         let reader = Type2MemoryReader(
             target: tag.target, chip: chip, frontend: tag.frontend, password: request.password)
         let image = try tagStep("read its memory") { () throws(TagError) in try reader.read() }
@@ -46,6 +47,8 @@ enum Type2Dump {
         do {
             virtual = try Type2Tag(
                 profile: profile, memory: memory, signature: signature ?? Array(repeating: 0, count: 32))
+            // The key pages never read back (MF0ICU2 §7.5.7): the key that authenticated is the chip's.
+            if let key = request.ultralightCKey { try virtual.setUltralightCKey(key) }
         } catch {
             throw CLIError.failure("\(error)")
         }

@@ -28,6 +28,7 @@ extension Commands {
             .init(
                 name: "keys", value: "<file>",
                 help: "MIFARE Classic: keys to try before the built-in ones; DESFire: keys per application."),
+            ultralightCAuthOption,
         ],
         run: { inv in
             let password = try hexOption(inv, "password", bytes: 4)
@@ -39,6 +40,7 @@ extension Commands {
             if output != nil && inv.flag("json") { throw CLIError.usage("-o and --json cannot be combined") }
             var request = DumpRequest(output: output, json: inv.flag("json"), password: password)
             request.keys = inv.value("keys")
+            request.ultralightCKey = try ultralightCKey(inv)
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
                 guard let family = DumpFamily.all.first(where: { $0.dumps(tag) }) else {
@@ -46,6 +48,9 @@ extension Commands {
                         "dump reads Type 2 tags (NTAG, Ultralight); this tag is \(tag.chip), UID \(tag.uid)")
                 }
                 if password != nil, !family.takesPassword { throw CLIError.usage("--password is for Type 2 tags") }
+                if request.ultralightCKey != nil, !family.takesPassword {
+                    throw CLIError.usage("--key is the 3DES key of an Ultralight C (Type 2)")
+                }
                 return try family.dump(tag, session, request)
             }
         }
@@ -68,6 +73,9 @@ enum TagFileBridge {
         }
         if tag.type2Chip?.family == .ultralight, pages == Type2ChipProfile.ultralight.pageCount {
             return .ultralight
+        }
+        if tag.type2Chip?.family == .ultralightC, pages == Type2ChipProfile.ultralightC.pageCount {
+            return .ultralightC
         }
         return nil
     }

@@ -34,6 +34,8 @@ struct DumpRequest {
     /// `--keys FILE`: MIFARE Classic, keys tried before the built-in ones; DESFire, `<aid> <key no> <cipher> <hex>`
     /// lines (docs/CLI.md).
     var keys: String? = nil
+    /// `--key`: an Ultralight C's 3DES key, authenticated with before the first page and saved in the key pages.
+    var ultralightCKey: [UInt8]? = nil
 }
 
 extension DumpFamily {

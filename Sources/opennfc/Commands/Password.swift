@@ -4,12 +4,18 @@ import OpenNFCTags
 extension Commands {
     static let password = Command(
         name: "password",
-        abstract: "Set, check or remove the password of an NTAG21x or Ultralight EV1 tag.",
+        abstract:
+            "Set, check or remove the password of an NTAG21x or Ultralight EV1 tag, or an Ultralight C's 3DES key.",
         discussion: """
             NTAG213/215/216 and Ultralight EV1 chips protect pages from AUTH0 on with a 4-byte password (PWD);
             on a correct PWD_AUTH they answer a 2-byte acknowledge (PACK) that lets a reader tell a genuine tag.
             PROT makes reads need the password too; AUTHLIM limits wrong attempts, after which the protected
             pages are sealed for good.
+
+            A MIFARE Ultralight C protects pages from AUTH0 on with a 16-byte 3DES key instead (--key): 'auth'
+            runs the three-pass mutual authentication, 'set' writes a new key and AUTH0/AUTH1, 'remove' turns the
+            protection off and restores the factory key. 'read', 'write' and 'dump' take --key to authenticate
+            before reaching protected pages.
             """,
         subcommands: [passwordSet, passwordAuth, passwordRemove]
     )
@@ -27,6 +33,8 @@ extension Commands {
             Examples:
               opennfc password set --password 12345678 --pack 8080 --device sim:tag.json
               opennfc password set --password 12345678 --protect-reads --auth-limit 3 --device pcsc
+              opennfc password set --key 000102030405060708090A0B0C0D0E0F --from-page 16 --protect-reads \
+                --current-key 49454D4B41455242214E4143554F5946 --device pcsc
             """,
         options: TagSession.options + [
             passwordOption,
@@ -40,9 +48,14 @@ extension Commands {
                 name: "auth-limit", value: "<n>",
                 help: "Wrong attempts allowed, 1-7, before the tag seals (default: unlimited)."),
             .init(name: "current", value: "<hex>", help: "The password the tag has now, if it is protected."),
+            ultralightCKeyOption,
+            .init(
+                name: "current-key", value: "<hex>",
+                help: "Ultralight C: the key the tag has now (32 hex digits), when its key pages are protected."),
             .init(name: "json", help: "Print the result as JSON."),
         ],
         run: { inv in
+            if let key = try ultralightCKey(inv) { return try setUltralightCKey(inv, newKey: key) }
             let pwd = try hexOption(inv, "password", bytes: 4, required: true)!
             let pack = try hexOption(inv, "pack", bytes: 2) ?? [0, 0]
             let current = try hexOption(inv, "current", bytes: 4)
@@ -89,13 +102,16 @@ extension Commands {
 
             Examples:
               opennfc password auth --password 12345678 --pack 8080 --device pcsc
+              opennfc password auth --key 49454D4B41455242214E4143554F5946 --device pcsc
             """,
         options: TagSession.options + [
             passwordOption,
             .init(name: "pack", value: "<hex>", help: "The PACK a genuine tag answers; a mismatch is an error."),
+            ultralightCKeyOption,
             .init(name: "json", help: "Print the result as JSON."),
         ],
         run: { inv in
+            if let key = try ultralightCKey(inv) { return try checkUltralightCKey(inv, key: key) }
             let pwd = try hexOption(inv, "password", bytes: 4, required: true)!
             let expected = try hexOption(inv, "pack", bytes: 2)
             return try TagSession.run(inv) { session in
@@ -135,9 +151,13 @@ extension Commands {
 
             Examples:
               opennfc password remove --password 12345678 --device sim:tag.json
+              opennfc password remove --key 000102030405060708090A0B0C0D0E0F --device sim:ulc.json
             """,
-        options: TagSession.options + [passwordOption, .init(name: "json", help: "Print the result as JSON.")],
+        options: TagSession.options + [
+            passwordOption, ultralightCKeyOption, .init(name: "json", help: "Print the result as JSON."),
+        ],
         run: { inv in
+            if let key = try ultralightCKey(inv) { return try removeUltralightCKey(inv, key: key) }
             let pwd = try hexOption(inv, "password", bytes: 4, required: true)!
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
@@ -164,6 +184,10 @@ extension Commands {
     static func ntagPassword(_ tag: ConnectedTag) throws -> NTAGPassword {
         guard let chip = tag.type2Chip else {
             throw CLIError.failure("the tag is \(tag.chip); passwords are for NTAG21x and Ultralight EV1 tags")
+        }
+        if chip.family == .ultralightC {
+            throw CLIError.failure(
+                "the tag is an Ultralight C (UID \(tag.uid)): it authenticates with a 16-byte 3DES key, give --key")
         }
         do {
             return try NTAGPassword(target: tag.target, chip: chip, frontend: tag.frontend)

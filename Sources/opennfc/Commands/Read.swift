@@ -19,11 +19,14 @@ extension Commands {
         options: TagSession.options + [
             .init(name: "json", help: "Print JSON: chip, uid, status, capacity and \"ndef\": {raw, records}."),
             .init(name: "raw", help: "Print only the message bytes as hex."),
+            ultralightCAuthOption,
         ],
         run: { inv in
             if inv.flag("json") && inv.flag("raw") { throw CLIError.usage("--json and --raw cannot be combined") }
+            let key = try ultralightCKey(inv)
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
+                try authenticateIfKeyGiven(key, tag)
                 let result = try NDEFReading.read(tag)
                 try session.release()
                 if inv.flag("raw") {
@@ -49,13 +52,16 @@ struct NDEFReading {
     /// Detects and reads; throws a one-line failure for a tag without a valid message.
     static func read(_ tag: ConnectedTag) throws -> NDEFReading {
         let procedure = try tag.ndef()
-        let detection = try tagStep("detect NDEF") { () throws(TagError) in try procedure.detect() }
+        let detection = try tagStep("detect NDEF", naks: tag.nakMeaning) { () throws(TagError) in try procedure.detect()
+        }
         if detection.status == .notSupported {
             throw CLIError.failure(
                 "the tag (\(tag.chip), UID \(tag.uid)) is not NDEF formatted: \(detection.reason ?? "no NDEF data")"
                     + "; 'opennfc format' prepares it")
         }
-        let bytes = try tagStep("read the NDEF message") { () throws(TagError) in try procedure.readMessage() }
+        let bytes = try tagStep("read the NDEF message", naks: tag.nakMeaning) { () throws(TagError) in
+            try procedure.readMessage()
+        }
         if bytes.isEmpty {
             throw CLIError.failure(
                 "the tag (\(tag.chip), UID \(tag.uid)) holds no NDEF message: it is formatted but empty")

@@ -21,11 +21,14 @@ extension Commands {
         options: TagSession.options + NDEFRecordFlags.options + [
             .init(name: "ndef-file", value: "<file>", help: "Write this raw NDEF message file instead."),
             .init(name: "json", help: "Print the result as JSON."),
+            ultralightCAuthOption,
         ],
         run: { inv in
             let message = try MessageInput.message(from: inv)
+            let key = try ultralightCKey(inv)
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
+                try authenticateIfKeyGiven(key, tag)
                 let outcome = try NDEFWriting.write(message, to: tag)
                 try session.release()
                 if inv.flag("json") {
@@ -86,7 +89,8 @@ enum NDEFWriting {
     /// its first write; this only words its refusals for the terminal.
     static func write(_ message: [UInt8], to tag: ConnectedTag) throws -> Outcome {
         let procedure = try tag.ndef()
-        let detection = try tagStep("detect NDEF") { () throws(TagError) in try procedure.detect() }
+        let detection = try tagStep("detect NDEF", naks: tag.nakMeaning) { () throws(TagError) in try procedure.detect()
+        }
         do {
             try procedure.writeMessage(message)
         } catch {
@@ -102,11 +106,13 @@ enum NDEFWriting {
                     "the message of \(message.count) bytes does not fit: the tag (\(tag.chip)) holds at most "
                         + "\(detection.capacity) bytes")
             default:
-                throw CLIError.failure(TagErrorText.describe(error, doing: "write the message"))
+                throw CLIError.failure(TagErrorText.describe(error, doing: "write the message", naks: tag.nakMeaning))
             }
         }
         let fresh = try tag.ndef()
-        let back = try tagStep("read the message back") { () throws(TagError) in try fresh.readMessage() }
+        let back = try tagStep("read the message back", naks: tag.nakMeaning) { () throws(TagError) in
+            try fresh.readMessage()
+        }
         guard back == message else {
             throw CLIError.failure(
                 "verification failed: the tag reads back \(back.count) bytes that differ from the \(message.count) "

@@ -12,6 +12,12 @@ struct ConnectedTag {
     var chip: String { identified.kind.description }
     var uid: String { target.identifier.hexString }
 
+    /// Which table explains this tag's 4-bit NAKs in error messages.
+    var nakMeaning: TagErrorText.NAKMeaning {
+        if case .mifareClassic = identified.kind { return .mifareClassic }
+        return .type2
+    }
+
     var type2Chip: Type2Chip? {
         if case .type2(let chip) = identified.kind { return chip }
         return nil
@@ -51,7 +57,10 @@ extension TagSession {
 
 /// One-line explanations of reader-procedure errors, saying what to do where there is something to do.
 enum TagErrorText {
-    static func describe(_ e: TagError, doing operation: String) -> String {
+    /// The 4-bit NAK tables differ per family: Type 2 (NTAG21x §10, MF0ULx1 §8) and MIFARE Classic (MF1S50yyX §9.3).
+    enum NAKMeaning { case type2, mifareClassic }
+
+    static func describe(_ e: TagError, doing operation: String, naks: NAKMeaning = .type2) -> String {
         switch e.code {
         case .rf:
             switch e.rfError?.code {
@@ -63,7 +72,16 @@ enum TagErrorText {
             }
         case .commandRejected:
             var s = "the tag refused to \(operation): \(e.reason)"
-            if let n = e.nak { s += e.reason.contains("PWD_AUTH") ? " (NAK \(n))" : " (NAK \(n): \(nakHint(n)))" }
+            if let n = e.nak {
+                let hint = naks == .mifareClassic ? classicNAKHint(n) : nakHint(n)
+                if e.reason.contains("PWD_AUTH") {
+                    s += " (NAK \(n))"
+                } else if e.reason.contains("(NAK \(n)") {
+                    s += " (\(hint))"
+                } else {
+                    s += " (NAK \(n): \(hint))"
+                }
+            }
             if let sw = e.statusWord {
                 s +=
                     " (SW \(Hex.encode([UInt8(sw >> 8), UInt8(sw & 0xFF)])): "
@@ -91,13 +109,33 @@ enum TagErrorText {
         default: return "unknown NAK"
         }
     }
+
+    /// MIFARE Classic NAKs (MF1S50yyX §9.3 Table 9): 0/4 invalid operation, 1/5 parity or CRC error; the pairs differ
+    /// in whether the transfer buffer is still valid.
+    static func classicNAKHint(_ n: UInt8) -> String {
+        switch n {
+        case 0x0, 0x4:
+            return "invalid operation: the access conditions refuse it with this key, the block is outside the "
+                + "authenticated sector, or it is not a value block"
+        case 0x1, 0x5: return "parity or CRC error"
+        default: return "not a MIFARE Classic NAK code"
+        }
+    }
 }
 
-/// Runs one reader-procedure step, turning its ``TagError`` into a one-line failure that says what was being done.
-func tagStep<T>(_ doing: String, _ body: () throws(TagError) -> T) throws(CLIError) -> T {
+/// Runs one reader-procedure step, turning its ``TagError`` into a one-line failure that says what was being done
+/// (a NAK explained by the `naks` family's table).
+func tagStep<T>(
+    _ doing: String, naks: TagErrorText.NAKMeaning = .type2, _ body: () throws(TagError) -> T
+) throws(CLIError) -> T {
     do {
         return try body()
     } catch {
-        throw CLIError.failure(TagErrorText.describe(error, doing: doing))
+        throw CLIError.failure(TagErrorText.describe(error, doing: doing, naks: naks))
     }
+}
+
+/// ``tagStep(_:naks:_:)`` for a MIFARE Classic: its NAKs explained by MF1S50yyX §9.3.
+func classicStep<T>(_ doing: String, _ body: () throws(TagError) -> T) throws(CLIError) -> T {
+    try tagStep(doing, naks: .mifareClassic, body)
 }
