@@ -97,7 +97,9 @@ let package = Package(
         // lock and the emulated-slot fixture, shared by the test targets and the PC/SC benchmark.
         .target(
             name: "OpenNFCTestSupport",
-            dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation"],
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation",
+            ],
             swiftSettings: strict),
         // Fuzz target bodies (no product): every parser fed outside bytes, with its invariants (docs/RELIABILITY.md).
         .target(

@@ -69,14 +69,28 @@ import Testing
         #expect(clock.now.nanoseconds == (1 << 53) * 1_000)
     }
 
-    /// field: a response's status line took `+12` (and `-99`) as a status code, which re-serializes as two
-    /// characters; RFC 9112 §4 wants three digits.
-    @Test func aStatusCodeIsThreeDigits() throws {
-        for bad in ["+12", "-99", " 12", "1e2"] {
+    /// field: a response's status line took `+12` (and `-99`, `050`) as a status code, which re-serializes as
+    /// two characters; RFC 9112 §4 wants three digits, RFC 9110 §15 a code from 100 to 599.
+    @Test func aStatusCodeIsThreeDigitsFrom100To599() throws {
+        for bad in ["+12", "-99", " 12", "1e2", "050", "000", "600"] {
             #expect(throws: HTTPError(400, "malformed status line")) {
                 _ = try HTTPParser.responseHead(Array("HTTP/1.1 \(bad) OK\r\n".utf8))
             }
         }
         #expect(try HTTPParser.responseHead(Array("HTTP/1.1 204 No Content\r\n".utf8)).status == 204)
+    }
+
+    /// cli: a flag given twice (`--json --json`) parses, as the flag given once; only a valued option that is not
+    /// repeatable is refused the second time (`--device a --device b`: which one was meant?). Decided, not a bug:
+    /// the harness had wanted every non-repeatable option once.
+    @Test func aFlagGivenTwiceIsTheFlagGivenOnce() throws {
+        let command = Command(
+            name: "cmd", abstract: "",
+            options: [.init(name: "json", help: ""), .init(name: "device", value: "<device>", help: "")])
+        let inv = try CLI.parse(["--json", "--json"], for: command, path: ["opennfc", "cmd"])
+        #expect(inv.flag("json"))
+        #expect(throws: CLIError.self) {
+            _ = try CLI.parse(["--device", "a", "--device", "b"], for: command, path: ["opennfc", "cmd"])
+        }
     }
 }
