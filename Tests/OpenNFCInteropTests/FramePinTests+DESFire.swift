@@ -33,4 +33,45 @@ import Testing
                 try s.debit(file: 1, amount: 1, communication: 0x03); try s.commitTransaction()
             } == 2)
     }
+
+    @Test func legacyKeyCommandsAreOneFrameEach() throws {
+        let tag = try DESFireLegacyKeyInteropTests.card(.tdes2)
+        let (bench, s) = try DESFireLegacyKeyInteropTests.session(tag)
+        let k0 = try DESFireCardKey(.tdes2, value: DESFireLegacyKeyInteropTests.value(.tdes2, 1))
+        let k1 = try DESFireCardKey(.tdes2, value: DESFireLegacyKeyInteropTests.value(.tdes2, 2))
+        try s.select(0x42)
+        try s.authenticate(keyNumber: 0, key: k0, legacy: true)
+        func count(_ body: () throws -> Void) rethrows -> Int {
+            bench.frontend.resetCounts()
+            try body()
+            return bench.frames
+        }
+        // ChangeKey: keyNo + 24 cryptogram bytes (16 key + 2 + 2 CRC16, padded); ChangeKeySettings: 8 bytes;
+        // GetCardUID: a 16-byte answer. One frame each (docs/PROCEDURES.md, DESFire EV1 security).
+        #expect(try count { try s.changeKey(1, to: .zero(.tdes2), currentValue: k1.value) } == 1)
+        #expect(try count { try s.changeKeySettings(0x0F) } == 1)
+        #expect(try count { _ = try s.cardUID() } == 1)
+    }
+
+    @Test func configurationAndFileSettingsAreOneFrameEach() throws {
+        let tag = try DESFireConfigurationInteropTests.card()
+        let (bench, _, s) = try DESFireConfigurationInteropTests.connect(tag)
+        func count(_ body: () throws -> Void) rethrows -> Int {
+            bench.frontend.resetCounts()
+            try body()
+            return bench.frames
+        }
+        try s.select(0)
+        try s.authenticate(keyNumber: 0, key: .zero(.aes))
+        // docs/PROCEDURES.md (DESFire EV1 security): option ‖ the enciphered data, one frame each.
+        #expect(try count { try s.setDefaultKey([UInt8](repeating: 0x42, count: 24), version: 1) } == 1)
+        #expect(try count { try s.setATS([0x05, 0x75, 0x77, 0x81, 0x02]) } == 1)
+        #expect(try count { try s.configure(formatDisabled: true, randomID: false) } == 1)
+        try s.select(0x42)
+        #expect(
+            try count { try s.changeFileSettings(2, communication: 0, accessRights: 0xEEEE, enciphered: false) } == 1)
+        try s.authenticate(keyNumber: 1, key: try DESFireCardKey(.aes, value: DESFireConfigurationInteropTests.appKey))
+        #expect(
+            try count { try s.changeFileSettings(1, communication: 3, accessRights: 0x1111, enciphered: true) } == 1)
+    }
 }

@@ -82,7 +82,8 @@ public enum TagFile {
             ("format", .string(formatName)),
             ("version", .int(formatVersion)),
             ("chip", .string(chip.name)),
-            ("uid", .string(Hex.encode(tag.activation.uid))),
+            // A DESFire with random ID shows a random UID; its file keeps the real one.
+            ("uid", .string(Hex.encode((tag as? DESFireEV1Tag)?.realActivation.uid ?? tag.activation.uid))),
             (chip.section, section),
         ])
         return root.pretty + "\n"

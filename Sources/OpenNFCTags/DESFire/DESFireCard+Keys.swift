@@ -9,7 +9,7 @@ package import OpenNFCCrypto
 /// |---|---|---|
 /// | Directory (version, AIDs, DF names, per application key settings, file ids, ISO ids, settings) | as ``readImage()`` | no authentication |
 /// | A file a key opens | SelectApplication 1 + Authenticate 2 + the read | each key-granted file gets its own session, with the first given key its access rights name |
-/// | Restore | CreateApplication, Authenticate with the new application's zero key 0, create and fill each file (records: WriteRecord + commit each; backup: WriteData + commit), then ChangeKey every given key (key 0 last) | a value file is created holding its value; the limited credit value cannot be restored |
+/// | Restore | CreateApplication, Authenticate with the new application's zero key 0, create and fill each file (records: WriteRecord + commit each; backup: WriteData + commit), then ChangeKey every given key (key 0 last), then the PICC master key when asked | a value file is created holding its value; a limited credit value L is restored as no command sets it: created holding value + L, Debit L, CommitTransaction (3 frames more; refused, with a note, when value + L passes the upper limit or no key debits) |
 extension DESFireCard {
     /// Reads the card as ``readImage()`` does, opening key-protected files with `keys` (by AID, then key number;
     /// AID 0 the PICC master key) through sessions drawing RndA from `random`.
@@ -135,11 +135,17 @@ extension DESFireCard {
     /// are created; data, values and records are written; at last each known key is changed from zero to its value.
     /// Applications that already exist are filled with free access only (their keys are not known).
     ///
-    /// - Returns: the numbers of applications and files created, data bytes and records written, keys changed.
-    package func restoreWithKeys(_ image: DESFireImage, random: any RandomSource = SystemRandomSource())
-        throws(TagError) -> (applications: Int, files: Int, bytes: Int, records: Int, keys: Int)
-    {
-        var counts = (applications: 0, files: 0, bytes: 0, records: 0, keys: 0)
+    /// With `piccKey`, the PICC master key becomes it last (with `piccKeyVersion`), after authenticating with the
+    /// first of `piccKey` itself and `currentPICCKeys` that the card accepts (none: `commandRejected`, nothing of the
+    /// PICC key changed).
+    ///
+    /// - Returns: the numbers of applications and files created, data bytes and records written, keys changed
+    ///   (the PICC master key included), and notes on what could not be restored.
+    package func restoreWithKeys(
+        _ image: DESFireImage, piccKey: DESFireCardKey? = nil, piccKeyVersion: UInt8 = 0,
+        currentPICCKeys: [DESFireCardKey] = [.zero(.des)], random: any RandomSource = SystemRandomSource()
+    ) throws(TagError) -> (applications: Int, files: Int, bytes: Int, records: Int, keys: Int, notes: [String]) {
+        var counts = (applications: 0, files: 0, bytes: 0, records: 0, keys: 0, notes: [String]())
         let s = DESFireSecureSession(card: self, random: random)
         let present = Set(try applicationIDs())
         for app in image.applications {
@@ -164,10 +170,25 @@ extension DESFireCard {
                 try login()
                 let f = file.settings
                 let mode = created ? f.communication(for: DESFireFileSettings.writeNibbles) : 0x00
+                // A limited credit value is the last committed debits: created holding value + L, then Debit L.
+                var limit: Int32 = 0
+                if created, !existing.contains(file.number), case .value(_, let upper, let l, _, _) = file.kind, l > 0 {
+                    let what =
+                        "limited credit value \(l) of file \(file.number) in application \(Self.aidName(app.aid))"
+                    if Int64(file.value) + Int64(l) > Int64(upper) {
+                        counts.notes.append("\(what) not restored: value + \(l) passes the upper limit \(upper)")
+                    } else if f.keys(for: DESFireFileSettings.getValueNibbles).isEmpty
+                        && !DESFireFileSettings.getValueNibbles.contains(where: { f.key($0) == 0xE })
+                    {
+                        counts.notes.append("\(what) not restored: no key may debit the file")
+                    } else {
+                        limit = l
+                    }
+                }
                 if !existing.contains(file.number) {
                     try s.createFile(
                         file.number, kind: Self.empty(file.kind), communication: file.communication,
-                        accessRights: file.accessRights, isoFileID: file.isoFileID, value: file.value)
+                        accessRights: file.accessRights, isoFileID: file.isoFileID, value: file.value + limit)
                     counts.files += 1
                 }
                 guard file.closed == nil else { continue }
@@ -184,7 +205,15 @@ extension DESFireCard {
                     if case .backup = file.kind { try s.commitTransaction() }
                     counts.bytes += file.contents.count
                 case .value:
-                    continue  // created holding its value
+                    guard limit > 0 else { continue }  // created holding its value
+                    let nibbles = DESFireFileSettings.getValueNibbles
+                    let free = nibbles.contains { f.key($0) == 0xE }
+                    try s.select(app.aid)
+                    if !free, let debitor = f.keys(for: nibbles).first {
+                        try s.authenticate(keyNumber: debitor, key: zero)
+                    }
+                    try s.debit(file: file.number, amount: limit, communication: f.communication(for: nibbles))
+                    try s.commitTransaction()
                 case .linearRecord, .cyclicRecord:
                     for r in file.records {
                         try s.writeRecord(file: file.number, data: r, communication: mode)
@@ -203,6 +232,22 @@ extension DESFireCard {
                 try s.select(app.aid)
                 try s.authenticate(keyNumber: authority, key: zero)
                 try s.changeKey(number, to: key, currentValue: number == authority ? nil : zero.value)
+                counts.keys += 1
+            }
+        }
+        if let piccKey {
+            var current: DESFireCardKey?
+            for k in [piccKey] + currentPICCKeys where current == nil {
+                try s.select(0)
+                if (try? s.authenticate(keyNumber: 0, key: k)) != nil { current = k }
+            }
+            guard let current else {
+                throw TagError(
+                    .commandRejected, "the card's PICC master key is none of the keys given: it was not changed")
+            }
+            if current != piccKey {
+                let number: UInt8 = piccKey.cipher == .aes ? 0x80 : piccKey.cipher == .tdes3 ? 0x40 : 0x00
+                try s.changeKey(number, to: piccKey, version: piccKeyVersion)
                 counts.keys += 1
             }
         }

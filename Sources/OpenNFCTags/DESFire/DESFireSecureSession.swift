@@ -49,8 +49,8 @@ package struct DESFireCardKey: Sendable, Hashable {
 /// | ``changeKey(_:to:version:currentValue:)`` | 1 | enciphered cryptogram; the session ends when the key that authenticated changes |
 /// | ``changeKeySettings(_:)``, ``cardUID()``, ``formatPICC()`` | 1 | need the level's master key (UID: any key) |
 ///
-/// File commands in every communication mode, EV1 and legacy: DESFireSecureSession+Files.swift. Not supported:
-/// EV2 secure messaging; ChangeKey, ChangeKeySettings and GetCardUID in a legacy session.
+/// Key commands and file commands work in EV1 and legacy (`0A`) sessions alike; file commands in every
+/// communication mode: DESFireSecureSession+Files.swift. Not supported: EV2 secure messaging.
 package final class DESFireSecureSession {
     let card: DESFireCard
     let random: any RandomSource
@@ -314,28 +314,33 @@ package final class DESFireSecureSession {
         return DESFireCard.le(v[...])
     }
 
-    /// GetCardUID `51` (EV1 session): the real 7-byte UID, enciphered by the card.
+    /// GetCardUID `51` (any session): the real 7-byte UID, enciphered by the card. EV1: UID ‖ CRC32 with the IV;
+    /// legacy: E-CBC(UID ‖ CRC16 ‖ padding) from a zero IV (as the card side decides it, docs/DIFFERENCES.md).
     package func cardUID() throws(TagError) -> [UInt8] {
-        guard secured else { throw TagError(.unsupported, "GetCardUID needs an ISO or AES authentication first") }
+        guard keyNumber != nil else { throw TagError(.unsupported, "GetCardUID needs an authentication first") }
+        if legacy { return try protectedRead(0x51, [], length: 7, mode: 0x03, name: "GetCardUID") }
         let c = try command(0x51, [], name: "GetCardUID", enciphered: true)
         return try decipher(c, length: 7, name: "GetCardUID")
     }
 
     /// ChangeKey `C4`: key `number` (at PICC level with the new key's type in bits 7–6: `80` AES, `40` 3K3DES)
     /// gets `newKey` (AES: with `version`; the DES family carries its version in the key's parity bits). Changing
-    /// another key than the one that authenticated needs its `currentValue`.
+    /// another key than the one that authenticated needs its `currentValue`. EV1 sessions protect the cryptogram
+    /// with CRC32 and the IV; legacy (`0A`) sessions with CRC16, zero padding and the send mode (MF3ICD40 heritage).
     package func changeKey(
         _ number: UInt8, to newKey: DESFireCardKey, version: UInt8 = 0, currentValue: [UInt8]? = nil
     ) throws(TagError) {
-        guard secured, let authenticated = keyNumber else {
-            throw TagError(.unsupported, "ChangeKey needs an ISO or AES authentication first")
+        guard let authenticated = keyNumber else {
+            throw TagError(.unsupported, "ChangeKey needs an authentication first")
         }
         let wire = newKey.cipher == .des ? newKey.value + newKey.value : newKey.value
         let extra: [UInt8] = newKey.cipher == .aes ? [version] : []
+        let check = { [legacy] (data: [UInt8]) -> [UInt8] in legacy ? Self.crc16(data) : DESFireCRC32.bytes(data) }
+        let header: [UInt8] = legacy ? [] : [0xC4, number]
         var plain: [UInt8]
         if number & 0x3F == authenticated {
             plain = wire + extra
-            plain += DESFireCRC32.bytes([0xC4, number] + plain)
+            plain += check(header + plain)
         } else {
             guard let currentValue else {
                 throw TagError(.unsupported, "changing key \(number & 0x3F) needs its current value")
@@ -346,20 +351,24 @@ package final class DESFireSecureSession {
                     .unsupported, "the current key has \(currentValue.count) bytes, the new one \(wire.count)")
             }
             plain = zip(wire, old).map { $0 ^ $1 } + extra
-            plain += DESFireCRC32.bytes([0xC4, number] + plain) + DESFireCRC32.bytes(wire)
+            plain += check(header + plain) + check(wire)
         }
         let same = number & 0x3F == authenticated
-        let cryptogram = try encipher(plain)
+        let cryptogram = legacy ? try legacySend(plain) : try encipher(plain)
         _ = try command(
             0xC4, [number] + cryptogram, name: "ChangeKey \(number & 0x3F)", protectedInput: true,
             noResponseMAC: same)
         if same { end() }
     }
 
-    /// ChangeKeySettings `54` (the level's master key): the new settings byte, enciphered with CRC32.
+    /// ChangeKeySettings `54` (the level's master key): the new settings byte, enciphered with CRC32 (EV1) or with
+    /// CRC16 and zero padding in the send mode (legacy).
     package func changeKeySettings(_ settings: UInt8) throws(TagError) {
-        guard secured else { throw TagError(.unsupported, "ChangeKeySettings needs an ISO or AES authentication") }
-        let cryptogram = try encipher([settings] + DESFireCRC32.bytes([0x54, settings]))
+        guard keyNumber != nil else { throw TagError(.unsupported, "ChangeKeySettings needs an authentication") }
+        let cryptogram =
+            legacy
+            ? try legacySend([settings] + Self.crc16([settings]))
+            : try encipher([settings] + DESFireCRC32.bytes([0x54, settings]))
         _ = try command(0x54, cryptogram, name: "ChangeKeySettings", protectedInput: true)
     }
 

@@ -209,10 +209,12 @@ enum DESFireDump {
         return s
     }
 
-    /// Restores a desfire-ev1 dump onto the DESFire in the field.
-    static func restore(_ source: DESFireEV1Tag, path: String, to tag: ConnectedTag) throws -> (
-        applications: Int, files: Int, bytes: Int, records: Int, keys: Int
-    ) {
+    /// Restores a desfire-ev1 dump onto the DESFire in the field; `setPICCKey`: its PICC master key too, after
+    /// authenticating with it or one of `currentPICCKeys`.
+    static func restore(
+        _ source: DESFireEV1Tag, path: String, to tag: ConnectedTag, setPICCKey: Bool = false,
+        currentPICCKeys: [DESFireCardKey] = []
+    ) throws -> (applications: Int, files: Int, bytes: Int, records: Int, keys: Int, notes: [String]) {
         guard case .desfire = tag.identified.kind else {
             throw CLIError.failure(
                 "'\(path)' is a dump of a desfire-ev1 tag, but the tag in the field is \(tag.chip) (UID \(tag.uid)); "
@@ -220,7 +222,12 @@ enum DESFireDump {
         }
         let card = DESFireCard(target: tag.target, frontend: tag.frontend)
         let image = image(of: source)
-        return try tagStep("restore its applications") { () throws(TagError) in try card.restoreWithKeys(image) }
+        let piccKey = setPICCKey ? readerKey(source.masterKey) : nil
+        return try tagStep("restore its applications") { () throws(TagError) in
+            try card.restoreWithKeys(
+                image, piccKey: piccKey, piccKeyVersion: source.masterKey.version,
+                currentPICCKeys: currentPICCKeys + [.zero(.des)])
+        }
     }
 
     static func aidText(_ v: UInt32) -> String {
@@ -256,9 +263,18 @@ enum DESFireDump {
 
     /// `restore` of a desfire-ev1 dump: creates what the DESFire lacks, writes every file, then the keys.
     static func restore(_ source: DESFireEV1Tag, path: String, _ inv: Invocation) throws -> Int32 {
-        try TagSession.run(inv) { session in
+        // The dump carries the PICC master key when `dump --keys` opened it (the factory key otherwise).
+        let setPICCKey = source.masterKey != .zero(.des)
+        if setPICCKey && !inv.flag("yes") {
+            throw CLIError.failure(
+                "'\(path)' sets the PICC master key to its \(source.masterKey.type.rawValue) key, and a card whose "
+                    + "PICC master key is lost is locked for good; repeat with --yes")
+        }
+        let current = try inv.value("keys").map { try keys(path: $0)[0]?[0] } ?? nil
+        return try TagSession.run(inv) { session in
             let tag = try session.connectTag()
-            let done = try restore(source, path: path, to: tag)
+            let done = try restore(
+                source, path: path, to: tag, setPICCKey: setPICCKey, currentPICCKeys: current.map { [$0] } ?? [])
             try session.release()
             if inv.flag("json") {
                 Console.out(
@@ -266,13 +282,13 @@ enum DESFireDump {
                         ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("source", .string(path)),
                         ("applicationsCreated", .int(done.applications)), ("filesCreated", .int(done.files)),
                         ("bytesWritten", .int(done.bytes)), ("recordsWritten", .int(done.records)),
-                        ("keysChanged", .int(done.keys)),
+                        ("keysChanged", .int(done.keys)), ("notes", .array(done.notes.map { .string($0) })),
                     ]).pretty + "\n")
             } else {
                 Console.out(
                     "Restored '\(path)' to \(tag.chip) \(tag.uid): \(done.applications) application(s) and "
                         + "\(done.files) file(s) created, \(done.bytes) bytes and \(done.records) record(s) written, "
-                        + "\(done.keys) key(s) set.\n")
+                        + "\(done.keys) key(s) set.\n" + done.notes.map { "Not restored: \($0).\n" }.joined())
             }
             return 0
         }

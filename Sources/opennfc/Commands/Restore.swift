@@ -12,9 +12,12 @@ extension Commands {
             the restored content if it is pulled away. The capability container is written when it only needs
             bits set. Lock bytes and the password configuration are never written. Refuses a tag of another chip.
             A type4 dump's NDEF message is written to a Type 4 tag whose NDEF file has the same size: NLEN 0
-            first, then the message, NLEN last. A desfire-ev1 dump goes to a DESFire: applications and standard
-            data files it lacks are created with the dump's settings, then every file is written whole.
-            Applications and files the card has and the dump lacks are left alone; a file of another size is refused.
+            first, then the message, NLEN last. A desfire-ev1 dump goes to a DESFire: applications and files of
+            every type it lacks are created with the dump's settings and filled (data, values with their limited
+            credit value, records), then the dump's application keys are set; a dump whose PICC master key is not
+            the factory key changes the card's PICC master key last, only with --yes (--keys gives the card's
+            current one; the factory key is tried too). Applications and files the card has and the dump lacks
+            are left alone.
 
             Examples:
               opennfc restore backup.json --device pcsc
@@ -26,8 +29,10 @@ extension Commands {
             .init(name: "json", help: "Print the result as JSON."),
             .init(
                 name: "keys", value: "<file>",
-                help: "MIFARE Classic: keys to try after the file's and before the built-in ones."),
+                help: "MIFARE Classic: keys to try after the file's and before the built-in ones; DESFire: the "
+                    + "card's current PICC master key (AID 000000, key 0)."),
             .init(name: "block0", help: "MIFARE Classic: write block 0 too (a gen2/CUID or gen1a card)."),
+            .init(name: "yes", help: "DESFire: allow changing the card's PICC master key to the dump's."),
         ],
         run: { inv in
             let path = inv.positionals[0]

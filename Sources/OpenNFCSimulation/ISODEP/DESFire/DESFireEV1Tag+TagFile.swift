@@ -18,7 +18,42 @@ internal import OpenNFCBytes
 /// AIDs are written as values, most significant byte first (`00 00 01` travels `01 00 00`); access rights as the
 /// 16-bit value Read|Write|Read&Write|Change (`EE EE`: all free).
 extension DESFireEV1Tag {
-    static let sectionKeys: Set<String> = ["activation", "version", "masterKey", "applications"]
+    static let sectionKeys: Set<String> = [
+        "activation", "version", "masterKey", "applications", "keySettings", "configuration",
+    ]
+    static let configurationKeys: Set<String> = [
+        "formatDisabled", "randomID", "defaultKey", "defaultKeyVersion", "ats",
+    ]
+
+    /// The `configuration` object (SetConfiguration), only what differs from the factory state.
+    func configurationJSON() -> JSONValue {
+        let c = configuration
+        var m: [(String, JSONValue)] = []
+        if c.formatDisabled { m.append(("formatDisabled", .bool(true))) }
+        if c.randomID { m.append(("randomID", .bool(true))) }
+        if c.defaultKey.contains(where: { $0 != 0 }) || c.defaultKeyVersion != 0 {
+            m.append(("defaultKey", .string(Hex.encode(c.defaultKey, separator: " "))))
+            m.append(("defaultKeyVersion", ISODEPTagFileCoding.byte(c.defaultKeyVersion)))
+        }
+        if let ats = c.ats { m.append(("ats", .string(Hex.encode(ats, separator: " ")))) }
+        return .object(m)
+    }
+
+    static func decodeConfiguration(_ c: TagFileFields) throws(TagFileError) -> DESFireConfiguration {
+        try ISODEPTagFileCoding.checkKeys(c, configurationKeys)
+        var out = DESFireConfiguration()
+        if c.contains("formatDisabled") { out.formatDisabled = try c.bool("formatDisabled") }
+        if c.contains("randomID") { out.randomID = try c.bool("randomID") }
+        if let k = try c.optionalHex("defaultKey", count: 24) { out.defaultKey = k }
+        out.defaultKeyVersion = try ISODEPTagFileCoding.optionalByte(c, "defaultKeyVersion") ?? 0
+        if let ats = try c.optionalHex("ats") {
+            guard (2...20).contains(ats.count), Int(ats[0]) == ats.count else {
+                throw TagFileError("an ATS starts with its length byte TL and has 2-20 bytes", field: c.field("ats"))
+            }
+            out.ats = ats
+        }
+        return out
+    }
 
     static func keyJSON(_ k: DESFireKey) -> JSONValue {
         .object([
@@ -144,49 +179,56 @@ extension DESFireEV1Tag {
         typealias C = ISODEPTagFileCoding
         let v = version
         let hex = { (b: [UInt8]) -> JSONValue in .string(Hex.encode(b, separator: " ")) }
-        return .object([
-            ("activation", C.activation(activation)),
-            ("masterKey", Self.keyJSON(masterKey)),
-            (
-                "version",
-                .object([
-                    ("hardware", hex(v.hardware)), ("software", hex(v.software)), ("batch", hex(v.batch)),
-                    ("productionWeek", C.byte(v.productionWeek)), ("productionYear", C.byte(v.productionYear)),
-                ])
-            ),
-            (
-                "applications",
-                .array(
-                    applications.map { app in
-                        var m: [(String, JSONValue)] = [
-                            (
-                                "aid",
-                                hex([UInt8(app.aid >> 16 & 0xFF), UInt8(app.aid >> 8 & 0xFF), UInt8(app.aid & 0xFF)])
-                            ),
-                            ("keySettings", C.byte(app.keySettings)),
-                            ("keyCount", C.byte(app.keyCount)),
-                        ]
-                        if let fid = app.isoFileID { m.append(("isoFileID", C.uint16(fid))) }
-                        if let name = app.dfName { m.append(("dfName", hex(name))) }
-                        m.append(("keys", .array(app.keys.map(Self.keyJSON))))
-                        m.append(
-                            (
-                                "files",
-                                .array(
-                                    app.files.map { f in
-                                        var fm: [(String, JSONValue)] = [("number", .int(Int(f.number)))]
-                                        if let fid = f.isoFileID { fm.append(("isoFileID", C.uint16(fid))) }
-                                        fm += [
-                                            ("communication", C.byte(f.communicationSettings)),
-                                            ("accessRights", C.uint16(f.accessRights)),
-                                        ]
-                                        return .object(fm + Self.kindJSON(f))
-                                    })
-                            ))
-                        return .object(m)
-                    })
-            ),
-        ])
+        var extra: [(String, JSONValue)] = []
+        if piccKeySettings != 0x0F { extra.append(("keySettings", C.byte(piccKeySettings))) }
+        if !configuration.isFactory { extra.append(("configuration", configurationJSON())) }
+        return .object(
+            [
+                ("activation", C.activation(realActivation)),
+                ("masterKey", Self.keyJSON(masterKey)),
+            ] + extra + [
+                (
+                    "version",
+                    .object([
+                        ("hardware", hex(v.hardware)), ("software", hex(v.software)), ("batch", hex(v.batch)),
+                        ("productionWeek", C.byte(v.productionWeek)), ("productionYear", C.byte(v.productionYear)),
+                    ])
+                ),
+                (
+                    "applications",
+                    .array(
+                        applications.map { app in
+                            var m: [(String, JSONValue)] = [
+                                (
+                                    "aid",
+                                    hex([
+                                        UInt8(app.aid >> 16 & 0xFF), UInt8(app.aid >> 8 & 0xFF), UInt8(app.aid & 0xFF),
+                                    ])
+                                ),
+                                ("keySettings", C.byte(app.keySettings)),
+                                ("keyCount", C.byte(app.keyCount)),
+                            ]
+                            if let fid = app.isoFileID { m.append(("isoFileID", C.uint16(fid))) }
+                            if let name = app.dfName { m.append(("dfName", hex(name))) }
+                            m.append(("keys", .array(app.keys.map(Self.keyJSON))))
+                            m.append(
+                                (
+                                    "files",
+                                    .array(
+                                        app.files.map { f in
+                                            var fm: [(String, JSONValue)] = [("number", .int(Int(f.number)))]
+                                            if let fid = f.isoFileID { fm.append(("isoFileID", C.uint16(fid))) }
+                                            fm += [
+                                                ("communication", C.byte(f.communicationSettings)),
+                                                ("accessRights", C.uint16(f.accessRights)),
+                                            ]
+                                            return .object(fm + Self.kindJSON(f))
+                                        })
+                                ))
+                            return .object(m)
+                        })
+                ),
+            ])
     }
 
     static func decode(_ s: TagFileFields, uid: [UInt8]) throws(TagFileError) -> DESFireEV1Tag {
@@ -246,6 +288,10 @@ extension DESFireEV1Tag {
             throw TagFileError(error.reason, field: s.field("applications"))
         }
         tag.activation = try C.activation(s, over: tag.activation)
+        if let b = try C.optionalByte(s, "keySettings") { tag.piccKeySettings = b }
+        if s.contains("configuration") {
+            tag.configuration = try Self.decodeConfiguration(try s.object("configuration"))
+        }
         return tag
     }
 }

@@ -20,13 +20,38 @@
 /// | Communication modes | plain, MACed, enciphered as the file says when a key grants the access, in EV1 (CMAC, CRC32) and legacy (4-byte MAC, CRC16) sessions | `DESFireMachine+Security.swift` |
 /// | Tearing | WriteData on a standard file commits when complete: torn then, only the first `tearAfter` bytes; UPDATE BINARY likewise; transactions: see the transaction table | a chain torn before its last frame commits nothing [?] |
 /// | ISO 7816-4 | the shared ``ISO7816Engine``: DF by name or ISO id, EF by ISO id, READ/UPDATE BINARY | standard files; backup files read only; MLe 256, MLc 255, short APDUs |
-/// | Keys and authentication | PICC master key and per-application keys (DES, 2K3DES, 3K3DES, AES); `0A`, `1A`, `AA`; session keys; GetKeyVersion, ChangeKey, ChangeKeySettings, GetCardUID, FormatPICC, GetFreeMemory | `DESFireMachine+Security.swift` (capability table there) |
-/// | **Not emulated** | SetConfiguration, ChangeFileSettings, random ID (`1C`); ChangeKey, ChangeKeySettings and GetCardUID in a legacy (`0A`) session (`AE`); ISO 7816 access to key-protected files (`69 82`) | not done yet |
+/// | Keys and authentication | PICC master key and per-application keys (DES, 2K3DES, 3K3DES, AES); `0A`, `1A`, `AA`; session keys; GetKeyVersion, ChangeKey, ChangeKeySettings, GetCardUID (in EV1 and legacy sessions), FormatPICC, GetFreeMemory | `DESFireMachine+Security.swift` (capability table there) |
+/// | SetConfiguration `5C`, ChangeFileSettings `5F` | options `00` (format disabled, random ID), `01` (default key), `02` (user ATS); file settings in the mode the Change right says | `DESFireMachine+Configuration.swift` (capability table there) |
+/// | Random ID | a random 4-byte UID (`08` first, ATQA `0304`) at each power-up; GetCardUID gives the real one; tag files keep the real one | |
+/// | **Not emulated** | ISO 7816 access to key-protected files (`69 82`); the per-file memory overhead of GetFreeMemory; EV2/EV3 commands | not done yet |
 package import OpenNFCCrypto
 
 public final class DESFireEV1Tag: VirtualTag {
     public let chip = "desfire-ev1"
-    public var activation: VirtualActivation
+    /// The activation as configured (real UID, factory or tag-file ATS); ``activation`` applies random ID and the
+    /// ATS SetConfiguration gave.
+    private var configuredActivation: VirtualActivation
+
+    /// What anticollision, SELECT and RATS report now (with random ID: this power cycle's random UID).
+    public var activation: VirtualActivation {
+        get { machine.presented(configuredActivation) }
+        set { configuredActivation = newValue }
+    }
+
+    /// The activation without random ID and user ATS: what tag files store.
+    package var realActivation: VirtualActivation { configuredActivation }
+
+    /// What SetConfiguration set.
+    package var configuration: DESFireConfiguration {
+        get { machine.configuration }
+        set { machine.configuration = newValue }
+    }
+
+    /// The PICC master key settings (GetKeySettings at PICC level).
+    package var piccKeySettings: UInt8 {
+        get { machine.piccKeySettings }
+        set { machine.piccKeySettings = newValue }
+    }
 
     var machine: DESFireMachine
 
@@ -81,7 +106,7 @@ public final class DESFireEV1Tag: VirtualTag {
                 }
             }
         }
-        self.activation = Self.defaultActivation(uid: uid)
+        self.configuredActivation = Self.defaultActivation(uid: uid)
         let limits = ISO7816Engine.Limits(mle: 256, mlc: 255, extendedLength: false)
         self.machine = DESFireMachine(
             picc: DESFirePICC(applications: applications, masterKey: masterKey), engine: ISO7816Engine(limits: limits),
@@ -105,6 +130,11 @@ public final class DESFireEV1Tag: VirtualTag {
 
     public func reset() {
         machine.reset()
+    }
+
+    /// Power-up: with random ID a new UID is drawn for this power cycle.
+    public func powerOn() {
+        machine.powerOn()
     }
 
     public func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {

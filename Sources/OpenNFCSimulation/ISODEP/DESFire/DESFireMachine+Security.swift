@@ -27,7 +27,8 @@ struct DESFireSession: Sendable {
 /// | EV1 CMAC | every command while authenticated feeds CMAC(IV, command) into the IV; every `00` answer carries the first 8 bytes of CMAC(IV, data ‖ 00) (NIST SP 800-38B with the IV as CBC start) |
 /// | EV1 enciphered | data ‖ CRC32(… ‖ status) ‖ zero padding, CBC with the IV (CRC-32/JAMCRC, LSB first) |
 /// | Session end | any error status, SelectApplication, a new authentication, changing the key that authenticated, re-activation |
-/// | Legacy MAC / enciphered communication | file commands (data, value, record): the 4-byte MAC (E-CBC of the zero-padded data from a zero IV) and data ‖ CRC16 (CRC_A) enciphered, the reader deciphering in send mode, from a zero IV each time; ChangeKey / ChangeKeySettings / GetCardUID need an EV1 session (`AE`) |
+/// | Legacy MAC / enciphered communication | file commands (data, value, record): the 4-byte MAC (E-CBC of the zero-padded data from a zero IV) and data ‖ CRC16 (CRC_A) enciphered, the reader deciphering in send mode, from a zero IV each time |
+/// | Legacy key commands | ChangeKey (new key ‖ CRC16, or new ⊕ old ‖ CRC16 ‖ CRC16(new), zero padded, send mode), ChangeKeySettings (settings ‖ CRC16 ‖ zeros, send mode), GetCardUID (E-CBC(UID ‖ CRC16 ‖ zeros), decided: docs/DIFFERENCES.md) |
 extension DESFireMachine {
     /// The keys at the selected level: the PICC master key, or the selected application's keys.
     var currentKeys: [DESFireKey] {
@@ -220,12 +221,15 @@ extension DESFireMachine {
         return access
     }
 
-    /// ChangeKey `C4` keyNo ‖ cryptogram (EV1 sessions): for the key that authenticated, newKey [‖ AES version] ‖
+    /// ChangeKey `C4` keyNo ‖ cryptogram. EV1 sessions: for the key that authenticated, newKey [‖ AES version] ‖
     /// CRC32(C4 ‖ keyNo ‖ newKey [‖ version]); for another key, (newKey ⊕ oldKey) [‖ version] ‖ CRC32 of that ‖
-    /// CRC32(newKey); zero padded, enciphered with the IV. DES-family keys travel as 16 bytes (DES as K ‖ K) and
-    /// carry their version in the least significant bits of the first 8 bytes.
+    /// CRC32(newKey); zero padded, enciphered with the IV. Legacy (`0A`) sessions (MF3ICD40 heritage): newKey
+    /// [‖ version] ‖ CRC16(newKey [‖ version]), or (newKey ⊕ oldKey) [‖ version] ‖ CRC16 of that ‖ CRC16(newKey);
+    /// zero padded to whole 8-byte blocks, sent in the legacy send mode from a zero IV; the padding must be zero.
+    /// DES-family keys travel as 16 bytes (DES as K ‖ K) and carry their version in the least significant bits of
+    /// the first 8 bytes. Torn, the key is written whole or not at all (the old key stays).
     mutating func changeKey(_ p: ArraySlice<UInt8>, tearAfter: Int?) -> DESFireReply {
-        guard let s = session, !s.legacy else { return .status(.authenticationError) }
+        guard let s = session else { return .status(.authenticationError) }
         guard p.count >= 2 else { return .status(.lengthError) }
         let b = Array(p)
         let keyNo = b[0]
@@ -241,24 +245,29 @@ extension DESFireMachine {
             newType = keys[Int(number)].type == .tdes2 ? .des : keys[Int(number)].type
         }
         let wireLength = newType == .des || newType == .tdes2 ? 16 : newType.length
-        guard let plain = decipherCommand(Array(b[1...])) else { return .status(.lengthError) }
+        let wire = Array(b[1...])
+        guard let plain = s.legacy ? legacyDecipher(wire) : decipherCommand(wire) else { return .status(.lengthError) }
         let versionLength = newType == .aes ? 1 : 0
         let same = number == s.keyNumber
         let body = wireLength + versionLength
-        guard plain.count >= body + (same ? 4 : 8) else { return .status(.lengthError) }
+        let crcLength = s.legacy ? 2 : 4
+        let checked = body + (same ? crcLength : 2 * crcLength)
+        guard plain.count >= checked else { return .status(.lengthError) }
         var value = Array(plain[0..<wireLength])
         let old = keys[Int(number)]
         if !same {
             let oldWire = old.bytes.count == 8 ? old.bytes + old.bytes : old.bytes
             if oldWire.count == wireLength { value = zip(value, oldWire).map { $0 ^ $1 } }
         }
-        let crc = Array(plain[body..<body + 4])
-        guard crc == DESFireCRC32.bytes([0xC4, keyNo] + plain[0..<body]) else { return .status(.integrityError) }
+        let crc = Array(plain[body..<body + crcLength])
+        let header: [UInt8] = s.legacy ? [] : [0xC4, keyNo]
+        guard crc == checksum(header + plain[0..<body], legacy: s.legacy) else { return .status(.integrityError) }
         if !same {
-            guard Array(plain[body + 4..<body + 8]) == DESFireCRC32.bytes(value) else {
+            guard Array(plain[body + crcLength..<checked]) == checksum(value, legacy: s.legacy) else {
                 return .status(.integrityError)
             }
         }
+        if s.legacy, !plain[checked...].allSatisfy({ $0 == 0 }) { return .status(.integrityError) }
         let version: UInt8
         if newType == .aes {
             version = plain[wireLength]
@@ -289,35 +298,56 @@ extension DESFireMachine {
         return .status(.ok)
     }
 
-    /// ChangeKeySettings `54` cryptogram: settings ‖ CRC32(54 ‖ settings), zero padded, enciphered; needs the master
-    /// key of the level and the "settings changeable" bit (3).
+    /// The integrity check of a key cryptogram: CRC16 (CRC_A) in a legacy session, CRC32 in an EV1 one.
+    func checksum<C: Collection>(_ data: C, legacy: Bool) -> [UInt8] where C.Element == UInt8 {
+        legacy ? Self.crc16(data) : DESFireCRC32.bytes(Array(data))
+    }
+
+    /// ChangeKeySettings `54` cryptogram; needs the master key of the level and the "settings changeable" bit (3).
+    /// EV1: settings ‖ CRC32(54 ‖ settings), zero padded, enciphered with the IV. Legacy: settings ‖
+    /// CRC16(settings) ‖ five zero bytes, in the send mode.
     mutating func changeKeySettings(_ p: ArraySlice<UInt8>) -> DESFireReply {
-        guard let s = session, !s.legacy else { return .status(.authenticationError) }
+        guard let s = session else { return .status(.authenticationError) }
         guard s.keyNumber == 0 else { return .status(.authenticationError) }
         let current = selectedApplication.map { picc.applications[$0].keySettings } ?? piccKeySettings
         guard current & 0x08 != 0 else { return .status(.permissionDenied) }
-        guard let plain = decipherCommand(Array(p)), plain.count >= 5 else { return .status(.lengthError) }
-        guard Array(plain[1..<5]) == DESFireCRC32.bytes([0x54, plain[0]]) else { return .status(.integrityError) }
-        if let df = selectedApplication {
-            picc.applications[df].keySettings = plain[0]
+        let settings: UInt8
+        if s.legacy {
+            guard p.count == 8, let plain = legacyDecipher(Array(p)) else { return .status(.lengthError) }
+            guard Array(plain[1..<3]) == Self.crc16(plain[0..<1]), plain[3...].allSatisfy({ $0 == 0 }) else {
+                return .status(.integrityError)
+            }
+            settings = plain[0]
         } else {
-            piccKeySettings = plain[0]
+            guard let plain = decipherCommand(Array(p)), plain.count >= 5 else { return .status(.lengthError) }
+            guard Array(plain[1..<5]) == DESFireCRC32.bytes([0x54, plain[0]]) else { return .status(.integrityError) }
+            settings = plain[0]
+        }
+        if let df = selectedApplication {
+            picc.applications[df].keySettings = settings
+        } else {
+            piccKeySettings = settings
         }
         return .status(.ok)
     }
 
-    /// GetCardUID `51` (EV1 session): the 7-byte UID, enciphered.
+    /// GetCardUID `51`: the 7-byte UID, enciphered. EV1: UID ‖ CRC32(UID ‖ 00) padded, with the IV. Legacy (no
+    /// public description; decided in docs/DIFFERENCES.md): E-CBC(UID ‖ CRC16(UID) ‖ 7 zero bytes) from a zero IV, as
+    /// a legacy enciphered ReadData answers.
     mutating func getCardUID(_ p: ArraySlice<UInt8>) -> DESFireReply {
         guard p.isEmpty else { return .status(.lengthError) }
-        guard session?.legacy == false, let c = encipherResponse(uid) else { return .status(.authenticationError) }
+        guard let s = session else { return .status(.authenticationError) }
+        let c = s.legacy ? protectResponse(uid, mode: 0x03) : encipherResponse(uid)
+        guard let c else { return .status(.authenticationError) }
         responseSecured = true
         return DESFireReply(status: .ok, data: c)
     }
 
-    /// FormatPICC `FC`: every application goes; needs the PICC master key.
+    /// FormatPICC `FC`: every application goes; needs the PICC master key; `9D` once SetConfiguration disabled it.
     mutating func formatPICC(_ p: ArraySlice<UInt8>) -> DESFireReply {
         guard p.isEmpty else { return .status(.lengthError) }
         guard selectedApplication == nil, authenticated(as: 0) else { return .status(.authenticationError) }
+        guard !configuration.formatDisabled else { return .status(.permissionDenied) }
         picc.applications.removeAll()
         engine.select(df: nil, ef: nil, in: picc)
         return .status(.ok)
@@ -337,7 +367,7 @@ extension DESFireMachine {
 
 extension DESFireMachine {
     /// Commands whose input carries its own protection (they move the EV1 IV themselves, not by a command CMAC).
-    static let protectedInput: Set<UInt8> = [0xC4, 0x54, 0x3D, 0x3B, 0x0C, 0xDC, 0x1C]
+    static let protectedInput: Set<UInt8> = [0xC4, 0x54, 0x3D, 0x3B, 0x0C, 0xDC, 0x1C, 0x5C, 0x5F]
 
     /// The bytes a command's data part of `length` bytes takes on the wire in `mode`: plain; MACed + 8 (EV1 CMAC)
     /// or + 4 (legacy MAC); enciphered data ‖ CRC32 (EV1) or ‖ CRC16 (legacy), padded to whole blocks.

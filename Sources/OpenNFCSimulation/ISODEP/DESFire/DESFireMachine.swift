@@ -45,6 +45,10 @@ struct DESFireMachine: Sendable {
     /// The changes of the open transaction (backup, value and record files of the selected application), by file
     /// number, pending until CommitTransaction (DESFireMachine+Transaction.swift).
     var transaction: [UInt8: DESFirePendingChange] = [:]
+    /// What SetConfiguration set (DESFireMachine+Configuration.swift).
+    var configuration = DESFireConfiguration()
+    /// The UID of this power cycle when random ID is on.
+    var randomUID: [UInt8]?
 
     /// The selected application, or nil at PICC level.
     var selectedApplication: Int? { engine.currentDF }
@@ -140,8 +144,8 @@ struct DESFireMachine: Sendable {
         case 0xEB: return clearRecordFile(params)
         case 0xC7: return commitTransaction(params, tearAfter: tearAfter)
         case 0xA7: return abortTransaction(params)
-        // SetConfiguration, ChangeFileSettings: not emulated; they need authentication first.
-        case 0x5C, 0x5F: return .status(session == nil ? .authenticationError : .illegalCommand)
+        case 0x5C: return setConfiguration(params)
+        case 0x5F: return changeFileSettings(params)
         default: return .status(.illegalCommand)
         }
     }
@@ -199,7 +203,9 @@ struct DESFireMachine: Sendable {
     /// GetVersion `60`: hardware, software, then UID + batch + production date, over three frames.
     private mutating func getVersion(_ p: ArraySlice<UInt8>) -> DESFireReply {
         guard p.isEmpty else { return .status(.lengthError) }
-        let production = uid + version.batch + [version.productionWeek, version.productionYear]
+        // With random ID the UID is hidden (zeros): only GetCardUID gives it (docs/DIFFERENCES.md).
+        let shown = configuration.randomID ? [UInt8](repeating: 0, count: uid.count) : uid
+        let production = shown + version.batch + [version.productionWeek, version.productionYear]
         return send([version.hardware, version.software, production])
     }
 
@@ -422,8 +428,10 @@ extension DESFireMachine {
         if let fid, picc.applications.contains(where: { $0.isoFileID == fid }) { return .status(.duplicateError) }
         guard picc.applications.count < Self.maxApplications else { return .status(.countError) }
         let name = b.count > 7 ? Array(b[7...]) : nil
-        picc.applications.append(
-            DESFireApplication(aid: aid, keySettings: b[3], keyCount: b[4], isoFileID: fid, dfName: name))
+        var app = DESFireApplication(aid: aid, keySettings: b[3], keyCount: b[4], isoFileID: fid, dfName: name)
+        // The keys start as SetConfiguration's default key (all zeros, version 0, from the factory).
+        app.keys = app.keys.map { configuration.key($0.type) }
+        picc.applications.append(app)
         return .status(.ok)
     }
 
