@@ -71,10 +71,13 @@ let package = Package(
             name: "OpenNFCDemo",
             dependencies: ["OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRF"],
             swiftSettings: strict),
+        // The CLI's command tree types and option parser and the doctor's source scanner (no product): a library so
+        // that the fuzz targets reach them; the commands themselves stay in the executable.
+        .target(name: "OpenNFCCLIKit", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .executableTarget(
             name: "opennfc",
             dependencies: [
-                "OpenNFCDemo",
+                "OpenNFCDemo", "OpenNFCCLIKit",
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
                 "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
                 "OpenNFCFieldServer",
@@ -94,7 +97,9 @@ let package = Package(
         // lock and the emulated-slot fixture, shared by the test targets and the PC/SC benchmark.
         .target(
             name: "OpenNFCTestSupport",
-            dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation"],
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation",
+            ],
             swiftSettings: strict),
         // Fuzz target bodies (no product): every parser fed outside bytes, with its invariants (docs/RELIABILITY.md).
         .target(
@@ -102,6 +107,7 @@ let package = Package(
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
                 "OpenNFCVPCD", "OpenNFCSystem", "OpenNFCCrypto", "OpenNFCTestSupport",
+                "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCCLIKit",
             ],
             swiftSettings: strict),
         // libFuzzer driver (`scripts/fuzz`, -DOPENNFC_FUZZ) or, built normally, the corpus replay and seed tool.
@@ -176,6 +182,7 @@ let package = Package(
             name: "OpenNFCFuzzTests",
             dependencies: [
                 "OpenNFCFuzzTargets", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCRF", "OpenNFCTestSupport",
+                "OpenNFCCLIKit", "OpenNFCHTTP", "OpenNFCRemote",
             ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.

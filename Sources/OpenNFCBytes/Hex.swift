@@ -34,7 +34,9 @@ package enum Hex {
                 }
                 continue
             default:
-                throw ParseError(reason: "invalid hex character '\(Character(Unicode.Scalar(c)))'", offset: offset)
+                // Every byte before this one is ASCII (anything else stops here), so `offset` counts characters
+                // as well as bytes, and the character named is the whole one starting here.
+                throw ParseError(reason: "invalid hex character \(describe(text, at: offset))", offset: offset)
             }
             if let h = high {
                 out.append(h << 4 | v)
@@ -48,6 +50,21 @@ package enum Hex {
             throw ParseError(reason: "odd number of hex digits", offset: highOffset)
         }
         return out
+    }
+
+    /// The character starting at UTF-8 offset `offset` (an ASCII prefix precedes it), quoted, or its code point
+    /// when it is a control or other invisible character (`U+0000`).
+    private static func describe(_ text: String, at offset: Int) -> String {
+        let scalars = text.unicodeScalars
+        let scalar = scalars[scalars.index(scalars.startIndex, offsetBy: offset)]
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .nonspacingMark,
+            .enclosingMark, .surrogate, .privateUse, .unassigned:
+            let digits = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        default:
+            return "'\(Character(scalar))'"
+        }
     }
 
     private static let digitsUpper: [UInt8] = Array("0123456789ABCDEF".utf8)

@@ -101,7 +101,7 @@ enum CardFuzz {
         // save and load.
         let unchanged =
             initialState == nil ? Snapshot(tag).memory == initialMemory && !initialMemory.isEmpty : onlyReads
-        if !unchanged { roundTrip(tag) }
+        if !unchanged { TagFileFuzz.savesToAFixedPoint(tag, "after hostile frames, a") }
     }
 
     /// The saved state of the chips whose memory the invariants see only through it.
@@ -209,23 +209,6 @@ enum CardFuzz {
         guard a.count == b.count else { return false }
         for i in a.indices where !range.contains(i) && a[i] != b[i] { return false }
         return true
-    }
-
-    /// The state saves and loads back to itself.
-    static func roundTrip(_ tag: any VirtualTag) {
-        let saved: String
-        do {
-            saved = try TagFile.encodeJSON(tag)
-        } catch {
-            fuzzRequire(false, "\(tag.chip): state after hostile frames cannot be saved: \(error)")
-            return
-        }
-        do {
-            let again = try TagFile.encodeJSON(try TagFile.decodeJSON(saved))
-            fuzzRequire(again == saved, "\(tag.chip): saved state does not load back to itself")
-        } catch {
-            fuzzRequire(false, "\(tag.chip): saved state does not load: \(error)")
-        }
     }
 
     /// For every chip, the frames the reader procedures send it (recorded from an NDEF read, write and format over

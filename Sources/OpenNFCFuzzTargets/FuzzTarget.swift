@@ -38,6 +38,10 @@ package enum FuzzTargets {
         CardFuzz.target,
         PCSCFuzz.target,
         VPCDFuzz.target,
+        DoctorFuzz.target,
+        CLIFuzz.target,
+        FieldFuzz.target,
+        TranscriptFuzz.target,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

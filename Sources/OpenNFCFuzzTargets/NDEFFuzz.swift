@@ -1,5 +1,6 @@
 internal import OpenNFCBytes
 internal import OpenNFCNDEF
+internal import OpenNFCTestSupport
 
 /// NDEF messages (NFC Forum NDEF 1.0 §3) in strict and lenient mode, and every typed record the codec knows.
 ///
@@ -97,55 +98,7 @@ enum NDEFFuzz {
 
     /// One message holding each typed record, then each record alone, then a chunked record: the codec's own output.
     static func seeds() -> [[UInt8]] {
-        let ascii = { (s: String) in Array(s.utf8) }
-        var records: [NDEFRecord] = []
-        func add(_ make: () throws -> NDEFRecord) {
-            if let r = try? make() { records.append(r) }
-        }
-        add {
-            try NDEFSmartPosterRecord(
-                uri: "https://example.com", titles: [.init(text: "Ex", language: "en")], action: .saveForLater, size: 9,
-                mediaType: "text/html", icons: [NDEFMIMERecord(mediaType: "image/png", data: [1, 2])]
-            ).record()
-        }
-        add { try NDEFTextRecord(text: "Hi", language: "en", encoding: .utf16).record() }
-        add { try NDEFTextRecord(text: "hello", language: "en-US", encoding: .utf8).record() }
-        add { try NDEFURIRecord(uri: "https://opennfc.example/a?b=c").record() }
-        add {
-            try NDEFHandoverRecord(
-                kind: .request, version: 0x12,
-                alternativeCarriers: [
-                    NDEFAlternativeCarrier(
-                        powerState: .active, carrierDataReference: [0x30], auxiliaryDataReferences: [[1]])
-                ],
-                collisionResolution: 7
-            ).record()
-        }
-        add { try NDEFHandoverRecord(kind: .select, error: NDEFHandoverError(reason: 1, data: 5)).record() }
-        add {
-            try NDEFBluetoothCarrier(
-                transport: .lowEnergy, address: [1, 2, 3, 4, 5, 6], addressType: 1,
-                dataStructures: [.init(type: 0x1C, data: [0])]
-            ).record()
-        }
-        add { try NDEFWiFiCarrier(ssid: ascii("Net"), networkKey: ascii("pw")).record() }
-        add {
-            try NDEFHandoverCarrierRecord(carrierTypeFormat: .media, carrierType: ascii("a/b"), carrierData: [1])
-                .record()
-        }
-        add {
-            try NDEFSignatureRecord(signatureType: 0x0B, signature: [1, 2], certificates: [[3]], certificateURI: "u:v")
-                .record()
-        }
-        add {
-            try NDEFDeviceInformationRecord(
-                manufacturer: "A", model: "B", deviceName: "C", uuid: Array(repeating: 0, count: 16)
-            ).record()
-        }
-        add { try NDEFAndroidApplicationRecord(packageName: "com.example").record() }
-        add { try NDEFExternalRecord(domain: "example.com", name: "t", data: [1]).record() }
-        add { try NDEFAbsoluteURIRecord(uri: "urn:x:y").record() }
-        add { try NDEFMIMERecord(mediaType: "text/plain", data: ascii("plain")).record() }
+        let records = (try? NDEFSamples.everyRecordType()) ?? []
         var out = [NDEFMessage(records: records).encoded()]
         for r in records { out.append(NDEFMessage(records: [r]).encoded()) }
         out.append(NDEFMessage(records: Array(records.prefix(3))).encoded(chunkSize: 4))

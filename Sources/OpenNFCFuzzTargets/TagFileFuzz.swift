@@ -33,18 +33,24 @@ enum TagFileFuzz {
             fuzzRequire(!error.reason.isEmpty, "a tag-file error without a reason")
             return
         }
+        savesToAFixedPoint(tag, "a loaded")
+    }
+
+    /// The invariant every chip state meets (loaded from a file, or left by hostile frames in ``CardFuzz``): it
+    /// saves as JSON, and that file loads and saves back to the same text. `what` says where the state came from.
+    static func savesToAFixedPoint(_ tag: any VirtualTag, _ what: String) {
         let saved: String
         do {
             saved = try TagFile.encodeJSON(tag)
         } catch {
-            fuzzRequire(false, "a loaded \(tag.chip) tag cannot be saved: \(error)")
+            fuzzRequire(false, "\(what) \(tag.chip) tag cannot be saved: \(error)")
             return
         }
         do {
             let again = try TagFile.encodeJSON(try TagFile.decodeJSON(saved))
-            fuzzRequire(again == saved, "\(tag.chip): saved tag file is not a fixed point")
+            fuzzRequire(again == saved, "\(what) \(tag.chip) tag: its saved file is not a fixed point")
         } catch {
-            fuzzRequire(false, "\(tag.chip): a saved tag file does not load: \(error)")
+            fuzzRequire(false, "\(what) \(tag.chip) tag: its saved file does not load: \(error)")
         }
     }
 

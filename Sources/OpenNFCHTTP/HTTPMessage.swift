@@ -350,8 +350,10 @@ package enum HTTPParser {
         let lines = try lines(head)
         guard let statusLine = lines.first else { throw HTTPError(400, "empty response") }
         let parts = statusLine.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+        // RFC 9112 §4: status-code = 3DIGIT (Int() alone would take "+12" or "-99"); RFC 9110 §15: 100 to 599.
         guard parts.count >= 2, String(decoding: parts[0], as: UTF8.self).hasPrefix("HTTP/1."),
-            parts[1].count == 3, let status = Int(String(decoding: parts[1], as: UTF8.self))
+            parts[1].count == 3, parts[1].allSatisfy({ (0x30...0x39).contains($0) }),
+            let status = Int(String(decoding: parts[1], as: UTF8.self)), (100...599).contains(status)
         else { throw HTTPError(400, "malformed status line") }
         return (status, try headers(lines.dropFirst(), maxFields: 100))
     }

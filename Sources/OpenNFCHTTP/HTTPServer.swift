@@ -144,14 +144,14 @@ package final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    enum HTTPServerReadError: Error {
+    package enum HTTPServerReadError: Error {
         /// The client closed (or went silent) between requests: nothing to answer.
         case closed
         case refused(HTTPError)
     }
 
     /// Reads one request (head, then a `Content-Length` body) within the limits.
-    static func readRequest(_ stream: ByteStream, limits: Limits) throws(HTTPServerReadError) -> HTTPRequest {
+    package static func readRequest(_ stream: ByteStream, limits: Limits) throws(HTTPServerReadError) -> HTTPRequest {
         let head: [UInt8]
         do {
             head = try stream.readHead(limit: limits.maxHeadBytes)

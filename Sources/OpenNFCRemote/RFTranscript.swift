@@ -19,6 +19,9 @@ package struct RFTranscript: Sendable, Hashable {
     package static let formatVersion = 1
     /// Largest transcript file read (bytes).
     package static let maxFileBytes = 64 << 20
+    /// Largest `t` and `d` read (microseconds, about 285 years): 2^53, the largest integer every JSON reader holds
+    /// exactly (RFC 8259 §6), and small enough that the replay's clock (nanoseconds in 64 bits) can move by it.
+    package static let maxMicroseconds = 1 << 53
 
     package enum Operation: Sendable, Hashable {
         case poll(RFPollRequest, [RFTarget], repeats: Int)
@@ -121,8 +124,8 @@ package struct RFTranscript: Sendable, Hashable {
         events = []
         for (i, v) in list.enumerated() {
             let p = "\(file): events[\(i)]"
-            let t = UInt64(try RFWire.int(v["t"], "\(p).t", 0...Int.max))
-            let d = UInt64(try RFWire.int(v["d"], "\(p).d", 0...Int.max))
+            let t = UInt64(try RFWire.int(v["t"], "\(p).t", 0...Self.maxMicroseconds))
+            let d = UInt64(try RFWire.int(v["d"], "\(p).d", 0...Self.maxMicroseconds))
             let op: Operation
             switch v["op"]?.stringValue {
             case "poll":

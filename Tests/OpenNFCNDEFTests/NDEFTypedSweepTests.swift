@@ -7,42 +7,9 @@ import Testing
 /// Seeded bit-flip sweep over a message holding every typed record: the typed decoders, the JSON and the listing
 /// never trap, whatever the bytes, in strict and lenient mode.
 @Suite struct NDEFTypedSweepTests {
+    /// A message of one record of every typed kind (`NDEFSamples`, shared with the `ndef` fuzz seeds).
     static func everyRecordType() throws -> [UInt8] {
-        NDEFMessage(records: [
-            try NDEFSmartPosterRecord(
-                uri: "https://example.com", titles: [.init(text: "Ex", language: "en")], action: .saveForLater, size: 9,
-                mediaType: "text/html", icons: [NDEFMIMERecord(mediaType: "image/png", data: [1, 2])]
-            ).record(),
-            try NDEFTextRecord(text: "Hi", language: "en", encoding: .utf16).record(),
-            try NDEFHandoverRecord(
-                kind: .request, version: 0x12,
-                alternativeCarriers: [
-                    NDEFAlternativeCarrier(
-                        powerState: .active, carrierDataReference: [0x30], auxiliaryDataReferences: [[1]])
-                ],
-                collisionResolution: 7
-            ).record(),
-            try NDEFHandoverRecord(kind: .select, error: NDEFHandoverError(reason: 1, data: 5)).record(),
-            try NDEFRecord(
-                tnf: .media, type: bytes("application/vnd.bluetooth.ep.oob"), id: [0x30],
-                payload: h("11 00 06 05 04 03 02 01 04 0D 20 04 24 03 09 41 42")),
-            try NDEFBluetoothCarrier(
-                transport: .lowEnergy, address: [1, 2, 3, 4, 5, 6], addressType: 1,
-                dataStructures: [.init(type: 0x1C, data: [0])]
-            ).record(),
-            try NDEFWiFiCarrier(ssid: bytes("Net"), networkKey: bytes("pw")).record(),
-            try NDEFHandoverCarrierRecord(carrierTypeFormat: .media, carrierType: bytes("a/b"), carrierData: [1])
-                .record(),
-            try NDEFSignatureRecord(signatureType: 0x0B, signature: [1, 2], certificates: [[3]], certificateURI: "u:v")
-                .record(),
-            try NDEFDeviceInformationRecord(
-                manufacturer: "A", model: "B", deviceName: "C", uuid: Array(repeating: 0, count: 16)
-            )
-            .record(),
-            try NDEFAndroidApplicationRecord(packageName: "com.example").record(),
-            try NDEFExternalRecord(domain: "example.com", name: "t", data: [1]).record(),
-            try NDEFAbsoluteURIRecord(uri: "urn:x:y").record(),
-        ]).encoded()
+        NDEFMessage(records: try NDEFSamples.everyRecordType()).encoded()
     }
 
     @Test func everyRecordTypeRoundTripsStrictly() throws {

@@ -21,13 +21,9 @@ extension Commands {
             guard !inv.positionals.isEmpty else { throw CLIError.usage("missing expected argument '<hex>'") }
             var frames: [[UInt8]] = []
             for (i, text) in inv.positionals.enumerated() {
-                do {
-                    let b = try Hex.decode(text)
-                    guard !b.isEmpty else { throw CLIError.usage("frame \(i + 1) is empty") }
-                    frames.append(b)
-                } catch let e as Hex.ParseError {
-                    throw CLIError.usage("frame \(i + 1) '\(text)' is not hex: \(e)")
-                }
+                let b = try HexArgument.decode(text, argument: "frame \(i + 1)")
+                guard !b.isEmpty else { throw CLIError.usage("frame \(i + 1) is empty") }
+                frames.append(b)
             }
             return try TagSession.run(inv) { session in
                 let target = try session.connect()

@@ -1,9 +1,9 @@
 /// Parses arguments against a ``Command`` tree and runs the selected command.
-enum CLI {
-    static let version = "0.1.0"
+package enum CLI {
+    package static let version = "0.1.0"
 
     /// Runs the tree with the given arguments (without the program name) and returns the exit status.
-    static func main(root: Command, arguments: [String], io: inout some TextOutput) -> Int32 {
+    package static func main(root: Command, arguments: [String], io: inout some TextOutput) -> Int32 {
         var path = [root.name]
         var command = root
         var rest = arguments[...]
@@ -72,7 +72,7 @@ enum CLI {
         }
     }
 
-    static func parse(_ args: [String], for command: Command, path: [String]) throws -> Invocation {
+    package static func parse(_ args: [String], for command: Command, path: [String]) throws -> Invocation {
         var inv = Invocation(commandPath: path)
         var i = 0
         var onlyPositionals = false
@@ -137,11 +137,11 @@ enum CLI {
         return inv
     }
 
-    static func usageLine(_ c: Command, path: [String]) -> String {
+    package static func usageLine(_ c: Command, path: [String]) -> String {
         "Usage: \(synopsis(c, path: path))\n"
     }
 
-    static func synopsis(_ c: Command, path: [String]) -> String {
+    package static func synopsis(_ c: Command, path: [String]) -> String {
         var parts = [path.joined(separator: " ")]
         if c.run == nil && !c.subcommands.isEmpty {
             parts.append("<subcommand>")
@@ -157,7 +157,7 @@ enum CLI {
         return parts.joined(separator: " ")
     }
 
-    static func help(_ c: Command, path: [String]) -> String {
+    package static func help(_ c: Command, path: [String]) -> String {
         var s = "OVERVIEW: \(c.abstract)\n"
         if !c.discussion.isEmpty { s += "\n\(c.discussion)\n" }
         s += "\nUSAGE: \(synopsis(c, path: path))\n"
@@ -190,7 +190,7 @@ enum CLI {
 }
 
 /// Where the CLI writes: the process's stdout/stderr, or a buffer in tests.
-protocol TextOutput {
+package protocol TextOutput {
     mutating func out(_ s: String)
     mutating func err(_ s: String)
 }

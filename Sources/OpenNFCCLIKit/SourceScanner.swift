@@ -9,12 +9,12 @@ import OpenNFCBytes
 /// byte arrays or hex strings starting `00 A4 04`, `polling(systemCode: Data([0x12, 0xFC]), …)`, and the Objective-C
 /// spellings. A byte argument given by name is looked up once in the same file (`let aid = Data([...])`); when it
 /// cannot be resolved the SELECT is still reported, with an unknown AID.
-struct SourceScanner {
-    static let extensions: Set<String> = ["swift", "m", "mm", "h"]
+package struct SourceScanner {
+    package static let extensions: Set<String> = ["swift", "m", "mm", "h"]
 
     /// Scans every source file below `directory` (sorted, hidden directories and `.build` skipped).
     /// `displayRoot` prefixes the reported paths (the directory as the user typed it).
-    static func scan(directory: String) throws -> SourceFacts {
+    package static func scan(directory: String) throws -> SourceFacts {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) else {
             throw CLIError.failure("sources directory '\(directory)' does not exist")
@@ -45,7 +45,7 @@ struct SourceScanner {
         return facts
     }
 
-    static func scan(file: String, into facts: inout SourceFacts) throws {
+    package static func scan(file: String, into facts: inout SourceFacts) throws {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIError.failure("cannot read source file '\(file)'")
         }
@@ -54,10 +54,33 @@ struct SourceScanner {
         SourceScanner(file: file, tokens: SourceTokenizer.tokenize(text)).collect(into: &facts)
     }
 
-    let file: String
-    let tokens: [SourceToken]
+    package let file: String
+    package let tokens: [SourceToken]
 
-    private func loc(_ i: Int) -> SourceLocation { SourceLocation(file: file, line: tokens[i].line) }
+    /// For each opening bracket token, the index of the bracket closing it (any kind: `(`, `[`, `{` nest
+    /// together), or the last token when none does; worked out once so that every lookup is constant time and a
+    /// scan stays linear in the file however deeply its brackets nest.
+    private let closing: [Int: Int]
+
+    package init(file: String, tokens: [SourceToken]) {
+        self.file = file
+        self.tokens = tokens
+        var closing: [Int: Int] = [:]
+        var open: [Int] = []
+        for (i, t) in tokens.enumerated() where t.kind == .punctuation {
+            switch t.text {
+            case "(", "[", "{": open.append(i)
+            case ")", "]", "}": if let o = open.popLast() { closing[o] = i }
+            default: break
+            }
+        }
+        for o in open { closing[o] = tokens.count - 1 }
+        self.closing = closing
+    }
+
+    private func loc(_ i: Int) -> SourceLocation {
+        SourceLocation(file: file, line: tokens[i].line, column: tokens[i].column)
+    }
 
     private static let objcPolling: [String: String] = [
         "NFCPollingISO14443": "iso14443", "NFCPollingISO15693": "iso15693", "NFCPollingISO18092": "iso18092",
@@ -65,7 +88,7 @@ struct SourceScanner {
     ]
     private static let pollingNames: Set<String> = ["iso14443", "iso15693", "iso18092", "pace"]
 
-    func collect(into facts: inout SourceFacts) {
+    package func collect(into facts: inout SourceFacts) {
         var selectsSeen = Set<String>()
         func addSelect(_ aid: [UInt8]?, at i: Int) {
             let key = "\(tokens[i].line):\(aid?.hexString ?? "?")"
@@ -143,30 +166,15 @@ struct SourceScanner {
     // MARK: Calls and arguments
 
     /// Index of the bracket closing the one at `open`, or the last token.
-    func matchingClose(_ open: Int) -> Int {
-        var depth = 0
-        var i = open
-        while i < tokens.count {
-            let t = tokens[i]
-            if t.kind == .punctuation {
-                if t.text == "(" || t.text == "[" || t.text == "{" { depth += 1 }
-                if t.text == ")" || t.text == "]" || t.text == "}" {
-                    depth -= 1
-                    if depth == 0 { return i }
-                }
-            }
-            i += 1
-        }
-        return tokens.count - 1
-    }
+    package func matchingClose(_ open: Int) -> Int { closing[open] ?? tokens.count - 1 }
 
-    struct Argument {
-        var label: String?
-        var range: Range<Int>
+    package struct Argument {
+        package var label: String?
+        package var range: Range<Int>
     }
 
     /// The arguments of the call whose `(` is at `open`, split at top-level commas, with their labels.
-    func arguments(ofCallAt open: Int) -> [Argument] {
+    package func arguments(ofCallAt open: Int) -> [Argument] {
         guard open < tokens.count, tokens[open].isPunctuation("(") else { return [] }
         let close = matchingClose(open)
         var args: [Argument] = []
@@ -224,7 +232,7 @@ struct SourceScanner {
 
     /// The bytes an expression spells: an integer array literal, a hex string literal, or a name bound in this file
     /// to one of those (looked up once).
-    func bytes(in range: Range<Int>, resolving: Bool = true) -> [UInt8]? {
+    package func bytes(in range: Range<Int>, resolving: Bool = true) -> [UInt8]? {
         var i = range.lowerBound
         while i < range.upperBound {
             let t = tokens[i]
@@ -260,9 +268,11 @@ struct SourceScanner {
     }
 
     /// `[0x00, 0xA4, …]` at `open`: the bytes when every element is an integer 0…255.
-    func integerList(at open: Int) -> [UInt8]? {
+    package func integerList(at open: Int) -> [UInt8]? {
         guard tokens[open].isPunctuation("[") else { return nil }
         let close = matchingClose(open)
+        // An unclosed `[` as the file's last token closes at itself: no elements.
+        guard close > open else { return nil }
         var out: [UInt8] = []
         var expectValue = true
         for t in tokens[(open + 1)..<close] {
@@ -279,13 +289,13 @@ struct SourceScanner {
     }
 
     /// A string literal made only of hex digits (and spaces), at least one byte.
-    static func hexBytes(_ text: String) -> [UInt8]? {
+    package static func hexBytes(_ text: String) -> [UInt8]? {
         guard text.count >= 2, text.allSatisfy({ $0.isHexDigit || $0 == " " }) else { return nil }
         return try? Hex.decode(text)
     }
 
     /// The AID of a SELECT-by-name command APDU (`CLA A4 04 P2 Lc AID…`), nil if `apdu` is not one.
-    static func selectAID(inAPDU apdu: [UInt8]) -> [UInt8]? {
+    package static func selectAID(inAPDU apdu: [UInt8]) -> [UInt8]? {
         guard apdu.count >= 6, apdu[0] & 0xF0 == 0x00, apdu[1] == 0xA4, apdu[2] == 0x04 else { return nil }
         let lc = Int(apdu[4])
         guard lc >= 1, apdu.count >= 5 + lc else { return nil }
