@@ -99,6 +99,7 @@ let package = Package(
             name: "OpenNFCTestSupport",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation",
+                "OpenNFCCrypto",
             ],
             swiftSettings: strict),
         // Fuzz target bodies (no product): every parser fed outside bytes, with its invariants (docs/RELIABILITY.md).

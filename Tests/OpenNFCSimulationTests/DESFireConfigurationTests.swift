@@ -1,6 +1,7 @@
 import OpenNFCBytes
 import OpenNFCCrypto
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 /// Card-side transcripts of SetConfiguration `5C` and ChangeFileSettings `5F` (MF3ICD81), with the cryptograms of a

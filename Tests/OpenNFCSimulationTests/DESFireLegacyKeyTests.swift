@@ -1,6 +1,7 @@
 import OpenNFCBytes
 import OpenNFCCrypto
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 /// Card-side transcripts of the DESFire EV1 key commands in a legacy (`0A`) session (MF3ICD40 heritage, kept by

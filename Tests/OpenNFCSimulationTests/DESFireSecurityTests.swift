@@ -1,6 +1,7 @@
 import OpenNFCBytes
 import OpenNFCCrypto
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 /// Card-side transcripts of the virtual DESFire EV1's authentication and key commands (MF3ICD81).

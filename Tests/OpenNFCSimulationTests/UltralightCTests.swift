@@ -1,18 +1,8 @@
 import OpenNFCCrypto
+import OpenNFCTestSupport
 import Testing
 
 @testable import OpenNFCSimulation
-
-/// Hands out fixed bytes (then zeros), standing in for the card's random generator in transcripts.
-final class FixedRandomSource: RandomSource, @unchecked Sendable {
-    private var queue: [UInt8]
-    init(_ bytes: [UInt8]) { queue = bytes }
-    func bytes(_ count: Int) -> [UInt8] {
-        let out = Array(queue.prefix(count)) + [UInt8](repeating: 0, count: max(0, count - queue.count))
-        queue.removeFirst(min(count, queue.count))
-        return out
-    }
-}
 
 /// Card-side transcripts of MIFARE Ultralight C (MF0ICU2 rev. 3.3).
 @Suite struct UltralightCTests {
