@@ -50,8 +50,13 @@ import Testing
         let old = ndefMessage(length: 40, seed: 1)
         let chip = try Self.protectedTag(holding: old)
         var (id, p) = try bench.connect(chip)
-        // Unauthenticated, READ 3 wraps at AUTH0 = 4 (pages 3, 0, 1, 2): the reader finds no NDEF TLV.
-        #expect(tagErrorCode { _ = try p.readMessage() } == .notFormatted)
+        // Unauthenticated, READ 3 wraps at AUTH0 = 4 (pages 3, 0, 1, 2): the reader keeps only page 3, and its READ
+        // of page 4 is refused, naming the page and the password, not mistaken for a tag without NDEF.
+        #expect {
+            _ = try p.readMessage()
+        } throws: {
+            ($0 as? TagError)?.code == .commandRejected && "\($0)".contains("READ page 4 refused")
+        }
 
         (id, p) = try bench.connect(chip)
         #expect(

@@ -117,9 +117,25 @@ package final class Type2NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
             limit = max(p + 1, 7)  // the first READ (page 3): pages 3–6 exist on every Type 2 tag (16 pages at least)
         }
         if let last { limit = max(limit, last + 1) }  // pages asked for by name are taken as answered
+        if let wrap = ultralightCWrap(data, page: p) { limit = min(limit, wrap) }
         if chip.hasSectorSelect && p >= 256 { limit = max(limit, (p / 256 + 1) * 256) }
         limit = min(limit, (p / 256 + 1) * 256)  // a READ never leaves its sector
         memory.store(data, fromPage: p, pageLimit: limit)
+    }
+
+    /// Where a READ of an Ultralight C wrapped. With AUTH1 protecting reads (MF0ICU2 §7.5.8), a READ that runs into
+    /// the first protected page (AUTH0) may continue from page 0 (the virtual chip does: docs/PROCEDURES.md,
+    /// "Ultralight C"; a chip that NAKs instead needs nothing here), so the answer's pages from there are pages 0, 1, …
+    /// and not the protected ones. Page 0 is UID0–UID2 and BCC0 = 88h ⊕ UID0 ⊕ UID1 ⊕ UID2 (MF0ICU2, UID/serial
+    /// number), known from the activation. Returns the first page not to keep, or nil; the later READ of that page
+    /// gets the chip's NAK, whose message names the page and the password.
+    private func ultralightCWrap(_ data: [UInt8], page p: Int) -> Int? {
+        guard chip.family == .ultralightC, let uid = link.target?.identifier, uid.count == 7 else { return nil }
+        let page0 = Array(uid[0..<3]) + [0x88 ^ uid[0] ^ uid[1] ^ uid[2]]
+        for k in 1..<(data.count / 4) where p + k < 0x30 && Array(data[4 * k..<4 * k + 4]) == page0 {
+            return p + k
+        }
+        return nil
     }
 
     /// Reads every page of `pages` that is not known yet, with the fewest frames: runs of consecutive missing pages,
