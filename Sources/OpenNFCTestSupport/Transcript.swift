@@ -88,7 +88,7 @@ package enum Transcript {
     /// The lines of `script`, in order.
     package static func parse(_ script: String) throws(SyntaxError) -> [Line] {
         var lines: [Line] = []
-        for (i, raw) in script.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (i, raw) in script.textLines().enumerated() {
             let parts = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
             let body = parts.first.map(String.init) ?? ""
             let comment = parts.count > 1 ? parts[1].trimmingSpaces : ""

@@ -19,8 +19,8 @@ import Testing
         return "sim:" + names.joined(separator: "+")
     }
 
-    static func uris(_ ws: Workspace, _ list: [String]) throws {
-        try (["# exhibits", ""] + list).joined(separator: "\n").write(
+    static func uris(_ ws: Workspace, _ list: [String], lineBreak: String = "\n") throws {
+        try (["# exhibits", ""] + list).joined(separator: lineBreak).write(
             to: ws.dir.appendingPathComponent("u.txt"), atomically: true, encoding: .utf8)
     }
 
@@ -155,6 +155,25 @@ import Testing
         #expect(
             try Self.report(ws).hasSuffix(
                 "2,04000000000002,https://m.example/2,written,\n3,04000000000003,https://m.example/3,written,\n"))
+    }
+
+    @Test func windowsLineBreaksInTheListAndTheReport() throws {
+        // A URI list and a report saved by a Windows editor (CRLF): the list gives its items, and the run continues
+        // from the report as from one with LF line breaks.
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        _ = try Self.tags(ws, count: 3)
+        try Self.uris(ws, ["https://m.example/1", "https://m.example/2", "https://m.example/3"], lineBreak: "\r\n")
+        try "item,uid,message,result,detail\r\n1,04000000000001,https://m.example/1,written,\r\n".write(
+            to: ws.dir.appendingPathComponent("r.csv"), atomically: true, encoding: .utf8)
+        let r = try ws.run([
+            "batch", "write", "--uris", "u.txt", "--report", "r.csv", "--device", "sim:t2.json+t3.json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("Continuing: 1 of 3 already done according to the report.\n"))
+        #expect(r.stdout == "3 of 3 done: 2 written, 0 skipped, 0 failed; report: r.csv\n")
+        let read = try ws.run(["read", "--raw", "--device", "sim:t3.json"])
+        #expect(read.stdout == Self.hex(TagFixture.uriMessage("m.example/3")) + "\n")
     }
 
     @Test func badInputIsRefusedBeforeAnyTag() throws {

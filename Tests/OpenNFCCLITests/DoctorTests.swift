@@ -8,7 +8,10 @@ import Testing
     struct App {
         let dir: URL
         init() throws { dir = try CLIRunner.temporaryDirectory() }
+        /// Line breaks of the files written (CRLF: as a Windows editor saves them).
+        var lineBreak = "\n"
         func write(_ name: String, _ text: String) throws {
+            let text = text.replacingOccurrences(of: "\n", with: lineBreak)
             let url = dir.appendingPathComponent(name)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -101,8 +104,11 @@ import Testing
                 == "No problems found (checked Info.plist, App.entitlements, 1 source file(s) in Sources).\n")
     }
 
-    @Test func everyRuleReportsFileLineAndFix() throws {
-        let app = try App()
+    @Test(arguments: ["\n", "\r\n"])
+    func everyRuleReportsFileLineAndFix(lineBreak: String) throws {
+        // The same lines whether the files have LF or CRLF line breaks.
+        var app = try App()
+        app.lineBreak = lineBreak
         defer { app.cleanup() }
         try app.write(
             "Info.plist",

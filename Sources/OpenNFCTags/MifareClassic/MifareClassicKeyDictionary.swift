@@ -1,3 +1,5 @@
+internal import OpenNFCBytes
+
 /// Keys to try on a MIFARE Classic sector, in order: a file's (`--keys FILE`) and the well-known ones built in.
 ///
 /// File format: one 6-byte key per line as 12 hex digits (spaces and `:` allowed between bytes), `#` starts a
@@ -25,8 +27,7 @@ package struct MifareClassicKeyDictionary: Sendable, Hashable {
     /// Parses a key file; `name` appears in errors (`keys.txt:3: …`).
     package static func parse(_ text: String, name: String) throws(TagError) -> MifareClassicKeyDictionary {
         var keys: [[UInt8]] = []
-        // Any line break: Swift reads "\r\n" as one Character, so splitting on "\n" would miss CRLF files.
-        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        for (n, raw) in text.textLines().enumerated() {
             let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let digits = content.filter { !$0.isWhitespace && $0 != ":" }
             if digits.isEmpty { continue }

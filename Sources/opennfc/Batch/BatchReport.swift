@@ -41,7 +41,7 @@ final class BatchReport {
         if existing.isEmpty {
             try append(Self.header)
         } else {
-            let lines = existing.split(separator: "\n")
+            let lines = existing.textLines().filter { !$0.isEmpty }
             guard lines.first.map(String.init) == Self.header else {
                 close(fd)
                 throw CLIError.failure(

@@ -79,8 +79,7 @@ enum BatchItems {
 
     static func uris(_ path: String) throws -> [BatchItem] {
         var items: [BatchItem] = []
-        for (n, raw) in try text(path, "URI list").split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-        {
+        for (n, raw) in try text(path, "URI list").textLines().enumerated() {
             let uri = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if uri.isEmpty || uri.hasPrefix("#") { continue }
             let message = try build([("uri", uri)], at: "\(path):\(n + 1)")

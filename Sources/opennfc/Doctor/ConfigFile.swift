@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCBytes
 import OpenNFCSystem
 
 /// A property-list value as `doctor` needs it.
@@ -41,7 +42,7 @@ struct ConfigFile: Sendable {
         if data.starts(with: Array("bplist".utf8)) {
             lines = nil
         } else {
-            lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            lines = String(decoding: data, as: UTF8.self).textLines()
         }
     }
 
