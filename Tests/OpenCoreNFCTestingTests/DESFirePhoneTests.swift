@@ -12,6 +12,16 @@ import Testing
     static let key: [UInt8] = Array(0x60...0x6F)
     static let secret = Array("an enciphered secret".utf8)
 
+    /// Begins an ISO 14443 tag reader session with `recorder` as its delegate and runs `phone` until it settles.
+    static func runISO14443Session(_ phone: VirtualPhone, _ recorder: TagSessionRecorder) {
+        _ = phone.run {
+            let s = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: recorder, queue: nil)
+            s.begin()
+            return s
+        }
+        phone.settle()
+    }
+
     @Test func appAuthenticatesWithAESAndReadsAnEncipheredFile() throws {
         let phone = VirtualPhone(configuration: AppConfiguration(readerSessionFormats: ["TAG"]))
         let app = DESFireApplication(
@@ -57,12 +67,7 @@ import Testing
                 }
             }
         }
-        _ = phone.run {
-            let s = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: recorder, queue: nil)
-            s.begin()
-            return s
-        }
-        phone.settle()
+        Self.runISO14443Session(phone, recorder)
         #expect(log.lines == ["family true", "select [0]", "mutual true", "read true true true"])
     }
 
@@ -96,12 +101,7 @@ import Testing
                 }
             }
         }
-        _ = phone.run {
-            let s = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: recorder, queue: nil)
-            s.begin()
-            return s
-        }
-        phone.settle()
+        Self.runISO14443Session(phone, recorder)
         #expect(log.lines == ["family true", "version true"])
         let shown = card.activation.uid
         #expect(shown.count == 4 && shown[0] == 0x08)
