@@ -58,6 +58,11 @@ import Testing
         // The ATQA saved is the card's double-size one: the single-size ATQA belongs to each random UID.
         let activation = try #require(section["activation"] as? [String: Any])
         #expect(activation["atqa"] as? String == "03 44")
+        // Restoring it onto a card without random ID writes the files and says random ID is not turned on.
+        #expect(try ws.run(["tag", "new", "--chip", "desfire-ev1", "-o", "plain.json"]).status == 0)
+        let restored = try ws.run(["restore", "d.json", "--device", "sim:plain.json"])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(restored.stdout.contains("Not restored: random ID (the dump's card shows one; "), "\(restored.stdout)")
         let listing = try ws.run(["dump", "--keys", "keys.txt", "--device", "sim:c.json"])
         #expect(
             listing.stdout.contains("Random ID: the real UID is 04112233445566 (GetCardUID)\n"), "\(listing.stdout)")

@@ -328,9 +328,15 @@ enum DESFireDump {
         let current = try inv.value("keys").map { try keys(path: $0)[0]?[0] } ?? nil
         return try TagSession.run(inv) { session in
             let tag = try session.connectTag()
-            let done = try restore(
+            var done = try restore(
                 source, path: path, to: tag, setPICCKey: setPICCKey, currentPICCKeys: current.map { [$0] } ?? [])
             try session.release()
+            if source.configuration.randomID {
+                // SetConfiguration's random ID is for good (NXP MF3ICD81 SetConfiguration): never implied by restore.
+                done.notes.append(
+                    "random ID (the dump's card shows one; turn it on for good with "
+                        + "'opennfc desfire configure --random-id --yes')")
+            }
             if inv.flag("json") {
                 Console.out(
                     JSONValue.object([
