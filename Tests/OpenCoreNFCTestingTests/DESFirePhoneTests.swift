@@ -12,6 +12,16 @@ import Testing
     static let key: [UInt8] = Array(0x60...0x6F)
     static let secret = Array("an enciphered secret".utf8)
 
+    /// Begins an ISO 14443 tag reader session with `recorder` as its delegate and runs `phone` until it settles.
+    static func runISO14443Session(_ phone: VirtualPhone, _ recorder: TagSessionRecorder) {
+        _ = phone.run {
+            let s = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: recorder, queue: nil)
+            s.begin()
+            return s
+        }
+        phone.settle()
+    }
+
     @Test func appAuthenticatesWithAESAndReadsAnEncipheredFile() throws {
         let phone = VirtualPhone(configuration: AppConfiguration(readerSessionFormats: ["TAG"]))
         let app = DESFireApplication(
@@ -57,12 +67,44 @@ import Testing
                 }
             }
         }
-        _ = phone.run {
-            let s = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: recorder, queue: nil)
-            s.begin()
-            return s
-        }
-        phone.settle()
+        Self.runISO14443Session(phone, recorder)
         #expect(log.lines == ["family true", "select [0]", "mutual true", "read true true true"])
+    }
+
+    /// A DESFire with random ID (SetConfiguration option 00 bit 1) shows a fresh single-size UID `08…` (ISO/IEC
+    /// 14443-3 §6.5.4) at each power-up: the phone still identifies it by GetVersion and delivers `NFCMiFareTag`
+    /// `.desfire` whose `identifier` is that power-up's random UID, not the real one.
+    @Test func randomIDDESFireArrivesAsDESFireWithThePowerUpsRandomUID() throws {
+        let phone = VirtualPhone(configuration: AppConfiguration(readerSessionFormats: ["TAG"]))
+        let real: [UInt8] = [0x04, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36]
+        let card = try DESFireEV1Tag(uid: real)
+        card.random = SeededRandomSource(seed: 15)
+        card.configuration.randomID = true
+        phone.put(card)
+
+        let recorder = TagSessionRecorder()
+        let log = LogBox()
+        let seen = LogBox()
+        recorder.onDetect = { session, tags in
+            guard case .miFare(let tag) = tags[0] else {
+                log.append("not a MIFARE tag")
+                session.invalidate()
+                return
+            }
+            log.append("family \(tag.mifareFamily == .desfire)")
+            seen.append(Data(tag.identifier).map { String(format: "%02X", $0) }.joined())
+            session.connect(to: tags[0]) { _ in
+                // GetVersion, native: the hardware part (status AF, more frames) as from any DESFire EV1.
+                tag.sendMiFareCommand(commandPacket: Data([0x60])) { r, _ in
+                    log.append("version \(r.first == 0xAF && r.count == 8 && r[r.startIndex + 4] == 0x01)")
+                    session.invalidate()
+                }
+            }
+        }
+        Self.runISO14443Session(phone, recorder)
+        #expect(log.lines == ["family true", "version true"])
+        let shown = card.activation.uid
+        #expect(shown.count == 4 && shown[0] == 0x08)
+        #expect(seen.lines == [shown.map { String(format: "%02X", $0) }.joined()])
     }
 }

@@ -79,12 +79,7 @@ import Testing
                 }
             }
         }
-        _ = phone.run {
-            let s = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: recorder, queue: nil)
-            s.begin()
-            return s
-        }
-        phone.settle()
+        DESFirePhoneTests.runISO14443Session(phone, recorder)
         #expect(log.lines == ["select true", "mutual true", "value true 321 true", "debit true commit true"])
         #expect(card.applications[0].files[0].value == 300)
     }

@@ -48,6 +48,13 @@ import Testing
             #expect(shown.count == 4 && shown[0] == 0x08, "\(shown)")
             #expect(again.target.sensRes == 0x0304)
             #expect(again.target.ats == [0x05, 0x75, 0x77, 0x81, 0x02])
+            // Identification probes GetVersion behind the random UID (ISO/IEC 14443-3 §6.5.4) and finds the
+            // DESFire, whose GetVersion hides the UID (zeros).
+            guard case .desfire(let version) = again.kind else {
+                Issue.record("a random-ID DESFire identified as \(again.kind)")
+                return
+            }
+            #expect(version.generation == .ev1 && version.uid == [UInt8](repeating: 0, count: 7))
             seen.insert(shown)
             try s2.select(0x42)
             #expect(tagErrorCode { _ = try s2.cardUID() } == .unsupported)  // no session: refused before sending

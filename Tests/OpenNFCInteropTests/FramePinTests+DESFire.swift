@@ -74,4 +74,25 @@ import Testing
         #expect(
             try count { try s.changeFileSettings(1, communication: 3, accessRights: 0x1111, enciphered: true) } == 1)
     }
+
+    /// Identification behind a random single-size UID (`08…`, ISO/IEC 14443-3 §6.5.4): a DESFire with random ID
+    /// answers the wrapped GetVersion in 3 frames and is a DESFire; a Type 4 card with a random UID refuses it in 1
+    /// frame and stays ISO 7816. docs/PROCEDURES.md ("Identification").
+    @Test func randomIDIdentification() throws {
+        let desfire = try DESFireEV1Tag(uid: DESFireConfigurationInteropTests.uid)
+        desfire.random = SeededRandomSource(seed: 5)
+        desfire.configuration.randomID = true
+        let type4 = try Type4Tag(uid: [0x08, 1, 2, 3])
+        for (tag, frames, isDESFire) in [(desfire as any VirtualTag, 3, true), (type4, 1, false)] {
+            let bench = InteropBench()
+            bench.field.place(tag)
+            let first = try #require(try bench.frontend.poll([.nfcA]).first)
+            let target = try bench.frontend.activate(first)
+            #expect(target.identifier.count == 4 && target.identifier[0] == 0x08)
+            bench.frontend.resetCounts()
+            let id = try TagIdentifier.identify(target: target, frontend: bench.frontend)
+            #expect(bench.frames == frames)
+            if case .desfire = id.kind { #expect(isDESFire) } else { #expect(!isDESFire && id.kind == .iso7816) }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenNFCBytes
+import OpenNFCCrypto
 import OpenNFCSimulation
 import Testing
 
@@ -94,6 +95,26 @@ import Testing
             """
         playISODEP(original, script)
         playISODEP(back, script)
+    }
+
+    /// Flipper's `Mifare DESFire` has no random-ID field: a random-ID card exports its real UID and double-size
+    /// ATQA (a Flipper emulates them as a fixed UID), never the random UID of this power-up, and says so.
+    @Test func randomIDDESFireExportsItsRealUIDFixed() throws {
+        let tag = try DESFireEV1Tag(uid: testUID)
+        tag.random = SeededRandomSource(seed: 3)
+        tag.configuration.randomID = true
+        tag.powerOn()
+        let shown = tag.activation.uid
+        #expect(shown.count == 4 && shown[0] == 0x08)
+        let text = try FlipperNFCFile.encode(tag)
+        #expect(text.contains("UID: 04 1F 5B 92 DA 2C 80\n"))
+        #expect(text.contains("ATQA: 03 44\n"))
+        #expect(text.contains("PICC Version: 04 01 01 01 00 18 05 04 01 01 01 04 18 05 04 1F 5B 92 DA 2C 80 "))
+        #expect(!text.contains("UID: \(Hex.encode(shown, separator: " "))"))
+        let loss = try #require(FlipperNFCFile.exportLoss(tag))
+        #expect(loss.contains("no random ID") && loss.contains("041F5B92DA2C80"))
+        let back = try #require(try FlipperNFCFile.decodeAnyChip(text) as? DESFireEV1Tag)
+        #expect(back.activation.uid == testUID && !back.configuration.randomID)
     }
 
     @Test func isoIdentifiersOutsideTheNDEFMappingAreReportedLost() throws {

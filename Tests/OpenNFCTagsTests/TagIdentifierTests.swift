@@ -126,4 +126,46 @@ import Testing
         #expect(try TagIdentifier.identify(target: target, frontend: f).kind == .iso7816)
         #expect(f.isComplete)
     }
+
+    /// A DESFire EV1 with random ID: a single-size UID with UID0 = 08h (ISO/IEC 14443-3 §6.5.4), ATQA single size;
+    /// GetVersion's production part shows zeros for the UID (NXP MF3ICD81, SetConfiguration random ID).
+    @Test(arguments: ["08 3A 91 C4", "80 5B 02 7E"])
+    func randomUIDDESFireAnswersGetVersionAndIsADESFire(uid: String) throws {
+        let target = RFTarget.nfcA(uid: h(uid), sensRes: 0x0304, selRes: 0x20, ats: h("06 75 77 81 02 80"))
+        let f = ScriptedFrontend([
+            .send("90 60 00 00 00", "04 01 01 01 00 18 05 91 AF"),  // GetVersion: hardware
+            .send("90 AF 00 00 00", "04 01 01 01 04 18 05 91 AF"),  // software
+            .send("90 AF 00 00 00", "00 00 00 00 00 00 00 BA 34 98 BA D0 29 12 91 00"),  // production, UID hidden
+        ])
+        let tag = try TagIdentifier.identify(target: target, frontend: f)
+        guard case .desfire(let v) = tag.kind else {
+            Issue.record("expected DESFire, got \(tag.kind)")
+            return
+        }
+        #expect(v.generation == .ev1)
+        #expect(v.uid == [UInt8](repeating: 0, count: 7))
+        #expect(tag.target.identifier == h(uid))
+        #expect(f.isComplete)
+    }
+
+    /// A random-UID ISO-DEP card that is no DESFire (a phone's card emulation, a passport) refuses the wrapped
+    /// GetVersion in one frame and stays an ISO 7816 card, as does one whose answer has no status word.
+    @Test(arguments: ["6D 00", "6E 00", "90"])
+    func randomUIDCardRefusingGetVersionIsISO7816(answer: String) throws {
+        let target = RFTarget.nfcA(uid: h("08 51 52 53"), sensRes: 0x0004, selRes: 0x20, ats: h("05 78 80 70 02"))
+        let f = ScriptedFrontend([
+            .send("90 60 00 00 00", answer)  // GetVersion: instruction or class not supported
+        ])
+        #expect(try TagIdentifier.identify(target: target, frontend: f).kind == .iso7816)
+        #expect(f.isComplete)
+    }
+
+    /// Only a single-size UID with UID0 08h (or 80h) is random: a 7-byte UID starting 08 and another 4-byte UID get
+    /// no GetVersion.
+    @Test(arguments: ["08 01 02 03 04 05 06", "12 34 56 78"])
+    func otherNonNXPISODEPCardsGetNoGetVersion(uid: String) throws {
+        let target = RFTarget.nfcA(uid: h(uid), selRes: 0x20, ats: h("05 78 80 70 02"))
+        let f = ScriptedFrontend([])
+        #expect(try TagIdentifier.identify(target: target, frontend: f).kind == .iso7816)
+    }
 }

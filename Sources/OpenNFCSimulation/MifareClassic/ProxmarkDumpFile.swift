@@ -39,6 +39,33 @@ package enum ProxmarkDumpFile {
         return t
     }
 
+    /// What a Proxmark3 dump (`.eml`, `.bin`, `.mfd`, `.json` mfcard) of `tag` cannot say, one line a sector:
+    /// these formats have no "unknown" marker, so a sector no key opened (its trailer all zeros, as `opennfc dump`
+    /// saves it: access bytes `00 00 00` fail their inverted-copy check, MF1S50yyX §8.7.1) and an unknown key
+    /// (``MifareClassicTag/unknownKeys``) are written as the zeros the Proxmark3 client also writes for what it
+    /// could not read (docs/TAG-FILES.md, "Proxmark3 MIFARE Classic dumps"). Empty for another chip.
+    package static func exportLosses(_ tag: any VirtualTag) -> [String] {
+        guard let t = tag as? MifareClassicTag else { return [] }
+        let keep = "keep the .json or Flipper .nfc form"
+        var out: [String] = []
+        for s in 0..<t.model.sectorCount {
+            if t.block(MifareClassicModel.trailerBlock(ofSector: s)).allSatisfy({ $0 == 0 }) {
+                out.append(
+                    "sector \(s): unreadable (no key opened it); written as zeros "
+                        + "(Proxmark dumps cannot mark unread sectors; \(keep))")
+                continue
+            }
+            let a = t.unknownKeys.contains(.init(sector: s, isKeyB: false))
+            let b = t.unknownKeys.contains(.init(sector: s, isKeyB: true))
+            guard a || b else { continue }
+            let which = a && b ? "keys A and B are" : a ? "key A is" : "key B is"
+            out.append(
+                "sector \(s): \(which) unknown; written as 000000000000 "
+                    + "(Proxmark dumps cannot mark unknown keys; \(keep))")
+        }
+        return out
+    }
+
     // MARK: .bin / .mfd
 
     /// A raw dump: 320, 1024 or 4096 bytes.

@@ -38,12 +38,23 @@ extension FlipperNFCFile {
                 + "(CC, NDEF) are not saved"
         }
         if let d = tag as? DESFireEV1Tag {
+            var losses: [String] = []
+            if d.configuration.randomID {
+                losses.append(
+                    "Flipper's Mifare DESFire format has no random ID: the file holds the real UID "
+                        + "\(Hex.encode(d.realActivation.uid)), which a Flipper emulates as a fixed UID")
+            }
             let lost = d.applications.filter { ($0.isoFileID != nil || $0.dfName != nil) && !isNDEFMapping($0) }
-            guard !lost.isEmpty else { return nil }
-            let aids = lost.map { Hex.encode([UInt8($0.aid >> 16), UInt8($0.aid >> 8 & 0xFF), UInt8($0.aid & 0xFF)]) }
+            if !lost.isEmpty {
+                let aids = lost.map {
+                    Hex.encode([UInt8($0.aid >> 16), UInt8($0.aid >> 8 & 0xFF), UInt8($0.aid & 0xFF)])
+                }
                 .joined(separator: ", ")
-            return "Flipper's Mifare DESFire format stores no ISO file identifiers or DF names: "
-                + "application(s) \(aids) lose them"
+                losses.append(
+                    "Flipper's Mifare DESFire format stores no ISO file identifiers or DF names: "
+                        + "application(s) \(aids) lose them")
+            }
+            return losses.isEmpty ? nil : losses.joined(separator: "; ")
         }
         return nil
     }
@@ -194,11 +205,15 @@ extension FlipperNFCFile {
 
     static func encodeDESFire(_ tag: DESFireEV1Tag) -> String {
         let v = tag.version
-        var lines = header("Mifare DESFire", tag.activation)
+        // Flipper has no random-ID field: the file holds the real UID and ATQA (a Flipper emulates them fixed),
+        // never this power-up's random UID (docs/TAG-FILES.md); the ATS is the one RATS answers.
+        var a = tag.realActivation
+        a.ats = tag.activation.ats
+        var lines = header("Mifare DESFire", a)
         lines.append("# ISO14443-4A specific data")
-        lines.append("ATS: \(hex(tag.activation.ats ?? []))")
+        lines.append("ATS: \(hex(a.ats ?? []))")
         lines.append("# Mifare DESFire specific data")
-        let picc = v.hardware + v.software + tag.activation.uid + v.batch + [v.productionWeek, v.productionYear]
+        let picc = v.hardware + v.software + a.uid + v.batch + [v.productionWeek, v.productionYear]
         lines.append("PICC Version: \(hex(picc))")
         // Nominal storage (2^(n/2) bytes) less the files, allocated in 32-byte blocks.
         let storage = 1 << Int(v.hardware[5] >> 1)

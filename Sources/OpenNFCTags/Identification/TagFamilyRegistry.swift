@@ -25,7 +25,7 @@ package struct TagFamilyIdentification: Sendable {
 /// |---|---|---|
 /// | 1 | `type3` | the target is NFC-F: a Type 3 tag, unless its IDm starts `01 FE` (an NFC-DEP device, NFC Forum Digital §6.6.2) |
 /// | 2 | `type5` | the target is NFC-V: UID `E0 …` and Get System Information (1 frame) name the chip (``Type5Chip``) |
-/// | 3 | `desfire` | NFC-A ISO-DEP with an NXP UID: DESFire GetVersion (3 frames) says DESFire, or leaves an ISO 7816 card |
+/// | 3 | `desfire` | NFC-A ISO-DEP with an NXP UID, or a random 4-byte UID (`08…`, ISO/IEC 14443-3 §6.5.4; `80…`, docs/DIFFERENCES.md): DESFire GetVersion (1–3 frames) says DESFire, or leaves an ISO 7816 card |
 /// | 4 | `type4` | any other ISO-DEP target (NFC-A with an ATS or SAK bit 0x20, every NFC-B card) |
 /// | 5 | `type1` | NFC-A without SEL_RES, with HR0/HR1 or SENS_RES bits 4–0 zero (ISO/IEC 14443-3 §6.4.2, Topaz) |
 /// | 6 | `mifare-classic` | SAK `08` `09` `18` `88` `10` `11` `28` `38` (NXP AN10833) |
@@ -71,10 +71,17 @@ extension TagFamilyIdentification {
         return IdentifiedTag(target: target, kind: .type3)
     }
 
-    /// MIFARE DESFire: ISO-DEP with an NXP UID, confirmed by GetVersion (NXP MF3ICD81 §9).
+    /// MIFARE DESFire: ISO-DEP with an NXP UID, confirmed by GetVersion (NXP MF3ICD81 §9). A DESFire with random ID
+    /// (SetConfiguration option `00` bit 1) shows a random single-size UID instead, UID0 = `08` (ISO/IEC 14443-3
+    /// §6.5.4), or `80` on DESFire EV1 cards in the field (docs/DIFFERENCES.md): such a target gets the same
+    /// GetVersion probe, and anything but a DESFire answer leaves it an ISO 7816 card.
     static let desfire = TagFamilyIdentification(name: "desfire") { (target, frontend) throws(TagError) in
-        guard target.technology == .nfcA, target.isISODEP, target.identifier.first == 0x04 else { return nil }
-        return try TagIdentifier.identifyNXPISODEP(target: target, frontend: frontend)
+        guard target.technology == .nfcA, target.isISODEP else { return nil }
+        if target.identifier.first == 0x04 {
+            return try TagIdentifier.identifyNXPISODEP(target: target, frontend: frontend)
+        }
+        guard TagIdentifier.isRandomUID(target.identifier) else { return nil }
+        return try TagIdentifier.identifyNXPISODEP(target: target, frontend: frontend, randomUID: true)
     }
 
     /// NFC Forum Type 4: any ISO-DEP target (NFC Forum T4T 2.0 §4).

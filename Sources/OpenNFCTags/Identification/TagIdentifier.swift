@@ -13,6 +13,7 @@ package import OpenNFCRF
 /// | NFC-A, SAK without bit 0x20, other UID or no raw frames | none | ``Type2Chip/generic`` |
 /// | NFC-A, SAK `08` `09` `18` `88` `10` `11` | none | ``TagKind/mifareClassic`` |
 /// | NFC-A ISO-DEP, NXP UID | DESFire GetVersion `90 60 00 00 00` + 2 × `90 AF 00 00 00` (3 frames) | ``TagKind/desfire(_:)`` or ``TagKind/iso7816`` |
+/// | NFC-A ISO-DEP, random 4-byte UID (`08…`, ISO/IEC 14443-3 §6.5.4; or `80…`) | the same GetVersion (3 frames; 1 when the card refuses it or answers no status word) | ``TagKind/desfire(_:)`` (a DESFire with random ID) or ``TagKind/iso7816`` |
 /// | NFC-A ISO-DEP, other UID; NFC-B | none | ``TagKind/iso7816`` |
 /// | NFC-A without SEL_RES: SENS_RES byte 1 without anticollision bits, or HR0/HR1 reported | none | ``TagKind/type1`` |
 /// | NFC-V, UID `E0 …` | GET SYSTEM INFORMATION `2B` (1 frame; skipped when the frontend carries no ISO 15693 requests) | ``TagKind/type5(_:)`` |
@@ -81,10 +82,26 @@ package enum TagIdentifier {
         return IdentifiedTag(target: target, kind: .type2(isUltralightC ? .ultralightC : .ultralight))
     }
 
+    /// Whether `uid` is a random single-size UID: 4 bytes with UID0 = `08` (ISO/IEC 14443-3 §6.5.4, "random
+    /// number"), or `80`, which DESFire EV1 cards with random ID show (docs/DIFFERENCES.md).
+    package static func isRandomUID(_ uid: [UInt8]) -> Bool {
+        uid.count == 4 && (uid[0] == 0x08 || uid[0] == 0x80)
+    }
+
     /// DESFire GetVersion, ISO-wrapped (`90 60 00 00 00`, then `90 AF 00 00 00` while the card answers `91 AF`).
-    static func identifyNXPISODEP(target: RFTarget, frontend: any RFFrontend) throws(TagError) -> IdentifiedTag {
+    /// `randomUID`: the target was probed only for its random UID (it may be any ISO-DEP card, a phone's card
+    /// emulation among them), so a first answer that is no response APDU leaves it an ISO 7816 card instead of
+    /// failing identification.
+    static func identifyNXPISODEP(target: RFTarget, frontend: any RFFrontend, randomUID: Bool = false)
+        throws(TagError) -> IdentifiedTag
+    {
         let link = APDULink(frontend: frontend)
-        let first = try link.send([0x90, 0x60, 0x00, 0x00, 0x00], name: "DESFire GetVersion")
+        let first: ResponseAPDU
+        do {
+            first = try link.send([0x90, 0x60, 0x00, 0x00, 0x00], name: "DESFire GetVersion")
+        } catch  where randomUID && error.code == .invalidResponse {
+            return IdentifiedTag(target: target, kind: .iso7816)
+        }
         guard first.sw == 0x91AF, first.data.count == 7 else { return IdentifiedTag(target: target, kind: .iso7816) }
         let second = try link.send([0x90, 0xAF, 0x00, 0x00, 0x00], name: "DESFire GetVersion (software part)")
         guard second.sw == 0x91AF, second.data.count == 7 else {

@@ -105,8 +105,46 @@ enum DESFireDump {
         return out
     }
 
+    /// Whether the DESFire in the field shows a random ID (SetConfiguration option `00` bit 1): a single-size UID
+    /// `08…` (ISO/IEC 14443-3 §6.5.4), or `80…` (docs/DIFFERENCES.md), instead of its NXP UID.
+    static func showsRandomID(_ tag: ConnectedTag) -> Bool { TagIdentifier.isRandomUID(tag.target.identifier) }
+
+    /// The real UID of a DESFire showing a random ID: GetCardUID `51` in a session of the first key `image` learned
+    /// (the PICC master key, then each application's keys in AID and key order; any key will do, NXP MF3ICD81
+    /// GetCardUID); nil when no key is known.
+    static func realUID(_ tag: ConnectedTag, _ image: DESFireImage) -> [UInt8]? {
+        var candidates: [(aid: UInt32, number: UInt8, key: DESFireCardKey)] = []
+        if let master = image.masterKey { candidates.append((0, 0, master)) }
+        for a in image.applications {
+            for (number, key) in a.keys.sorted(by: { $0.key < $1.key }) { candidates.append((a.aid, number, key)) }
+        }
+        let s = DESFireSecureSession(target: tag.target, frontend: tag.frontend)
+        for c in candidates {
+            do throws(TagError) {
+                try s.select(c.aid)
+                try s.authenticate(keyNumber: c.number, key: c.key)
+                let uid = try s.cardUID()
+                try s.select(0)
+                return uid
+            } catch {
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// The warning of a dump that could not learn the real UID behind a random ID (docs/TAG-FILES.md, DESFire).
+    static func randomIDWarning(_ tag: ConnectedTag) -> String {
+        "Warning: this DESFire shows a random ID (\(tag.uid)); its real UID needs a key: pass --keys.\n"
+    }
+
     /// The virtual card reproducing `image` with the tag's UID, ATQA, SAK and ATS; unknown keys are saved as zeros.
-    static func virtualTag(_ image: DESFireImage, _ tag: ConnectedTag) throws -> DESFireEV1Tag {
+    /// A card showing a random ID is saved with `configuration.randomID` and `realUID` (GetCardUID's) in `uid`, or
+    /// zeros when no key gave it (GetVersion hides it too), and the factory double-size ATQA: the single-size ATQA
+    /// of the random UID is what the saved card shows again at each power-up.
+    static func virtualTag(_ image: DESFireImage, _ tag: ConnectedTag, realUID: [UInt8]? = nil) throws
+        -> DESFireEV1Tag
+    {
         let p = image.production
         let version = DESFireEV1Tag.Version(
             hardware: image.hardware, software: image.software, batch: Array(p[7..<12]), productionWeek: p[12],
@@ -118,15 +156,17 @@ enum DESFireDump {
             for (n, k) in a.keys where Int(n) < app.keys.count { app.keys[Int(n)] = cardKey(k) }
             return app
         }
+        let random = showsRandomID(tag)
         do {
             let card = try DESFireEV1Tag(
-                uid: tag.target.identifier, applications: apps, version: version,
-                masterKey: image.masterKey.map { cardKey($0) } ?? .zero(.des))
-            var activation = card.activation
-            if let atqa = tag.target.sensRes { activation.sensRes = atqa }
+                uid: random ? realUID ?? [UInt8](repeating: 0, count: 7) : tag.target.identifier,
+                applications: apps, version: version, masterKey: image.masterKey.map { cardKey($0) } ?? .zero(.des))
+            var activation = card.realActivation
+            if let atqa = tag.target.sensRes, !random { activation.sensRes = atqa }
             if let sak = tag.target.selRes { activation.selRes = sak }
             if let ats = tag.target.ats { activation.ats = ats }
             card.activation = activation
+            if random { card.configuration.randomID = true }
             return card
         } catch {
             throw CLIError.failure("the card cannot be saved as a desfire-ev1 tag file: \(error)")
@@ -238,25 +278,40 @@ enum DESFireDump {
     static func dump(_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32 {
         let keys = try request.keys.map { try Self.keys(path: $0) } ?? [:]
         let image = try read(tag, keys: keys)
+        let random = showsRandomID(tag)
+        let real = random ? realUID(tag, image) : nil
         try session.release()
+        if random && real == nil { Console.err(randomIDWarning(tag)) }
         let closed = image.applications.flatMap { a in
             a.files.compactMap { f in f.closed.map { (a.aid, f.number, $0) } }
         }
         if request.output == nil && !request.json {
-            Console.out(listing(image, tag))
+            var text = listing(image, tag)
+            if let real { text += "Random ID: the real UID is \(Hex.encode(real)) (GetCardUID)\n" }
+            Console.out(text)
             return 0
         }
-        let virtual = try virtualTag(image, tag)
+        let virtual = try virtualTag(image, tag, realUID: real)
         let files = image.applications.reduce(0) { $0 + $1.files.count }
         try DumpRequest.save(virtual, to: request.output) { output in
             var text = "Saved \(tag.chip) \(tag.uid) (\(image.applications.count) application(s), "
             text += "\(files) file(s)) to \(output).\n"
+            if random {
+                text +=
+                    real.map { "Random ID: saved with its real UID \(Hex.encode($0)) (GetCardUID).\n" }
+                    ?? "Random ID: saved with UID 00000000000000 (not learned) and randomID true.\n"
+            }
             for (aid, number, why) in closed {
                 text += "Not read: file \(number) of application \(aidText(aid)) (\(why)); saved empty.\n"
             }
             let unknown = image.applications.reduce(0) { $0 + Int($1.keyCount & 0x0F) - $1.keys.count }
             if unknown > 0 { text += "\(unknown) key(s) not given: saved as zeros.\n" }
             return text
+        }
+        if let output = request.output, TagFile.Format(path: output) == .flipper,
+            let loss = FlipperNFCFile.exportLoss(virtual)
+        {
+            Console.err("Warning: \(output): \(loss).\n")
         }
         return 0
     }
@@ -273,9 +328,15 @@ enum DESFireDump {
         let current = try inv.value("keys").map { try keys(path: $0)[0]?[0] } ?? nil
         return try TagSession.run(inv) { session in
             let tag = try session.connectTag()
-            let done = try restore(
+            var done = try restore(
                 source, path: path, to: tag, setPICCKey: setPICCKey, currentPICCKeys: current.map { [$0] } ?? [])
             try session.release()
+            if source.configuration.randomID {
+                // SetConfiguration's random ID is for good (NXP MF3ICD81 SetConfiguration): never implied by restore.
+                done.notes.append(
+                    "random ID (the dump's card shows one; turn it on for good with "
+                        + "'opennfc desfire configure --random-id --yes')")
+            }
             if inv.flag("json") {
                 Console.out(
                     JSONValue.object([

@@ -28,12 +28,23 @@ enum TagCLI {
     static func save(_ tag: any VirtualTag, to path: String) throws(CLIError) {
         do {
             try TagFile.write(tag, path: path)
-            if TagFile.Format(path: path) == .flipper, let loss = FlipperNFCFile.exportLoss(tag) {
-                Console.err("Warning: \(path): \(loss).\n")
-            }
+            warnLosses(tag, path)
         } catch {
             throw CLIError.failure(error.description)
         }
+    }
+
+    /// One `Warning:` line on stderr for each thing the format of `path` (or a Proxmark3 `.json`, `proxmark`)
+    /// cannot keep of `tag`: Flipper's losses, and each sector a Proxmark3 dump writes as zeros (an unknown key, a
+    /// sector no key opened).
+    static func warnLosses(_ tag: any VirtualTag, _ path: String, proxmark: Bool = false) {
+        let format = TagFile.Format(path: path)
+        var losses: [String] = []
+        if format == .flipper, let loss = FlipperNFCFile.exportLoss(tag) { losses.append(loss) }
+        if proxmark || format == .eml || format == .bin || format == .mfd {
+            losses += ProxmarkDumpFile.exportLosses(tag)
+        }
+        for loss in losses { Console.err("Warning: \(path): \(loss).\n") }
     }
 
     /// The `--chip` value checked against the registry: a usage error for an unknown chip, a failure for a chip

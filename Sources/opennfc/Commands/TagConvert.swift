@@ -35,6 +35,7 @@ extension Commands {
                 } catch {
                     throw CLIError.failure(error.inFile(output).description)
                 }
+                TagCLI.warnLosses(tag, output, proxmark: true)
                 return 0
             }
             try TagCLI.save(tag, to: output)
