@@ -25,6 +25,29 @@ import Testing
             again.stdout == "ntag213 04010203040506 already holds the user memory of 'backup.nfc'; nothing written.\n")
     }
 
+    @Test(arguments: [("1k", 234, 600), ("2k", 512, 1500)])
+    func ntagI2CPlusDumpsToATagFileAndRestores(size: String, pages: Int, textLength: Int) throws {
+        // The whole memory as the chip has it: sector 0 through E9h (PT_I2C and the configuration registers after
+        // PACK), and for the 2k sector 1 too, whose message here runs past sector 0 into it.
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let chip = "ntag-i2c-plus-\(size)"
+        let text = String(repeating: "i2c ", count: textLength / 4)
+        let made = try ws.run(["tag", "new", "--chip", chip, "--uid", "04A1A2A3A4A5A6", "--text", text, "-o", "s.json"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let empty = try ws.run(["tag", "new", "--chip", chip, "--uid", "04010203040506", "-o", "d.json"])
+        #expect(empty.status == 0, "\(empty.stderr)")
+        let dump = try ws.run(["dump", "-o", "backup.json", "--device", "sim:s.json"])
+        #expect(dump.status == 0, "\(dump.stderr)")
+        #expect(dump.stdout == "Saved \(chip) 04A1A2A3A4A5A6 (\(pages) pages) to backup.json.\n")
+        let r = try ws.run(["restore", "backup.json", "--device", "sim:d.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let original = try ws.run(["read", "--raw", "--device", "sim:s.json"])
+        #expect(original.status == 0)
+        #expect(try ws.run(["read", "--raw", "--device", "sim:d.json"]).stdout == original.stdout)
+        #expect(try ws.run(["read", "--raw", "--device", "sim:backup.json"]).stdout == original.stdout)
+    }
+
     @Test func refusesAnotherChipAndBadFiles() throws {
         let ws = try Workspace()
         defer { ws.cleanup() }

@@ -54,13 +54,23 @@ package struct Type2Chip: Sendable, Hashable, CustomStringConvertible {
     /// Whether the chip has SECTOR_SELECT (NTAG I2C: memory past page 255 in sectors of 256 pages). Pages are then
     /// numbered sector × 256 + page.
     package var hasSectorSelect = false
+    /// The pages a whole-memory read (``Type2MemoryReader``) covers, numbered sector × 256 + page, where they are more
+    /// than ``totalPages`` (which names the NTAG21x-style configuration pages, the last four): the NTAG I2C plus has
+    /// PT_I2C (E7h) and its configuration registers (E8h–E9h) after PACK, and the 2k a second sector
+    /// (NT3H2111/NT3H2211 datasheet, memory organisation).
+    package var memoryPages: Int? { wholeMemoryPages ?? totalPages }
+    var wholeMemoryPages: Int?
+    /// Pages inside ``memoryPages`` that do not exist (the 2k's sector 0 pages EAh–FFh): read as zeros, never sent.
+    package var missingPages: ClosedRange<Int>?
 
     package init(
         name: String, family: Family, totalPages: Int? = nil, dataAreaSize: Int? = nil, dynamicLockPage: Int? = nil,
         dynamicLockBytes: [UInt8]? = nil, hasFastRead: Bool, factoryControlTLVs: [UInt8] = [],
-        hasSectorSelect: Bool = false
+        hasSectorSelect: Bool = false, wholeMemoryPages: Int? = nil, missingPages: ClosedRange<Int>? = nil
     ) {
         self.hasSectorSelect = hasSectorSelect
+        self.wholeMemoryPages = wholeMemoryPages
+        self.missingPages = missingPages
         self.name = name
         self.family = family
         self.totalPages = totalPages
@@ -99,13 +109,15 @@ package struct Type2Chip: Sendable, Hashable, CustomStringConvertible {
     /// NTAG I2C plus 1k: NTAG21x-style pages up to PACK (E6h) in sector 0 (NT3H2111/2211 datasheet §8.3).
     package static let ntagI2CPlus1k = Type2Chip(
         name: "ntag-i2c-plus-1k", family: .ntag21x, totalPages: 0xE7, dataAreaSize: 872, dynamicLockPage: 0xE2,
-        dynamicLockBytes: allDynamicLockBits, hasFastRead: true, hasSectorSelect: true)
+        dynamicLockBytes: allDynamicLockBits, hasFastRead: true, hasSectorSelect: true,
+        wholeMemoryPages: 0xEA)
     /// NTAG I2C plus 2k: as the 1k in sector 0, user memory in sector 1; the data area crosses into sector 1 past
     /// the Memory Control TLV's reserved bytes.
     package static let ntagI2CPlus2k = Type2Chip(
         name: "ntag-i2c-plus-2k", family: .ntag21x, totalPages: 0xE7, dataAreaSize: 1872, dynamicLockPage: 0xE2,
         dynamicLockBytes: allDynamicLockBits, hasFastRead: true, factoryControlTLVs: [0x02, 0x03, 0xE8, 0x78, 0x06],
-        hasSectorSelect: true)
+        hasSectorSelect: true,
+        wholeMemoryPages: 0x200, missingPages: 0xEA...0xFF)
     /// MIFARE Ultralight C MF0ICU2 (datasheet rev. 3.3 §7.5): 48 pages, LOCK2 in page 28h byte 0 (bits 1–3 and 5–7
     /// lock four pages each, bits 0 and 4 freeze them); LOCK3 (configuration pages) is left alone by make-read-only.
     package static let ultralightC = Type2Chip(

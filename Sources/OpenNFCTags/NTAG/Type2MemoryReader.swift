@@ -23,6 +23,7 @@ package struct Type2MemoryImage: Sendable, Hashable {
 /// | Chip | How |
 /// |---|---|
 /// | size known (NTAG21x, Ultralight EV1) | FAST_READ in ranges that fit the frontend's largest answer; READ (4 pages) without FAST_READ |
+/// | NTAG I2C plus | the same over every page of ``Type2Chip/memoryPages`` (sector 0 through E9h, the 2k's sector 1 after a SECTOR_SELECT); runs never cross a sector; the 2k's missing pages EAh–FFh are zeros, never read |
 /// | size unknown (Ultralight, generic) | READ 4 pages at a time until the chip refuses a page past its end, then re-activates |
 /// | password-protected reads (PROT) | the refused range is re-read page by page after re-activation, to find the first protected page; with the password, PWD_AUTH first and everything is read |
 ///
@@ -46,12 +47,23 @@ package final class Type2MemoryReader {
 
     package func read() throws(TagError) -> Type2MemoryImage {
         if let password { try authenticate(password) }
-        guard let total = chip.totalPages else { return try readUnknownSize() }
+        guard let total = chip.memoryPages else { return try readUnknownSize() }
         var pages: [[UInt8]?] = []
         var page = 0
         let perFrame = max(1, min(frontend.capabilities.maxResponseSize / 4, 64))
         while page < total {
-            let end = chip.hasFastRead ? min(total - 1, page + perFrame - 1) : min(total - 1, page + 3)
+            if let missing = chip.missingPages, missing.contains(page) {
+                // Pages that do not exist (NTAG I2C plus 2k, sector 0 EAh–FFh): zeros, as the tag file holds them.
+                while page <= missing.upperBound && page < total {
+                    pages.append([0, 0, 0, 0])
+                    page += 1
+                }
+                continue
+            }
+            // A run ends at the chip's end, its sector's end (one SECTOR_SELECT each) and before missing pages.
+            var last = min(total - 1, page | 0xFF)
+            if let missing = chip.missingPages, missing.lowerBound > page { last = min(last, missing.lowerBound - 1) }
+            let end = chip.hasFastRead ? min(last, page + perFrame - 1) : min(last, page + 3)
             do {
                 let data =
                     chip.hasFastRead
@@ -81,6 +93,8 @@ package final class Type2MemoryReader {
                 return Type2MemoryImage(pages: pages, firstProtectedPage: protectedFrom < total ? protectedFrom : nil)
             }
         }
+        // Leave the chip in sector 0, where every other procedure (each with its own link) expects it.
+        try link.select(sector: 0)
         return Type2MemoryImage(pages: pages, firstProtectedPage: nil)
     }
 
@@ -114,12 +128,9 @@ package final class Type2MemoryReader {
         return Type2MemoryImage(pages: pages, firstProtectedPage: nil)
     }
 
+    /// Re-activates through the link, which then knows the chip is back in sector 0.
     private func reactivate() throws(TagError) {
-        do {
-            _ = try frontend.activate(target)
-        } catch {
-            throw .rf(error, during: "re-activation after a refused read")
-        }
+        try link.reactivate(after: "a refused read")
         if let password { try authenticate(password) }
     }
 
