@@ -103,7 +103,8 @@ import Testing
         #expect(without.stdout.contains("Not read: file 6 of application 000001 (needs key 0 of application 000001)"))
         #expect(without.stdout.contains("1 key(s) not given: saved as zeros."))
 
-        try "# application 000001, key 0\n000001 0 2k3des \(Self.k2)\n".write(
+        // CRLF line breaks, as a Windows editor saves the file (the LF form: DESFireRestoreCLITests).
+        try "# application 000001, key 0\r\n000001 0 2k3des \(Self.k2)\r\n".write(
             toFile: ws.path("keys.txt"), atomically: true, encoding: .utf8)
         let listing = try ws.run(["dump", "--keys", "keys.txt", "--device", "sim:s.json"])
         #expect(listing.stdout.contains("keys known: 0"), "\(listing.stdout)\(listing.stderr)")

@@ -86,8 +86,7 @@ package enum ProxmarkDumpFile {
     /// One block a line, 32 hex digits; blank lines and a final newline allowed.
     package static func decodeEML(_ text: String) throws(TagFileError) -> MifareClassicTag {
         var memory: [UInt8] = []
-        // Split on any line break: "\r\n" is one Character in Swift, so splitting on "\n" would miss CRLF files.
-        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        for (n, line) in text.textLines().enumerated() {
             let digits = line.filter { !$0.isWhitespace }
             if digits.isEmpty { continue }
             guard digits.count == 32 else {

@@ -61,15 +61,9 @@ extension FlipperNFCFile {
 
     // MARK: Parsing
 
-    /// The lines of `text`, split at LF, CRLF or CR. Swift reads "\r\n" as one `Character`, so splitting on "\n"
-    /// alone would leave a CRLF file (as Windows editors save it) in one piece.
-    static func lines(_ text: String) -> [Substring] {
-        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-    }
-
     /// The lines that are not blank or comments, with their 1-based numbers.
     static func contentLines(_ text: String) -> [(number: Int, line: Substring)] {
-        lines(text).enumerated().compactMap { n, line in
+        text.textLines().enumerated().compactMap { n, line in
             let trimmed = line.drop { $0 == " " }
             return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : (n + 1, line)
         }

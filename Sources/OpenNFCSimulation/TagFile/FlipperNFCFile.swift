@@ -34,7 +34,7 @@ package enum FlipperNFCFile {
     package static func decode(_ text: String) throws(TagFileError) -> Type2Tag {
         var values: [String: (value: String, line: Int)] = [:]
         var pageLines: [Int: (value: String, line: Int)] = [:]
-        for (n, line) in lines(text).enumerated() {
+        for (n, line) in text.textLines().enumerated() {
             let trimmed = line.drop { $0 == " " }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard let colon = line.firstIndex(of: ":") else {

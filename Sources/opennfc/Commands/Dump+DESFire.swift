@@ -18,7 +18,7 @@ enum DESFireDump {
             throw CLIError.failure("cannot read the keys file '\(path)': \(error.localizedDescription)")
         }
         var out: [UInt32: [UInt8: DESFireCardKey]] = [:]
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (i, raw) in text.textLines().enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if fields.isEmpty { continue }
