@@ -48,13 +48,6 @@ package struct DESFireCard {
         throw TagError(.invalidResponse, "\(name) kept answering AF (more frames) past 4096 frames")
     }
 
-    /// Whether the card answers DESFire GetVersion with its three frames (28 bytes): how a DESFire with random ID,
-    /// which identification by NXP UID misses, is recognised (NXP MF3ICD81 §9).
-    package func answersGetVersion() -> Bool {
-        guard let (data, status) = try? exchange(0x60, [], name: "GetVersion") else { return false }
-        return status == 0x00 && data.count >= 28
-    }
-
     /// A native command that must end with status `00`.
     @discardableResult
     func command(_ command: UInt8, _ data: [UInt8], name: String) throws(TagError) -> [UInt8] {

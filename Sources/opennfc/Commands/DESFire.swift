@@ -32,13 +32,9 @@ extension Commands {
     /// Connects, selects the application and authenticates when --key is given.
     static func desfireSession(_ session: TagSession, _ inv: Invocation) throws -> (DESFireSecureSession, String) {
         let tag = try session.connectTag()
+        // Identification already probes GetVersion behind an NXP UID and a random one (08…).
         var isDESFire = false
         if case .desfire = tag.identified.kind { isDESFire = true }
-        let id = tag.target.identifier
-        if !isDESFire, tag.target.isISODEP, id.count == 4, id.first == 0x08 {
-            // ISO/IEC 14443-3 §6.5.4: UID0 08h is a random UID; a DESFire with random ID answers GetVersion.
-            isDESFire = DESFireCard(target: tag.target, frontend: tag.frontend).answersGetVersion()
-        }
         guard isDESFire else { throw CLIError.failure("the tag is \(tag.chip), not a MIFARE DESFire") }
         let aidText = inv.value("app") ?? "000000"
         let aidBytes: [UInt8]
