@@ -76,43 +76,36 @@ import Testing
         #expect(f.isComplete)
     }
 
-    @Test func twoKeyTripleDESKeysChangedAndAuthenticated() throws {
-        let (s, f) = try Self.session([DESFireEV1Trace.tdes2])
-        let a = try Self.key(.tdes2, DESFireEV1Trace.tdes2A)
-        let b = try Self.key(.tdes2, DESFireEV1Trace.tdes2B)
-        try s.select(0x00DE16)
-        try s.authenticate(keyNumber: 0, key: .zero(.des))
+    /// One DES-family section: key 0 from zeros to A, to B (version 10 in its parity bits), back to zeros (the IV of
+    /// that ChangeKey: the CMAC of GetKeyVersion's answer); key 1 from zeros to A to B with key 0's session; then key 1
+    /// authenticates.
+    @Test(arguments: [
+        (DESFireEV1Trace.tdes2, UInt32(0x00DE16), DESFireCardKey.Cipher.tdes2, DESFireCardKey.zero(.des)),
+        (DESFireEV1Trace.tdes3, UInt32(0x00DE24), DESFireCardKey.Cipher.tdes3, DESFireCardKey.zero(.tdes3)),
+    ])
+    func tripleDESKeysChangedAndAuthenticated(
+        section: DESFireEV1Trace.Section, aid: UInt32, cipher: DESFireCardKey.Cipher, zero: DESFireCardKey
+    ) throws {
+        let (s, f) = try Self.session([section])
+        let (rawA, rawB) =
+            cipher == .tdes2
+            ? (DESFireEV1Trace.tdes2A, DESFireEV1Trace.tdes2B) : (DESFireEV1Trace.tdes3A, DESFireEV1Trace.tdes3B)
+        let a = try Self.key(cipher, rawA)
+        let b = try Self.key(cipher, rawB)
+        try s.select(aid)
+        try s.authenticate(keyNumber: 0, key: zero)
         try s.changeKey(0, to: a)
         #expect(s.keyNumber == nil)  // the key that authenticated changed: the session is over
         try s.authenticate(keyNumber: 0, key: a)
         try s.changeKey(0, to: b)
         try s.authenticate(keyNumber: 0, key: b)
-        #expect(try s.keyVersion(0) == 0x10)  // from the parity bits of the key's first eight bytes
-        try s.changeKey(0, to: .zero(.des))  // its IV: the CMAC of GetKeyVersion's answer
-        try s.authenticate(keyNumber: 0, key: .zero(.des))
-        try s.changeKey(1, to: a, currentValue: [UInt8](repeating: 0, count: 8))
-        try s.changeKey(1, to: b, currentValue: DESFireEV1Trace.tdes2A)
+        #expect(try s.keyVersion(0) == 0x10)
+        try s.changeKey(0, to: zero)
+        try s.authenticate(keyNumber: 0, key: zero)
+        try s.changeKey(1, to: a, currentValue: zero.value)
+        try s.changeKey(1, to: b, currentValue: rawA)
         try s.authenticate(keyNumber: 1, key: b)
         #expect(s.keyNumber == 1)
-        #expect(f.isComplete)
-    }
-
-    @Test func threeKeyTripleDESKeysChangedAndAuthenticated() throws {
-        let (s, f) = try Self.session([DESFireEV1Trace.tdes3])
-        let a = try Self.key(.tdes3, DESFireEV1Trace.tdes3A)
-        let b = try Self.key(.tdes3, DESFireEV1Trace.tdes3B)
-        try s.select(0x00DE24)
-        try s.authenticate(keyNumber: 0, key: .zero(.tdes3))
-        try s.changeKey(0, to: a)
-        try s.authenticate(keyNumber: 0, key: a)
-        try s.changeKey(0, to: b)
-        try s.authenticate(keyNumber: 0, key: b)
-        #expect(try s.keyVersion(0) == 0x10)
-        try s.changeKey(0, to: .zero(.tdes3))
-        try s.authenticate(keyNumber: 0, key: .zero(.tdes3))
-        try s.changeKey(1, to: a, currentValue: [UInt8](repeating: 0, count: 24))
-        try s.changeKey(1, to: b, currentValue: DESFireEV1Trace.tdes3A)
-        try s.authenticate(keyNumber: 1, key: b)
         #expect(f.isComplete)
     }
 
