@@ -78,18 +78,11 @@ extension Commands {
             }
             try session.release()
             let scope = auth0 >= 0x30 ? "no pages" : "pages \(auth0)–47"
-            if inv.flag("json") {
-                Console.out(
-                    JSONValue.object([
-                        ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("auth0", .int(auth0)),
-                        ("protectReads", .bool(protectReads)),
-                    ]).pretty + "\n")
-            } else {
-                let what = protectReads ? "reading and writing" : "writing"
-                Console.out(
-                    "3DES key set on \(tag.chip) \(tag.uid): \(scope) need it for \(what); it counts from the next "
-                        + "activation.\n")
-            }
+            let what = protectReads ? "reading and writing" : "writing"
+            passwordResult(
+                inv, tag, [("auth0", .int(auth0)), ("protectReads", .bool(protectReads))],
+                "3DES key set on \(tag.chip) \(tag.uid): \(scope) need it for \(what); it counts from the next "
+                    + "activation.")
             return 0
         }
     }
@@ -102,14 +95,9 @@ extension Commands {
             try ultralightC(tag)
             try authenticateUltralightC(tag, key: key)
             try session.release()
-            if inv.flag("json") {
-                Console.out(
-                    JSONValue.object([
-                        ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("accepted", .bool(true)),
-                    ]).pretty + "\n")
-            } else {
-                Console.out("3DES key accepted by \(tag.chip) \(tag.uid) (mutual authentication).\n")
-            }
+            passwordResult(
+                inv, tag, [("accepted", .bool(true))],
+                "3DES key accepted by \(tag.chip) \(tag.uid) (mutual authentication).")
             return 0
         }
     }
@@ -129,16 +117,9 @@ extension Commands {
                 try auth.changeKey(to: UltralightCAuthentication.factoryKey)
             }
             try session.release()
-            if inv.flag("json") {
-                Console.out(
-                    JSONValue.object([
-                        ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("protected", .bool(false)),
-                    ]).pretty + "\n")
-            } else {
-                Console.out(
-                    "Protection removed from \(tag.chip) \(tag.uid): no page needs the key now; factory key restored.\n"
-                )
-            }
+            passwordResult(
+                inv, tag, [("protected", .bool(false))],
+                "Protection removed from \(tag.chip) \(tag.uid): no page needs the key now; factory key restored.")
             return 0
         }
     }

@@ -75,20 +75,16 @@ extension Commands {
                 try session.release()
                 let last = pw.totalPages - 1
                 let scope = auth0 > last ? "no pages" : "pages \(auth0)–\(last)"
-                if inv.flag("json") {
-                    Console.out(
-                        JSONValue.object([
-                            ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("auth0", .int(config.auth0)),
-                            ("protectReads", .bool(config.protectsReads)),
-                            ("authLimit", .int(config.authenticationLimit)), ("pack", .string(pack.hexString)),
-                        ]).pretty + "\n")
-                } else {
-                    let what = config.protectsReads ? "reading and writing" : "writing"
-                    let tries = limit == 0 ? "unlimited tries" : "\(limit) wrong tries before the tag seals"
-                    Console.out(
-                        "Password set on \(tag.chip) \(tag.uid): \(scope) need it for \(what); PACK \(pack.hexString); "
-                            + "\(tries).\n")
-                }
+                let what = config.protectsReads ? "reading and writing" : "writing"
+                let tries = limit == 0 ? "unlimited tries" : "\(limit) wrong tries before the tag seals"
+                passwordResult(
+                    inv, tag,
+                    [
+                        ("auth0", .int(config.auth0)), ("protectReads", .bool(config.protectsReads)),
+                        ("authLimit", .int(config.authenticationLimit)), ("pack", .string(pack.hexString)),
+                    ],
+                    "Password set on \(tag.chip) \(tag.uid): \(scope) need it for \(what); PACK \(pack.hexString); "
+                        + "\(tries).")
                 return 0
             }
         }
@@ -128,15 +124,9 @@ extension Commands {
                     throw CLIError.failure(
                         "the tag accepted the password but answered PACK \(pack.hexString), not \(expected.hexString)")
                 }
-                if inv.flag("json") {
-                    Console.out(
-                        JSONValue.object([
-                            ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("accepted", .bool(true)),
-                            ("pack", .string(pack.hexString)),
-                        ]).pretty + "\n")
-                } else {
-                    Console.out("Password accepted by \(tag.chip) \(tag.uid); PACK \(pack.hexString).\n")
-                }
+                passwordResult(
+                    inv, tag, [("accepted", .bool(true)), ("pack", .string(pack.hexString))],
+                    "Password accepted by \(tag.chip) \(tag.uid); PACK \(pack.hexString).")
                 return 0
             }
         }
@@ -168,18 +158,25 @@ extension Commands {
                     throw CLIError.failure(TagErrorText.describe(error, doing: "remove the password"))
                 }
                 try session.release()
-                if inv.flag("json") {
-                    Console.out(
-                        JSONValue.object([
-                            ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("protected", .bool(false)),
-                        ]).pretty + "\n")
-                } else {
-                    Console.out("Password removed from \(tag.chip) \(tag.uid): no page needs a password now.\n")
-                }
+                passwordResult(
+                    inv, tag, [("protected", .bool(false))],
+                    "Password removed from \(tag.chip) \(tag.uid): no page needs a password now.")
                 return 0
             }
         }
     )
+
+    /// What a `password` command prints: a JSON object (chip, UID, then `fields`) with --json, else `sentence`.
+    static func passwordResult(
+        _ inv: Invocation, _ tag: ConnectedTag, _ fields: [(String, JSONValue)], _ sentence: String
+    ) {
+        if inv.flag("json") {
+            Console.out(
+                JSONValue.object([("chip", .string(tag.chip)), ("uid", .string(tag.uid))] + fields).pretty + "\n")
+        } else {
+            Console.out(sentence + "\n")
+        }
+    }
 
     static func ntagPassword(_ tag: ConnectedTag) throws -> NTAGPassword {
         guard let chip = tag.type2Chip else {
