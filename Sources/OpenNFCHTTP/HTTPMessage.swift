@@ -355,7 +355,12 @@ package enum HTTPParser {
             parts[1].count == 3, parts[1].allSatisfy({ (0x30...0x39).contains($0) }),
             let status = Int(String(decoding: parts[1], as: UTF8.self)), (100...599).contains(status)
         else { throw HTTPError(400, "malformed status line") }
-        return (status, try headers(lines.dropFirst(), maxFields: 100))
+        do {
+            return (status, try headers(lines.dropFirst(), maxFields: 100))
+        } catch  where error.status == 431 {
+            // 431 names a request's fields; a response with too many is simply malformed.
+            throw HTTPError(400, error.reason)
+        }
     }
 }
 

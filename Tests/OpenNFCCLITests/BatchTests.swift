@@ -108,7 +108,7 @@ import Testing
         try """
         uri,text,lang
         https://b.example/ann,"Ann, Badge 1",en
-        https://b.example/bob,Bob,de
+        https://b.example/bob,"Bob,\u{0301} 2",de
 
         """.write(to: ws.dir.appendingPathComponent("b.csv"), atomically: true, encoding: .utf8)
         let r = try ws.run(["batch", "write", "--csv", "b.csv", "--report", "r.csv", "--device", device])
@@ -116,6 +116,10 @@ import Testing
         #expect(
             try Self.report(ws).contains(
                 "1,04000000000001,\"uri=https://b.example/ann; text=Ann, Badge 1; lang=en\",written,\n"))
+        // A comma followed by a combining mark is one Character but still a comma to every CSV reader: quoted.
+        #expect(
+            try Self.report(ws).contains(
+                "2,04000000000002,\"uri=https://b.example/bob; text=Bob,\u{0301} 2; lang=de\",written,\n"))
         let read = try ws.run(["read", "--json", "--device", "sim:t1.json"])
         let o = try #require(try JSONSerialization.jsonObject(with: read.stdoutBytes) as? [String: Any])
         let records = try #require((o["ndef"] as? [String: Any])?["records"] as? [[String: Any]])

@@ -1,5 +1,6 @@
 import OpenNFCBytes
 import OpenNFCFuzzTargets
+import OpenNFCHTTP
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCSystem
@@ -153,6 +154,31 @@ import Testing
         #expect(lo == range.lowerBound && range.contains(hi) && !range.contains(hi + 1))
         #expect(try PropertyList(decoding: first.xmlEncoded) == first)
         #expect(try PropertyList(decoding: last.xmlEncoded) == last)
+    }
+
+    /// plist (campaign, 3.55 M executions): a string holding "<" followed by a combining mark (U+05BB) went out
+    /// unescaped in the XML form, which no reader then took ("unexpected element inside <string>"): the escaper
+    /// walked Characters, and "<" with its mark is one Character that is not "<". It walks Unicode scalars now.
+    @Test func xmlEscapesMarkupFollowedByACombiningMark() throws {
+        let text = "a <\u{05BB}b> &\u{0301} c"
+        let list = PropertyList.dictionary([(key: "k<\u{0301}", value: .string(text))])
+        let written = String(decoding: list.xmlEncoded, as: UTF8.self)
+        #expect(written.contains("<string>a &lt;\u{05BB}b&gt; &amp;\u{0301} c</string>"))
+        #expect(written.contains("<key>k&lt;\u{0301}</key>"))
+        #expect(try PropertyList(decoding: list.xmlEncoded) == list)
+    }
+
+    /// field (campaign, 584 K executions): a response head with more than 100 header fields was refused as 431
+    /// "Request Header Fields Too Large", a status about requests; the client side now calls it malformed (400),
+    /// with the same reason.
+    @Test func aResponseWithTooManyHeaderFieldsIsMalformedNotA431() throws {
+        let fields = (0..<123).map { "X-\($0): v\r\n" }.joined()
+        let head = Array("HTTP/1.1 200 OK\r\n\(fields)".utf8)
+        #expect {
+            _ = try HTTPParser.responseHead(head)
+        } throws: {
+            ($0 as? HTTPError)?.status == 400 && "\($0)".contains("123 header fields; at most 100 are accepted")
+        }
     }
 
     /// plist: a binary dictionary naming a key twice was read (the XML reader refuses one), so the same

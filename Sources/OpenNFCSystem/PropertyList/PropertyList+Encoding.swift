@@ -19,14 +19,16 @@ extension PropertyList {
     }
 
     private func xml(into s: inout String, indent: String) {
+        // By Unicode scalar, not Character: "<" followed by a combining mark is one Character that is not "<", and
+        // would go out unescaped.
         func escaped(_ t: String) -> String {
             var o = ""
-            for c in t {
-                switch c {
+            for u in t.unicodeScalars {
+                switch u {
                 case "<": o += "&lt;"
                 case ">": o += "&gt;"
                 case "&": o += "&amp;"
-                default: o.append(c)
+                default: o.unicodeScalars.append(u)
                 }
             }
             return o

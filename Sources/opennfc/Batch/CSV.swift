@@ -14,7 +14,8 @@ enum CSV {
         var reason: String
     }
 
-    /// Parses a whole file into rows (blank lines skipped).
+    /// Parses a whole file into rows (blank lines skipped). It reads Unicode scalars, not Characters: a quote or comma
+    /// followed by a combining mark is one Character that is neither, yet other CSV readers see the quote or comma.
     static func parse(_ text: String) throws(ParseError) -> [Row] {
         var rows: [Row] = []
         var fields: [String] = []
@@ -23,7 +24,7 @@ enum CSV {
         var fieldWasQuoted = false
         var line = 1
         var rowLine = 1
-        let chars = Array(text)
+        let chars = Array(text.unicodeScalars)
         var i = 0
         func endRow() {
             fields.append(field)
@@ -39,14 +40,15 @@ enum CSV {
             if inQuotes {
                 if c == "\"" {
                     if i + 1 < chars.count && chars[i + 1] == "\"" {
-                        field.append("\"")
+                        field.unicodeScalars.append("\"")
                         i += 2
                         continue
                     }
                     inQuotes = false
                 } else {
-                    if c == "\n" || c == "\r\n" { line += 1 }
-                    field.append(c)
+                    // CRLF counts once, at its LF.
+                    if c == "\n" || (c == "\r" && !(i + 1 < chars.count && chars[i + 1] == "\n")) { line += 1 }
+                    field.unicodeScalars.append(c)
                 }
                 i += 1
                 continue
@@ -62,7 +64,8 @@ enum CSV {
                 fields.append(field)
                 field = ""
                 fieldWasQuoted = false
-            case "\n", "\r\n", "\r":
+            case "\n", "\r":
+                if c == "\r" && i + 1 < chars.count && chars[i + 1] == "\n" { i += 1 }
                 endRow()
                 line += 1
                 rowLine = line
@@ -70,7 +73,7 @@ enum CSV {
                 if fieldWasQuoted {
                     throw ParseError(line: line, reason: "text after a closing quote")
                 }
-                field.append(c)
+                field.unicodeScalars.append(c)
             }
             i += 1
         }
@@ -86,7 +89,7 @@ enum CSV {
 
     /// Quotes a field when it needs it.
     static func quote(_ s: String) -> String {
-        if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+        if s.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
             return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         return s
