@@ -104,10 +104,12 @@ enum FieldFuzz {
         }
     }
 
-    /// The request's head on the wire (the parser's inverse: request line, fields as received, empty line).
+    /// The request's head on the wire (the parser's inverse: request line, fields as received, empty line). No space
+    /// after the colon (OWS is optional, RFC 9112 §5): the head is then never longer than the one received, which
+    /// the server's head-size limit (431) accepted.
     static func serialize(_ r: HTTPRequest) -> String {
         var s = "\(r.method) \(r.target) \(r.version)\r\n"
-        for f in r.headers.fields { s += "\(f.name): \(f.value)\r\n" }
+        for f in r.headers.fields { s += "\(f.name):\(f.value)\r\n" }
         return s + "\r\n"
     }
 

@@ -181,6 +181,28 @@ import Testing
         }
     }
 
+    /// field (campaign, 1.29 M executions): the harness re-serialized an accepted request with a space after each
+    /// colon, which made a head that had fitted the 2048-byte limit longer than it, so the server refused it (431).
+    /// Not a bug: the limit counts the head as received (OWS included); the harness now writes `name:value`, never
+    /// longer than what was accepted.
+    @Test func theHeadLimitCountsTheBytesAsReceived() throws {
+        var limits = HTTPServer.Limits()
+        limits.maxHeadBytes = 64
+        let line = "GET / HTTP/1.1\r\nHost:a\r\n"
+        let filler = String(repeating: "v", count: 64 - line.utf8.count - "X:\r\n\r\n".utf8.count)
+        let tight = Array((line + "X:" + filler + "\r\n\r\n").utf8)
+        #expect(tight.count == 64)
+        let r = try HTTPServer.readRequest(ByteStream(MemorySource(tight)), limits: limits)
+        #expect(r.headers["X"] == filler)
+        let spaced = Array((line + "X: " + filler + "\r\n\r\n").utf8)
+        #expect {
+            _ = try HTTPServer.readRequest(ByteStream(MemorySource(spaced)), limits: limits)
+        } throws: {
+            guard case .refused(let e) = $0 as? HTTPServer.HTTPServerReadError else { return false }
+            return e.status == 431
+        }
+    }
+
     /// plist: a binary dictionary naming a key twice was read (the XML reader refuses one), so the same
     /// entitlements meant different things in the two forms; both now refuse it, saying where.
     @Test func binaryDictionaryWithADuplicateKeyIsRefused() throws {
