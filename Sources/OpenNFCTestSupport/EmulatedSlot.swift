@@ -29,11 +29,12 @@ package final class EmulatedSlot: @unchecked Sendable {
 
     /// Connects the card and waits (at most 5 s) until pcscd reports it present.
     package init(
-        _ tag: any VirtualTag, slot: Int = 0, faults: (@Sendable ([UInt8]) -> VPCDFault)? = nil
+        _ tag: any VirtualTag, slot: Int = 0, forms: VPCDCard.ReaderForms = .acs,
+        faults: (@Sendable ([UInt8]) -> VPCDFault)? = nil
     ) throws {
         self.slot = slot
         self.tag = tag
-        server = VPCDServer(card: VPCDCard(tag: tag), port: EndToEnd.ports[slot], faults: faults)
+        server = VPCDServer(card: VPCDCard(tag: tag, forms: forms), port: EndToEnd.ports[slot], faults: faults)
         try server.connect()
         let thread = Thread { [self] in
             do { try server.run() } catch { failure = error as? VPCDError }

@@ -11,12 +11,9 @@ internal import OpenNFCSimulation
 /// | `CA 00 00 Le` | the UID LSB first, as on the air (`… 04 E0`) + `90 00` |
 /// | `B0 BH BL Le` READ BINARY | Read Single Block from block BH BL (the extended command past block 255); Le `00` = one block, else Le bytes of consecutive blocks + `90 00`; `6A 82` past the memory, `63 00` when the tag refuses |
 /// | `D6 BH BL Lc data` UPDATE BINARY | one Write Single Block per block (the Option flag set for TI tags, UID manufacturer `07`, whose writes need it) → `90 00`; `67 00` when Lc is not a multiple of the block size; `6A 82` past the memory; `63 00` refused |
-/// | `C2 00 00 Lc DOs` manage session | `81 00` start, `82 00` end, `83 00` RF off, `84 00` RF on, `5F 46` timer (accepted) → `C0 03 00 90 00 … 90 00` |
-/// | `C2 00 01 Lc DOs` transparent exchange | `95 len request` (no CRC) → `C0 03 00 90 00 92 01 00 96 02 00 00 97 len answer`; a silent tag `C0 03 ii 64 01`; `90 02 00 00` flags and `5F 46` timer accepted |
-/// | `C2 00 02 Lc 8F 02 02 03` switch protocol | ISO 15693 at layer 2 or 3: `C0 03 00 90 00`; any other protocol `C0 03 00 6A 80` (only this tag is in the field) |
-/// | Data object not handled (`80` version, `FF 6D`/`FF 6E` parameters, bit framing `91`–`94`) | `C0 03 ii 6A 81`, ii = the object's index from 0 |
+/// | `C2 00 P2 Lc DOs` | the PC/SC 2.02 transparent session: `VPCDCard+Transparent.swift` |
 ///
-/// Requests outside a session answer `C0 03 00 6A 81`. The emulated reader addresses every request it makes itself
+/// The emulated reader addresses every request it makes itself
 /// (flags `22`: addressed, high data rate), as the reader procedures do.
 extension VPCDCard {
     var isISO15693: Bool { tag.activation.technology == .nfcV }
@@ -115,61 +112,5 @@ extension VPCDCard {
             }
         }
         return budget == nil ? [0x90, 0x00] : nil
-    }
-
-    // MARK: Transparent session (FF C2)
-
-    private func transparent(p2: UInt8, apdu: [UInt8], tearAfter: Int?) -> [UInt8]? {
-        guard apdu.count >= 5, apdu.count == 5 + Int(apdu[4]) || apdu.count == 6 + Int(apdu[4]) else {
-            return [0x67, 0x00]
-        }
-        let objects: [DataObject]
-        do { objects = try DataObject.decodeAll(Array(apdu[5..<(5 + Int(apdu[4]))])) } catch { return [0x67, 0x00] }
-        var out: [UInt8] = []
-        func status(_ index: Int, _ sw1: UInt8, _ sw2: UInt8) -> [UInt8] {
-            DataObject(tag: 0xC0, value: [UInt8(index), sw1, sw2]).bytes + out + [0x90, 0x00]
-        }
-        switch p2 {
-        case 0x00:
-            for (i, o) in objects.enumerated() {
-                switch (o.tag, o.value.count) {
-                case (0x81, 0): transparentSession = true
-                case (0x82, 0): transparentSession = false
-                case (0x83, 0): isPowered = false
-                case (0x84, 0):
-                    isPowered = true
-                    tag.powerOn()
-                case (0x5F46, 4): break
-                default: return status(i, 0x6A, 0x81)
-                }
-            }
-            return status(0, 0x90, 0x00)
-        case 0x01:
-            guard transparentSession else { return status(0, 0x6A, 0x81) }
-            for (i, o) in objects.enumerated() {
-                switch o.tag {
-                case 0x5F46 where o.value.count == 4: break
-                case 0x90 where o.value == [0x00, 0x00]: break
-                case 0x90: return status(i, 0x6A, 0x80)
-                case 0x95:
-                    guard isPowered, !o.value.isEmpty else { return status(i, 0x64, 0x01) }
-                    let answer = tag.receive(o.value, tearAfter: tearAfter)
-                    if tearAfter != nil { return nil }
-                    guard case .data(let d) = answer, !d.isEmpty else { return status(i, 0x64, 0x01) }
-                    out += [0x92, 0x01, 0x00, 0x96, 0x02, 0x00, 0x00] + DataObject(tag: 0x97, value: d).bytes
-                default: return status(i, 0x6A, 0x81)
-                }
-            }
-            return status(0, 0x90, 0x00)
-        case 0x02:
-            guard transparentSession else { return status(0, 0x6A, 0x81) }
-            for (i, o) in objects.enumerated() {
-                guard o.tag == 0x8F, o.value.count == 2 else { return status(i, 0x6A, 0x81) }
-                guard o.value[0] == 0x02, o.value[1] == 0x02 || o.value[1] == 0x03 else { return status(i, 0x6A, 0x80) }
-            }
-            return status(0, 0x90, 0x00)
-        default:
-            return [0x6A, 0x81]
-        }
     }
 }

@@ -37,10 +37,23 @@ package import OpenNFCSimulation
 /// MIFARE Classic: LOAD KEYS, GENERAL AUTHENTICATE, READ/UPDATE BINARY by block and the ACS value-block commands
 /// (`FF D7`/`FF B1`), with Crypto1 run against the chip; the table is in `VPCDCard+MifareClassic.swift`.
 ///
+/// Level-3 NFC-A tags also get the PC/SC 2.02 transparent session (`FF C2`, `VPCDCard+Transparent.swift`). With
+/// ``ReaderForms/pcsc`` the emulated reader has no ACS forms at all (`FF 00 00 00 …` answers `6A 81`), as a PC/SC
+/// 2.02 reader of another maker: raw frames then reach a Type 2 tag only through the transparent session.
+///
 /// Not emulated: reader LED and
 /// buzzer commands, `SCardControl` escapes (vpcd has no control channel).
 package final class VPCDCard {
+    /// The vendor forms the emulated reader offers besides PC/SC Part 3 and the 2.02 transparent session.
+    package enum ReaderForms: String, Sendable, CaseIterable {
+        /// The ACS pass-through forms (ACR122U PN532 `D4 42`/`D4 40`, ACR1252U direct transmit): the default.
+        case acs
+        /// None: a PC/SC 2.02 reader of another maker (OMNIKEY, Identiv); raw frames only through `FF C2`.
+        case pcsc
+    }
+
     package let tag: any VirtualTag
+    package let forms: ReaderForms
     /// Power state as the reader last set it.
     package internal(set) var isPowered = false
     /// ISO 15693: whether a PC/SC 2.02 transparent session is open, and the block size the reader learnt.
@@ -49,8 +62,9 @@ package final class VPCDCard {
     /// MIFARE Classic: the reader's key memory and its Crypto1 link to the chip (`VPCDCard+MifareClassic.swift`).
     var classicLink: MifareClassicLink?
 
-    package init(tag: any VirtualTag) {
+    package init(tag: any VirtualTag, forms: ReaderForms = .acs) {
         self.tag = tag
+        self.forms = forms
     }
 
     // MARK: Power (vpcd control messages 0x00, 0x01, 0x02)
@@ -92,6 +106,8 @@ package final class VPCDCard {
         }
         let (ins, p1, p2) = (apdu[1], apdu[2], apdu[3])
         if isISO15693, let r = respondISO15693(apdu, tearAfter: tearAfter) { return r }
+        if ins == 0xC2, p1 == 0x00, isLevel3NFCA { return transparent(p2: p2, apdu: apdu, tearAfter: tearAfter) }
+        if ins == 0x00, p1 == 0x00, p2 == 0x00, forms == .pcsc { return [0x6A, 0x81] }
         if let c = tag as? MifareClassicTag, let r = respondMifareClassic(apdu, c, tearAfter: tearAfter) { return r }
         switch (ins, p1) {
         case (0xCA, 0x00): return getData(apdu, tearAfter != nil) { self.tag.activation.uid }

@@ -87,18 +87,23 @@ import Testing
 
     /// As a binary over pcscd: `opennfc emulate` presents the Ultralight C on the vsmartcard reader, where the
     /// profile probe chooses the ACR122U pass-through (`FF 00 00 00 Lc D4 42 …`, PN532 InCommunicateThru) and the
-    /// 3DES frames travel in it; `--save` writes the new key, AUTH0 and message back to the tag file.
+    /// 3DES frames travel in it; `--save` writes the new key, AUTH0 and message back to the tag file. With
+    /// `emulate --reader pcsc` (no ACS forms, as a PC/SC 2.02 reader of another maker) the same frames travel in the
+    /// PC/SC 2.02 transparent session (`FF C2`).
     @Test(
         .enabled(
             if: ProcessInfo.processInfo.environment["OPENNFC_E2E_PCSCD"] == "1",
-            "OPENNFC_E2E_PCSCD is not set: pcscd with the vpcd driver is not running (scripts/test starts it)"))
-    func keyLifecycleThroughPCSCAndSave() throws {
+            "OPENNFC_E2E_PCSCD is not set: pcscd with the vpcd driver is not running (scripts/test starts it)"),
+        arguments: ["acs", "pcsc"])
+    func keyLifecycleThroughPCSCAndSave(reader: String) throws {
         let lock = SlotLock()
         defer { withExtendedLifetime(lock) {} }
         let ws = try Workspace()
         defer { ws.cleanup() }
         try newTag(ws, "card.json")
-        let (emulator, _) = try CLIRunner.start(["emulate", "--slot", "1", "--save", ws.path("card.json")])
+        let (emulator, _) = try CLIRunner.start([
+            "emulate", "--slot", "1", "--reader", reader, "--save", ws.path("card.json"),
+        ])
         defer { if emulator.isRunning { emulator.terminate() } }
         let device = ["--device", "pcsc:00 01"]
         try keyLifecycle(ws, device: device, first: true)

@@ -47,6 +47,7 @@ import Testing
             fake.transcript.map(\.command) == [
                 h("FFCA000000"),  // GET DATA UID (poll)
                 h("FF00000003D44260"),  // pass-through probe: GET_VERSION (refused: 6A 81)
+                h("FFC20000028100 00"),  // transparent-session probe: start (refused: 6A 81)
                 h("FFB0000410"),  // READ BINARY page 4
                 h("FFD6000504 01020304"),  // UPDATE BINARY page 5
                 h("FFD6000104 01020304"),  // UPDATE BINARY page 1 (refused)

@@ -9,7 +9,7 @@ package import OpenNFCRF
 /// | ``ISODEPProfile`` | ISO 14443-4 cards, any reader | n/a | every APDU; DESFire native commands |
 /// | ``ACR122UPassThroughProfile`` | level-3 tags on an ACR122U (PN532) | yes | every frame (`D4 42`) |
 /// | ``ACR1252UPassThroughProfile`` | level-3 tags on an ACR1252U/1255U | yes | every frame (`FF 00 00 00`) |
-/// | ``TransparentSessionProfile`` | ISO 15693 tags on a PC/SC 2.02 reader (ACR1552U, OMNIKEY, Identiv) | n/a | every ISO 15693 request (`FF C2`) |
+/// | ``TransparentSessionProfile`` | ISO 15693 tags on a PC/SC 2.02 reader (ACR1552U, OMNIKEY, Identiv); level-3 NFC-A tags on a PC/SC 2.02 reader without the ACS pass-through | NFC-A: yes | every ISO 15693 request or NFC-A frame (`FF C2`) |
 /// | ``MifareClassicProfile`` | MIFARE Classic 1K/4K/Mini, any reader | no | authenticate (`FF 82`/`FF 86`), READ, WRITE, value operations (`FF B0`/`FF D6`/`FF D7`) |
 /// | ``ISO15693StorageCardProfile`` | ISO 15693 tags on a Part 3-only reader | n/a | Read/Write Single Block, Read Multiple Blocks (as `FF B0` / `FF D6` by block) |
 package protocol PCSCProfile: Sendable {

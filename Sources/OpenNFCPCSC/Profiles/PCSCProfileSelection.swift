@@ -7,7 +7,10 @@ internal import OpenNFCBytes
 ///    ``ACR1252UPassThroughProfile``.
 /// 3. Storage-card ATR on any other reader: probe the ACR122U pass-through with GET_VERSION (`FF 00 00 00 03 D4 42 60`).
 ///    An answer `D5 43 …` means the reader carries native frames (a renamed ACR122U, `opennfc emulate`); anything
-///    else means Part 3 only → ``StorageCardProfile``. The probe's GET_VERSION answer also names the chip.
+///    else: start a PC/SC 2.02 transparent session for ISO/IEC 14443 Type A layer 3 and send GET_VERSION through it;
+///    a reader that takes it carries raw frames there → ``TransparentSessionProfile`` (NFC-A: Ultralight C
+///    authentication, PWD_AUTH, FAST_READ); otherwise Part 3 only → ``StorageCardProfile``. The probe's GET_VERSION
+///    answer also names the chip.
 /// 4. ISO 15693 ATR (standard byte `0B`, or `0C` as Windows drivers report it): start a PC/SC 2.02 transparent session
 ///    (`FF C2 00 00 02 81 00 00`). Accepted → ``TransparentSessionProfile`` (every request reaches the tag); refused →
 ///    ``ISO15693StorageCardProfile`` (READ/UPDATE BINARY by block only). An ACR122U or ACR1252U never shows such a
@@ -83,7 +86,35 @@ package enum PCSCProfileSelection {
                 // Pass-through works; the tag has no GET_VERSION (plain Ultralight / Ultralight C) and is mute now.
                 return Choice(profile: probeProfile, version: nil, tagWentMute: true)
             default:
+                if known == nil, let transparent = chooseTransparentTypeA(card: card) { return transparent }
                 return Choice(profile: known ?? StorageCardProfile(), version: nil, tagWentMute: known != nil)
+            }
+        }
+    }
+
+    /// Rule 3, second probe: a transparent session switched to ISO/IEC 14443 Type A layer 3 (PC/SC Part 3 v2.02
+    /// Switch Protocol `8F 02 00 03`), then GET_VERSION through it; nil (the session ended again) when the reader
+    /// refuses either. A tag that stays silent is mute afterwards: the frontend resets the card, which ends the
+    /// session, so that profile starts a new one.
+    static func chooseTransparentTypeA(card: PCSCCard) -> Choice? {
+        guard TransparentSessionProfile.startSession(on: card) else { return nil }
+        let profile = TransparentSessionProfile(technology: .nfcA, sessionStarted: true)
+        do {
+            try profile.begin(on: card)
+            guard case .frame(let bytes) = try profile.exchange([0x60], on: card) else {
+                // NAK: an NTAG203; the frames go through.
+                return Choice(
+                    profile: TransparentSessionProfile(technology: .nfcA), version: nil, tagWentMute: true)
+            }
+            return Choice(profile: profile, version: NXPVersion(bytes), tagWentMute: false)
+        } catch {
+            switch error.code {
+            case .timeout, .transmission:
+                // No GET_VERSION (plain Ultralight, Ultralight C): the frames go through, the tag is mute now.
+                return Choice(profile: TransparentSessionProfile(technology: .nfcA), version: nil, tagWentMute: true)
+            default:
+                profile.end(on: card)
+                return nil
             }
         }
     }

@@ -12,14 +12,16 @@ extension Commands {
             Connects to the vpcd driver inside pcscd and serves the tag as the card a contactless reader would \
             report: the PC/SC Part 3 storage-card ATR and pseudo-APDUs (FF CA, FF B0, FF D6) for Type 2 chips, the \
             ATS-based ATR and raw APDUs for Type 4 and DESFire, the ISO 15693 ATR with FF B0/FF D6 by block and the \
-            PC/SC 2.02 transparent session (FF C2) for Type 5 chips, and ACR122U-style pass-through of native frames \
-            (FF 00 00 00 Lc D4 42 …). pcsc_scan, pyscard, opensc-tool and `opennfc --device pcsc` then see it. \
+            PC/SC 2.02 transparent session (FF C2) for Type 5 and Type 2 chips, and ACR122U-style pass-through of \
+            native frames (FF 00 00 00 Lc D4 42 …). --reader pcsc leaves the ACS forms out, as a PC/SC 2.02 reader \
+            of another maker (OMNIKEY, Identiv): Type 2 frames then travel only in the transparent session. pcsc_scan, pyscard, opensc-tool and `opennfc --device pcsc` then see it. \
             Stops on Ctrl-C, SIGTERM, or when pcscd closes the connection; --save writes the tag back (atomically) \
             then.
 
             Examples:
               scripts/pcscd up && opennfc emulate poster.json
               opennfc emulate --slot 1 --save card.json        (the second virtual reader, port 35964)
+              opennfc emulate --reader pcsc ticket.json        (no ACS pass-through: FF C2 only)
             """,
         arguments: [.init(name: "tagfile", help: "Tag file (.json, .nfc or .ndef).")],
         options: [
@@ -30,6 +32,10 @@ extension Commands {
             .init(name: "save", help: "Write the tag file back when the emulation ends (atomically)."),
             .init(name: "chip", value: "<chip>", help: "Chip a .ndef file is loaded into (default ntag215)."),
             .init(name: "trace", help: "Print every APDU and response on stderr."),
+            .init(
+                name: "reader", value: "<acs|pcsc>",
+                help: "The emulated reader's vendor forms: acs (ACR122U/ACR1252U pass-through, default) or pcsc (none)."
+            ),
         ],
         run: { inv in try EmulateCommand.run(inv) }
     )
@@ -76,7 +82,13 @@ enum EmulateCommand {
         let tag = try TagCLI.load(path, ndefChip: inv.value("chip") ?? "ntag215")
         var trace: (@Sendable ([UInt8], [UInt8]?) -> Void)? = nil
         if inv.flag("trace") { trace = { command, response in traceLine(command, response) } }
-        let server = VPCDServer(card: VPCDCard(tag: tag), host: host, port: port, trace: trace)
+        let forms: VPCDCard.ReaderForms
+        switch inv.value("reader") ?? "acs" {
+        case "acs": forms = .acs
+        case "pcsc": forms = .pcsc
+        case let other: throw CLIError.usage("--reader takes acs or pcsc, not '\(other)'")
+        }
+        let server = VPCDServer(card: VPCDCard(tag: tag, forms: forms), host: host, port: port, trace: trace)
         do { try server.connect() } catch { throw CLIError.failure(error.detail) }
 
         // SIGINT and SIGTERM end the emulation cleanly (the tag is saved with --save).
