@@ -11,7 +11,8 @@ let isoDEPATR = h("3B8180018080")
 /// A Type 2 tag behind a reader, written for these tests from the reader's side of PC/SC Part 3 and the ACS manuals:
 /// `FF CA`, `FF B0`, `FF D6`, and optionally ACR122U (`D4 42`) or ACR1252U (`FF 00 00 00`) pass-through.
 final class FakeType2Card: @unchecked Sendable {
-    enum PassThrough { case none, acr122u, acr1252u }
+    /// `refusing63`: a reader that answers `63 00` to every `FF 00 00 00` (no pass-through of either form).
+    enum PassThrough { case none, acr122u, acr1252u, refusing63 }
     let uid = h("04A1B2C3D4E580")
     let passThrough: PassThrough
     let version: [UInt8]?
@@ -89,6 +90,7 @@ final class FakeType2Card: @unchecked Sendable {
             let body = Array(apdu[5...])
             switch passThrough {
             case .none: return [0x6A, 0x81]
+            case .refusing63: return [0x63, 0x00]
             case .acr122u:
                 guard body.count >= 2, body[0] == 0xD4, body[1] == 0x42 else { return [0x63, 0x00] }
                 guard let answer = native(Array(body[2...])) else { return [0xD5, 0x43, 0x01, 0x90, 0x00] }

@@ -54,6 +54,23 @@ import Testing
             ])
     }
 
+    @Test func aReaderAnswering6300ToTheProbeHasNoPassThrough() throws {
+        // `63 00` to `FF 00 00 00 … D4 42 60` is the reader refusing the form, not the tag staying silent (a PN532
+        // says that as `D5 43 01`): Part 3 it is, and the tag is not reset as if it had gone mute.
+        let tag = FakeType2Card(passThrough: .refusing63)
+        let (f, fake) = try frontend(tag.card, reader: "Generic Contactless Reader 0")
+        _ = try f.activate(try f.poll([.nfcA])[0])
+        #expect(f.activeProfile is StorageCardProfile)
+        #expect(try f.exchange([0x30, 0x04]) == .frame(h("0309D101055402656E6869FE00000000")))
+        #expect(
+            fake.transcript.map(\.command) == [
+                h("FFCA000000"),  // GET DATA UID (poll)
+                h("FF00000003D44260"),  // pass-through probe: 63 00
+                h("FFC20000028100 00"),  // transparent-session probe: refused (6A 81)
+                h("FFB0000410"),  // READ BINARY page 4
+            ])
+    }
+
     @Test func acr122uStylePassThroughCarriesNativeFrames() throws {
         let tag = FakeType2Card(passThrough: .acr122u)
         let (f, fake) = try frontend(tag.card)

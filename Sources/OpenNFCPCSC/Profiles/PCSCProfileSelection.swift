@@ -1,4 +1,5 @@
 internal import OpenNFCBytes
+internal import OpenNFCRF
 
 /// Chooses the profile for a card on a reader (the rules ``PCSCFrontend`` applies at activation).
 ///
@@ -74,7 +75,20 @@ package enum PCSCProfileSelection {
         let known = passThroughProfile(forReaderNamed: card.reader)
         let probeProfile = known ?? ACR122UPassThroughProfile()
         do {
-            let answer = try probeProfile.exchange([0x60], on: card)
+            let answer: RFResponse
+            if known == nil {
+                // An unknown reader carries the ACR122U form only if it answers as a PN532 does (`D5 43`, its
+                // InCommunicateThru reply); any other answer, `63 00` included, says it has no such form, not that the
+                // tag was silent.
+                let r = try card.transmitForRF(ACR122UPassThroughProfile.wrap([0x60]))
+                guard r.isSuccess, r.data.starts(with: [0xD5, 0x43]) else {
+                    return chooseTransparentTypeA(card: card)
+                        ?? Choice(profile: StorageCardProfile(), version: nil, tagWentMute: false)
+                }
+                answer = try ACR122UPassThroughProfile.decode(r, reader: card.reader)
+            } else {
+                answer = try probeProfile.exchange([0x60], on: card)
+            }
             guard case .frame(let bytes) = answer else {
                 // NAK: an NTAG203 (NTAG213/215/216 datasheet §10.1, MF0ULx1 datasheet §8.1 GET_VERSION); pass-through works.
                 return Choice(profile: probeProfile, version: nil, tagWentMute: true)
