@@ -92,9 +92,11 @@ package enum CLI {
             let option: Command.Option?
             if a.hasPrefix("--") {
                 name = String(a.dropFirst(2))
-                if let eq = name.firstIndex(of: "=") {
-                    inlineValue = String(name[name.index(after: eq)...])
-                    name = String(name[..<eq])
+                // At the first "=" scalar: "=" followed by a combining mark is one Character that is not "=".
+                let scalars = name.unicodeScalars
+                if let eq = scalars.firstIndex(of: "=") {
+                    inlineValue = String(scalars[scalars.index(after: eq)...])
+                    name = String(scalars[..<eq])
                 }
                 option = command.options.first { $0.name == name }
             } else {

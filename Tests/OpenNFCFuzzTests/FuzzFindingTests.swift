@@ -203,6 +203,21 @@ import Testing
         }
     }
 
+    /// plist (third campaign, 7.9 M executions): a NaN with a payload or sign (a binary real's bits) was written to
+    /// XML as Swift prints it, `-snan(0x1000000000000)`, which no reader takes back. Every NaN is `nan` now.
+    @Test func xmlWritesEveryNaNAsNan() throws {
+        let odd = -Double(nan: 0x1_0000_0000_0000 >> 4, signaling: true)
+        let written = String(decoding: PropertyList.array([.real(odd), .real(.infinity)]).xmlEncoded, as: UTF8.self)
+        #expect(written.contains("<real>nan</real>"))
+        guard case .array(let back) = try PropertyList(decoding: Array(written.utf8)), back.count == 2,
+            case .real(let nan) = back[0], case .real(let inf) = back[1]
+        else {
+            Issue.record("not read back as two reals")
+            return
+        }
+        #expect(nan.isNaN && inf == .infinity)
+    }
+
     /// plist: a binary dictionary naming a key twice was read (the XML reader refuses one), so the same
     /// entitlements meant different things in the two forms; both now refuse it, saying where.
     @Test func binaryDictionaryWithADuplicateKeyIsRefused() throws {

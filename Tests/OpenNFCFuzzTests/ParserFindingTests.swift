@@ -93,4 +93,13 @@ import Testing
             _ = try CLI.parse(["--device", "a", "--device", "b"], for: command, path: ["opennfc", "cmd"])
         }
     }
+
+    /// cli (third campaign, 193 K executions): `--data=` followed by a value starting with a combining mark did not
+    /// split: "=" with the mark is one Character that is not "=", so the whole argument read as an unknown option.
+    /// The split is at the first "=" scalar now.
+    @Test func anInlineValueMayStartWithACombiningMark() throws {
+        let command = Command(name: "cmd", abstract: "", options: [.init(name: "data", value: "<hex>", help: "")])
+        let inv = try CLI.parse(["--data=\u{0301}x"], for: command, path: ["opennfc", "cmd"])
+        #expect(inv.value("data") == "\u{0301}x")
+    }
 }

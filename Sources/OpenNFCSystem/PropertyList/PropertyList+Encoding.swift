@@ -36,7 +36,9 @@ extension PropertyList {
         switch self {
         case .string(let v): s += "\(indent)<string>\(escaped(v))</string>\n"
         case .integer(let v): s += "\(indent)<integer>\(v)</integer>\n"
-        case .real(let v): s += "\(indent)<real>\(v)</real>\n"
+        // A NaN is written `nan` whatever its sign and payload (Swift spells those `-snan(0x…)`, which no reader
+        // takes back); every other value as Swift prints it, which `Double(_:)` reads back exactly.
+        case .real(let v): s += "\(indent)<real>\(v.isNaN ? "nan" : "\(v)")</real>\n"
         case .bool(let v): s += "\(indent)<\(v)/>\n"
         case .data(let v): s += "\(indent)<data>\(Base64.encode(v))</data>\n"
         case .date(let v): s += "\(indent)<date>\(ISODate.string(secondsSinceReferenceDate: v))</date>\n"

@@ -30,8 +30,9 @@ struct Type1Link {
 
     /// READ `01 ADD 00 UID`: one byte of the static area (ADD 00h–7Fh).
     func read(_ address: Int) throws(TagError) -> UInt8 {
-        let b = try readCommand([0x01, UInt8(address), 0x00] + uid, name: "READ byte \(address)")
-        guard b.count == 2, b[0] == UInt8(address) else {
+        let add = try Self.byte(address, "READ byte \(address)")
+        let b = try readCommand([0x01, add, 0x00] + uid, name: "READ byte \(address)")
+        guard b.count == 2, b[0] == add else {
             throw TagError(.invalidResponse, "READ byte \(address) answered \(b.hexString), expected ADD and 1 byte")
         }
         return b[1]
@@ -39,7 +40,7 @@ struct Type1Link {
 
     /// RSEG `10 ADDS 00×8 UID`: the 128 bytes of segment `segment`.
     func readSegment(_ segment: Int) throws(TagError) -> [UInt8] {
-        let adds = UInt8(segment << 4)
+        let adds = try Self.byte(segment << 4, "RSEG segment \(segment)")
         let b = try readCommand([0x10, adds] + [UInt8](repeating: 0, count: 8) + uid, name: "RSEG \(segment)")
         guard b.count == 129, b[0] == adds else {
             throw TagError(.invalidResponse, "RSEG \(segment) answered \(b.count) bytes, expected ADDS and 128")
@@ -50,18 +51,29 @@ struct Type1Link {
     /// READ8 `02 ADD8 00×8 UID`: the 8 bytes of block `block`.
     func readBlock(_ block: Int) throws(TagError) -> [UInt8] {
         let b = try readCommand(
-            [0x02, UInt8(block)] + [UInt8](repeating: 0, count: 8) + uid, name: "READ8 block \(block)")
+            [0x02, try Self.byte(block, "READ8 block \(block)")] + [UInt8](repeating: 0, count: 8) + uid,
+            name: "READ8 block \(block)")
         guard b.count == 9, b[0] == UInt8(block) else {
             throw TagError(.invalidResponse, "READ8 block \(block) answered \(b.hexString), expected ADD8 and 8 bytes")
         }
         return Array(b[1...])
     }
 
+    /// An address field of one byte (ADD, ADD8, ADDS: NFC Forum T1T §8), or an error naming the command: a number
+    /// beyond it comes from a hostile or broken tag's TLVs (a Lock or Memory Control TLV pointing past the memory).
+    static func byte(_ n: Int, _ name: String) throws(TagError) -> UInt8 {
+        guard (0...0xFF).contains(n) else {
+            throw TagError(.invalidResponse, "\(name): \(n) does not fit the command's one-byte address")
+        }
+        return UInt8(n)
+    }
+
     /// WRITE-E `53 ADD DATA UID` (erase) or WRITE-NE `1A ADD DATA UID` (OR): returns the byte as stored afterwards.
     func write(_ address: Int, _ value: UInt8, erase: Bool) throws(TagError) -> UInt8 {
         let name = "\(erase ? "WRITE-E" : "WRITE-NE") byte \(address)"
-        let b = try writeCommand([erase ? 0x53 : 0x1A, UInt8(address), value] + uid, name: name)
-        guard b.count == 2, b[0] == UInt8(address) else {
+        let add = try Self.byte(address, name)
+        let b = try writeCommand([erase ? 0x53 : 0x1A, add, value] + uid, name: name)
+        guard b.count == 2, b[0] == add else {
             throw TagError(.invalidResponse, "\(name) answered \(b.hexString), expected ADD and 1 byte")
         }
         return b[1]
@@ -71,8 +83,9 @@ struct Type1Link {
     func writeBlock(_ block: Int, _ bytes: [UInt8], erase: Bool) throws(TagError) -> [UInt8] {
         precondition(bytes.count == 8)
         let name = "\(erase ? "WRITE-E8" : "WRITE-NE8") block \(block)"
-        let b = try writeCommand([erase ? 0x54 : 0x1B, UInt8(block)] + bytes + uid, name: name)
-        guard b.count == 9, b[0] == UInt8(block) else {
+        let add8 = try Self.byte(block, name)
+        let b = try writeCommand([erase ? 0x54 : 0x1B, add8] + bytes + uid, name: name)
+        guard b.count == 9, b[0] == add8 else {
             throw TagError(.invalidResponse, "\(name) answered \(b.hexString), expected ADD8 and 8 bytes")
         }
         return Array(b[1...])
