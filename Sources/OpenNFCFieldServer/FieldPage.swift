@@ -72,7 +72,7 @@ enum FieldPage {
         </main>
         <script>
         "use strict";
-        let view = "", seen = 0, selected = null, memRevision = -1, busy = false;
+        let view = "", shelfView = "", seen = 0, selected = null, memRevision = -1, busy = false;
         const $ = (id) => document.getElementById(id);
         function el(tag, props, ...kids) { const e = document.createElement(tag); Object.assign(e, props || {}); for (const k of kids) e.append(k); return e; }
         // Every request gives up after 5 s, so a lost connection never freezes the page.
@@ -96,6 +96,8 @@ enum FieldPage {
           $("glyph").className = "glyph" + (sh.glyph === "error" ? " error" : "");
           const chip = $("chip");
           if (chip.options.length === 0) for (const c of s.chips) chip.append(el("option", { value: c, textContent: c }));
+        }
+        function renderShelf(s) {
           const shelf = $("shelf"), on = $("onphone");
           shelf.replaceChildren(); on.replaceChildren();
           for (const t of s.tags) {
@@ -121,10 +123,14 @@ enum FieldPage {
           }
           if (!s.tags.some(t => t.onPhone)) on.append(el("div", { className: "meta", textContent: "Nothing. Put a tag from the shelf." }));
         }
-        // Re-renders only when what is shown changed (not on every frame), so buttons stay put while an app works.
+        // Re-renders only what changed (not on every frame), and the shelf's buttons only when the shelf changed: a
+        // button replaced between a press and its release loses the click, so the app's comings and goings and the
+        // sheet never rebuild them.
         function show(s) {
-          const v = JSON.stringify([s.app, s.sheet, s.tags.map(t => [t.id, t.name, t.onPhone, t.position, t.unsaved]), selected]);
+          const v = JSON.stringify([s.app, s.sheet]);
           if (v !== view) { view = v; render(s); }
+          const w = JSON.stringify([s.tags.map(t => [t.id, t.name, t.chip, t.uid, t.onPhone, t.position, t.unsaved]), selected]);
+          if (w !== shelfView) { shelfView = w; renderShelf(s); }
         }
         async function tick() {
           if (busy) return;
