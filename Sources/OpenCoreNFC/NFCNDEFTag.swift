@@ -26,10 +26,10 @@ extension NFCNDEFTag {
 
     public func readNDEF() async throws -> NFCNDEFMessage {
         let box = try await withCheckedThrowingContinuation {
-            (c: CheckedContinuation<Unchecked<NFCNDEFMessage>, any Error>) in
+            (c: CheckedContinuation<Handoff<NFCNDEFMessage>, any Error>) in
             readNDEF { message, error in
                 if let message, error == nil {
-                    c.resume(returning: Unchecked(message))
+                    c.resume(returning: Handoff(message))
                 } else {
                     c.resume(throwing: error ?? NFCReaderError(.readerTransceiveErrorTagResponseError))
                 }

@@ -8,6 +8,23 @@ struct Unchecked<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
+/// Hands a value made on the session's queue to the task awaiting it through a continuation.
+///
+/// `CheckedContinuation.resume` already orders the maker's writes before the awaiting task's reads, but
+/// ThreadSanitizer on Linux does not see that order and reports a race on the value's fields
+/// (`scripts/sanitize-repro/continuation-handoff.swift`; docs/RELIABILITY.md, "Sanitizers"). Passing the value
+/// through a lock makes the order one it sees, at the cost of an uncontended lock per call.
+final class Handoff<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let stored: T
+    init(_ value: T) {
+        stored = value
+        lock.withLock {}  // a release after the value's writes, which the reader's acquire below follows
+    }
+    /// The value, for the task the continuation resumes.
+    var value: T { lock.withLock { stored } }
+}
+
 extension NFCReaderError {
     /// The code for each way a session ends (Apple's Core NFC documentation; docs/PARITY.md §14).
     init(_ reason: InvalidationReason) {
