@@ -291,7 +291,9 @@ package struct SourceScanner {
     /// A string literal made only of hex digits (and spaces), at least one byte.
     package static func hexBytes(_ text: String) -> [UInt8]? {
         guard text.count >= 2, text.allSatisfy({ $0.isHexDigit || $0 == " " }) else { return nil }
-        return try? Hex.decode(text)
+        // Spaces alone are no bytes (they were read as an empty AID).
+        guard let bytes = try? Hex.decode(text), !bytes.isEmpty else { return nil }
+        return bytes
     }
 
     /// The AID of a SELECT-by-name command APDU (`CLA A4 04 P2 Lc AID…`), nil if `apdu` is not one.

@@ -29,6 +29,21 @@ import Testing
         #expect(SourceScanner(file: "A.swift", tokens: tokens).integerList(at: tokens.count - 1) == nil)
     }
 
+    /// doctor (fourth campaign): a string literal of spaces alone was read as hex of no bytes, so a SELECT whose data
+    /// was `"  "` was reported with an empty AID; such a string is no byte value, and the SELECT's AID is unknown.
+    @Test func aStringOfSpacesIsNoAID() {
+        #expect(SourceScanner.hexBytes("   ") == nil)
+        #expect(SourceScanner.hexBytes("A0 00") == [0xA0, 0x00])
+        let source = """
+            let apdu = NFCISO7816APDU(instructionClass: 0, instructionCode: 0xA4, p1Parameter: 4, p2Parameter: 0,
+                                      data: "    ", expectedResponseLength: -1)
+            """
+        var facts = SourceFacts()
+        SourceScanner(file: "A.swift", tokens: SourceTokenizer.tokenize(source)).collect(into: &facts)
+        #expect(facts.selects.count == 1)
+        #expect(facts.selects.first.map { $0.aid == nil } == true)
+    }
+
     /// cli: a hex argument holding a non-ASCII character named a UTF-8 byte of it as a Latin-1 character
     /// (`'Ã'` for `é`); it now names the character itself, and invisible ones by code point.
     @Test func aHexErrorNamesTheCharacterAsTyped() {
