@@ -128,6 +128,40 @@ import Testing
         #expect(back.applications.first?.dfName == nil)
     }
 
+    /// The key count byte's upper nibble (crypto method, ISO file identifiers) goes in `Flags`, as Flipper writes
+    /// it; before, export kept only `Max Keys` and an AES or 3K3DES application came back with DES keys (found by
+    /// the fourth fuzzing campaign, `tagfile`). Older files with the whole byte in `Max Keys` still read.
+    @Test func desfireKeyCountFlagsRoundTripInFlags() throws {
+        let aes = DESFireApplication(aid: 0x00_0A0B, keyCount: 0x83, files: [DESFireFile(number: 1, contents: [7])])
+        let tdes3 = DESFireApplication(aid: 0x00_0C0D, keyCount: 0x42)
+        let plain = DESFireApplication(aid: 0x00_0E0F, keyCount: 0x02)
+        let tag = try DESFireEV1Tag(uid: testUID, applications: [aes, tdes3, plain])
+        #expect(FlipperNFCFile.exportLoss(tag) == nil)
+        let text = try FlipperNFCFile.encode(tag)
+        #expect(text.contains("Application 0B0A00 Flags: 08\nApplication 0B0A00 Max Keys: 03\n"))
+        #expect(text.contains("Application 0D0C00 Flags: 04\nApplication 0D0C00 Max Keys: 02\n"))
+        #expect(!text.contains("Application 0F0E00 Flags"))
+        let back = try #require(try FlipperNFCFile.decodeAnyChip(text) as? DESFireEV1Tag)
+        #expect(back.applications.map(\.keyCount) == [0x83, 0x42, 0x02])
+        #expect(back.applications[0].keys.map(\.type) == [.aes, .aes, .aes])
+        #expect(back.applications[1].keys.map(\.type) == [.tdes3, .tdes3])
+        #expect(try TagFile.encodeJSON(back) == TagFile.encodeJSON(tag))
+
+        let old = Self.handWritten.replacingOccurrences(
+            of: "Application 563412 Max Keys: 02", with: "Application 563412 Max Keys: 82")
+        let oldTag = try #require(try FlipperNFCFile.decodeAnyChip(old) as? DESFireEV1Tag)
+        #expect(oldTag.applications.first?.keyCount == 0x82)
+        do {
+            _ = try FlipperNFCFile.decodeAnyChip(
+                Self.handWritten.replacingOccurrences(
+                    of: "Application 563412 Max Keys: 02",
+                    with: "Application 563412 Flags: 10\nApplication 563412 Max Keys: 02"))
+            Issue.record("a Flags byte above 0F was read")
+        } catch {
+            #expect(error.field == "Application 563412 Flags" && error.line == 24)
+        }
+    }
+
     @Test func desfireErrorsNameLineAndKey() {
         func error(_ replace: String, with: String) -> TagFileError? {
             do {

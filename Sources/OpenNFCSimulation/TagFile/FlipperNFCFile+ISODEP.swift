@@ -240,6 +240,9 @@ extension FlipperNFCFile {
         lines.append("\(p) Free Create Delete: \(s & 0x04 != 0)")
         lines.append("\(p) Free Directory List: \(s & 0x02 != 0)")
         lines.append("\(p) Key Changeable: \(s & 0x01 != 0)")
+        // Flipper splits the key count byte: `Flags` its upper nibble (crypto method and ISO file identifier
+        // bits, written only when not zero), `Max Keys` the number of keys.
+        if keyCount >> 4 != 0 { lines.append("\(p) Flags: \(hex([keyCount >> 4]))") }
         lines.append("\(p) Max Keys: \(hex([keyCount & 0x0F]))")
         for k in 0..<Int(keyCount & 0x0F) { lines.append("\(p) Key \(k) Version: 00") }
     }
@@ -305,7 +308,19 @@ extension FlipperNFCFile {
             if try bool(values, "\(p) \(name)") ?? true { settings |= bit }
         }
         app.keySettings = settings
-        if let k = try hexValue(values, "\(p) Max Keys", count: 1) { app.keyCount = k[0] }
+        // `Flags` (optional) is the key count byte's upper nibble; a `Max Keys` above 0F carries it too, as older
+        // files wrote the whole byte there, and both are merged as Flipper reads them.
+        let flags = try hexValue(values, "\(p) Flags", count: 1)?[0] ?? 0
+        guard flags <= 0x0F else {
+            throw TagFileError(
+                "expected 00…0F (the upper nibble of the key count byte)", field: "\(p) Flags",
+                line: values["\(p) Flags"]!.line)
+        }
+        if let k = try hexValue(values, "\(p) Max Keys", count: 1) {
+            app.keyCount = (flags | k[0] >> 4) << 4 | k[0] & 0x0F
+        } else {
+            app.keyCount = flags << 4 | app.keyCount & 0x0F
+        }
         for number in try hexValue(values, "\(p) File IDs", count: nil) ?? [] {
             let fp = "\(p) File \(number)"
             if let type = try hexValue(values, "\(fp) Type", count: 1), type[0] != 0 {
