@@ -93,11 +93,12 @@ def main():
     def text(id_):
         return browser.find_element(By.ID, id_).text
 
-    def click(name, css, effect=None, what=None):
-        """Clicks a shelf card's button, again if the page re-rendered under the click. With `effect`, clicks
-        again (the button's action is idempotent) until the effect shows: a press and a release that land on two
-        renderings of the button are no click at all."""
+    def click(name, css, effect, what):
+        """Clicks a shelf card's button until `effect` shows, again (every button's action is idempotent) if the
+        page re-rendered under the click: a press and a release that land on two renderings of the button are no
+        click at all."""
         selector = '#shelf .tag[data-name="%s"] button.%s' % (name, css)
+        clicked = [0.0]
 
         def attempt():
             try:
@@ -106,18 +107,13 @@ def main():
             except Exception:
                 return False
 
-        if effect is None:
-            wait(attempt, "the %s button of %s" % (css, name))
-            return
-        clicked = [0.0]
-
         def pressed_until_done():
             if effect():
                 return True
             if time.monotonic() - clicked[0] > 3 and attempt():
                 clicked[0] = time.monotonic()
             return False
-        wait(pressed_until_done, what or "the %s button of %s to take effect" % (css, name))
+        wait(pressed_until_done, what)
 
     def shown(selector):
         try:
@@ -157,7 +153,6 @@ def main():
         check(app.returncode == 0 and out == "URI https://example.com/browser\n", "the app read the tag: %r %r" % (out, err))
         print("ok: put a tag on the phone from the page, the app read it")
         # 2. Cancel on the page: the app's session ends with 200.
-        wait(lambda: shown(on_phone), "the tag on the phone")
         click("poster.json", "remove", effect=lambda: shown(on_shelf), what="the tag back on the shelf")
         app = example()
         wait(lambda: "shown" in browser.find_element(By.ID, "sheet").get_attribute("class"), "the second app's sheet")
