@@ -24,7 +24,7 @@ final class FeliCaTagObject: TagObject, NFCFeliCaTag, @unchecked Sendable {
 
     func polling(
         systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
-        completionHandler: @escaping (Data, Data, (any Error)?) -> Void
+        completionHandler: @escaping @Sendable (Data, Data, (any Error)?) -> Void
     ) {
         let (sc, rc, ts) = ([UInt8](systemCode), UInt8(requestCode.rawValue), UInt8(timeSlot.rawValue))
         run({ (system, ref) throws(SystemError) in
@@ -37,7 +37,7 @@ final class FeliCaTagObject: TagObject, NFCFeliCaTag, @unchecked Sendable {
         }
     }
 
-    func requestService(nodeCodeList: [Data], completionHandler: @escaping ([Data], (any Error)?) -> Void) {
+    func requestService(nodeCodeList: [Data], completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
         let nodes = Self.bytes(nodeCodeList)
         run({ (system, ref) throws(SystemError) in try system.feliCaRequestService(ref, nodeCodes: nodes) }) {
             result in
@@ -48,7 +48,7 @@ final class FeliCaTagObject: TagObject, NFCFeliCaTag, @unchecked Sendable {
         }
     }
 
-    func requestResponse(completionHandler: @escaping (Int, (any Error)?) -> Void) {
+    func requestResponse(completionHandler: @escaping @Sendable (Int, (any Error)?) -> Void) {
         run({ (system, ref) throws(SystemError) in try system.feliCaRequestResponse(ref) }) { result in
             switch result {
             case .success(let mode): completionHandler(mode, nil)
@@ -59,7 +59,7 @@ final class FeliCaTagObject: TagObject, NFCFeliCaTag, @unchecked Sendable {
 
     func readWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data],
-        completionHandler: @escaping (Int, Int, [Data], (any Error)?) -> Void
+        completionHandler: @escaping @Sendable (Int, Int, [Data], (any Error)?) -> Void
     ) {
         let (services, blocks) = (Self.bytes(serviceCodeList), Self.bytes(blockList))
         run({ (system, ref) throws(SystemError) in
@@ -74,7 +74,7 @@ final class FeliCaTagObject: TagObject, NFCFeliCaTag, @unchecked Sendable {
 
     func writeWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data], blockData: [Data],
-        completionHandler: @escaping (Int, Int, (any Error)?) -> Void
+        completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void
     ) {
         let (services, blocks, data) = (Self.bytes(serviceCodeList), Self.bytes(blockList), Self.bytes(blockData))
         run({ (system, ref) throws(SystemError) in
@@ -87,7 +87,7 @@ final class FeliCaTagObject: TagObject, NFCFeliCaTag, @unchecked Sendable {
         }
     }
 
-    func requestSystemCode(completionHandler: @escaping ([Data], (any Error)?) -> Void) {
+    func requestSystemCode(completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
         run({ (system, ref) throws(SystemError) in try system.feliCaRequestSystemCode(ref) }) { result in
             switch result {
             case .success(let codes): completionHandler(codes.map { Data($0) }, nil)
@@ -98,7 +98,7 @@ final class FeliCaTagObject: TagObject, NFCFeliCaTag, @unchecked Sendable {
 
     func requestServiceV2(
         nodeCodeList: [Data],
-        completionHandler: @escaping (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void
+        completionHandler: @escaping @Sendable (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void
     ) {
         let nodes = Self.bytes(nodeCodeList)
         run({ (system, ref) throws(SystemError) in
@@ -121,7 +121,9 @@ final class FeliCaTagObject: TagObject, NFCFeliCaTag, @unchecked Sendable {
         }
     }
 
-    func requestSpecificationVersion(completionHandler: @escaping (Int, Int, Data, Data, (any Error)?) -> Void) {
+    func requestSpecificationVersion(
+        completionHandler: @escaping @Sendable (Int, Int, Data, Data, (any Error)?) -> Void
+    ) {
         run({ (system, ref) throws(SystemError) in try system.feliCaRequestSpecificationVersion(ref) }) { result in
             switch result {
             case .success(let v):
@@ -132,7 +134,7 @@ final class FeliCaTagObject: TagObject, NFCFeliCaTag, @unchecked Sendable {
         }
     }
 
-    func resetMode(completionHandler: @escaping (Int, Int, (any Error)?) -> Void) {
+    func resetMode(completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void) {
         run({ (system, ref) throws(SystemError) in try system.feliCaResetMode(ref) }) { result in
             switch result {
             case .success(let r): completionHandler(r.statusFlag1, r.statusFlag2, nil)
@@ -141,7 +143,7 @@ final class FeliCaTagObject: TagObject, NFCFeliCaTag, @unchecked Sendable {
         }
     }
 
-    func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void) {
+    func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
         let packet = [UInt8](commandPacket)
         run({ (system, ref) throws(SystemError) in try system.sendFeliCaCommand(ref, packet) }) { result in
             switch result {

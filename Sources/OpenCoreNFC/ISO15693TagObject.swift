@@ -122,20 +122,20 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     // MARK: iOS 13 commands
 
-    func stayQuiet(completionHandler: @escaping ((any Error)?) -> Void) {
+    func stayQuiet(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         request([], 0x02, silent: true) { completionHandler($0.failure) }
     }
 
     func readSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
-        completionHandler: @escaping (Data, (any Error)?) -> Void
+        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
     ) {
         request(flags, 0x20, { [blockNumber] }) { Self.deliver($0, completionHandler) }
     }
 
     func writeSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
-        completionHandler: @escaping ((any Error)?) -> Void
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         let data = [UInt8](dataBlock)
         request(
@@ -149,21 +149,21 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func lockBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
-        completionHandler: @escaping ((any Error)?) -> Void
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         request(flags, 0x22, { [blockNumber] }) { completionHandler($0.failure) }
     }
 
     func readMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping ([Data], (any Error)?) -> Void
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
     ) {
         readBlocks(flags, 0x23, blockRange, extended: false) { Self.deliver($0, completionHandler) }
     }
 
     func writeMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
-        completionHandler: @escaping ((any Error)?) -> Void
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         request(
             flags, 0x24,
@@ -173,43 +173,53 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         ) { completionHandler($0.failure) }
     }
 
-    func select(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+    func select(
+        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         request(flags, 0x25) { completionHandler($0.failure) }
     }
 
     func resetToReady(
-        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         request(flags, 0x26) { completionHandler($0.failure) }
     }
 
     func writeAFI(
-        requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, completionHandler: @escaping ((any Error)?) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, afi: UInt8,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         request(flags, 0x27, { [afi] }) { completionHandler($0.failure) }
     }
 
-    func lockAFI(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+    func lockAFI(
+        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         request(flags, 0x28) { completionHandler($0.failure) }
     }
 
     func writeDSFID(
-        requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, completionHandler: @escaping ((any Error)?) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         request(flags, 0x29, { [dsfid] }) { completionHandler($0.failure) }
     }
 
-    func lockDFSID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+    func lockDFSID(
+        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         lockDSFID(requestFlags: flags, completionHandler: completionHandler)
     }
 
-    func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+    func lockDSFID(
+        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         request(flags, 0x2A) { completionHandler($0.failure) }
     }
 
     func getSystemInfo(
         requestFlags flags: NFCISO15693RequestFlag,
-        completionHandler: @escaping (Int, Int, Int, Int, Int, (any Error)?) -> Void
+        completionHandler: @escaping @Sendable (Int, Int, Int, Int, Int, (any Error)?) -> Void
     ) {
         getSystemInfo(requestFlags: flags) { (result: Result<NFCISO15693SystemInfo, any Error>) in
             switch result {
@@ -224,7 +234,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func getSystemInfo(
         requestFlags flags: NFCISO15693RequestFlag,
-        resultHandler: @escaping (Result<NFCISO15693SystemInfo, any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<NFCISO15693SystemInfo, any Error>) -> Void
     ) {
         let (system, ref, uid) = (self.system, reference, self.uid)
         perform(
@@ -243,7 +253,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func getMultipleBlockSecurityStatus(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping ([NSNumber], (any Error)?) -> Void
+        completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void
     ) {
         securityStatus(flags, 0x2C, blockRange, extended: false) { result in
             switch result {
@@ -255,14 +265,14 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func fastReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        resultHandler: @escaping (Result<[Data], any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
     ) {
         readBlocks(flags, 0x2D, blockRange, extended: false, then: resultHandler)
     }
 
     func customCommand(
         requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
-        completionHandler: @escaping (Data, (any Error)?) -> Void
+        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
     ) {
         let (parameters, manufacturer) = ([UInt8](customRequestParameters), UInt8(icManufacturerCode & 0xFF))
         let (system, ref, uid) = (self.system, reference, self.uid)
@@ -279,7 +289,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func extendedReadSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
-        completionHandler: @escaping (Data, (any Error)?) -> Void
+        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
     ) {
         request(flags, 0x30, { () throws(SystemError) in try Self.extendedBlock(blockNumber) }) {
             Self.deliver($0, completionHandler)
@@ -288,7 +298,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func extendedWriteSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
-        completionHandler: @escaping ((any Error)?) -> Void
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         let data = [UInt8](dataBlock)
         request(
@@ -302,7 +312,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func extendedLockBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
-        completionHandler: @escaping ((any Error)?) -> Void
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         request(flags, 0x32, { () throws(SystemError) in try Self.extendedBlock(blockNumber) }) {
             completionHandler($0.failure)
@@ -311,7 +321,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func extendedReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping ([Data], (any Error)?) -> Void
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
     ) {
         readBlocks(flags, 0x33, blockRange, extended: true) { Self.deliver($0, completionHandler) }
     }
@@ -320,7 +330,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func extendedWriteMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
-        completionHandler: @escaping ((any Error)?) -> Void
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         request(
             flags, 0x34,
@@ -332,21 +342,21 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func authenticate(
         requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
-        resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
         cryptoRequest(flags, 0x35, cryptoSuiteIdentifier, "crypto suite identifier", message, resultHandler)
     }
 
     func keyUpdate(
         requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data,
-        resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
         cryptoRequest(flags, 0x36, keyIdentifier, "key identifier", message, resultHandler)
     }
 
     func challenge(
         requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
-        completionHandler: @escaping ((any Error)?) -> Void
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
         // ISO/IEC 15693-3:2019 §10.4.26: tags answer no Challenge; they compute into their buffer (Read Buffer).
         let bytes = [UInt8](message)
@@ -360,7 +370,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func readBuffer(
         requestFlags flags: NFCISO15693RequestFlag,
-        resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
         let uid = self.uid
         rawRequest({ Self.frame(flags, 0x3A, uid: uid, []) }) { resultHandler($0.map { ($0.0, Data($0.1)) }) }
@@ -368,7 +378,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func extendedGetMultipleBlockSecurityStatus(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        resultHandler: @escaping (Result<NFCISO15693MultipleBlockSecurityStatus, any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<NFCISO15693MultipleBlockSecurityStatus, any Error>) -> Void
     ) {
         securityStatus(flags, 0x3C, blockRange, extended: true) { result in
             resultHandler(result.map { NFCISO15693MultipleBlockSecurityStatus(blockSecurityStatus: $0) })
@@ -377,14 +387,14 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
 
     func extendedFastReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        resultHandler: @escaping (Result<[Data], any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
     ) {
         readBlocks(flags, 0x3D, blockRange, extended: true, then: resultHandler)
     }
 
     func sendRequest(
         requestFlags flags: Int, commandCode: Int, data: Data?,
-        resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void
     ) {
         let bytes = data.map { [UInt8]($0) } ?? []
         rawRequest({ () throws(SystemError) in

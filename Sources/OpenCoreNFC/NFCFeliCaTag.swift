@@ -13,35 +13,38 @@ public protocol NFCFeliCaTag: __NFCTag, NFCNDEFTag {
 
     /// Polling (`00`) for a declared system code: (PMm, request data). The request data is empty unless
     /// `requestCode` asks for it and the card sends it. Updates `currentIDm` and `currentSystemCode`.
-    func polling(
+    @preconcurrency func polling(
         systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
-        completionHandler: @escaping (Data, Data, (any Error)?) -> Void)
+        completionHandler: @escaping @Sendable (Data, Data, (any Error)?) -> Void)
     /// Request Service (`02`): the key version of each node (1…32 node codes, 2 bytes little-endian each).
-    func requestService(nodeCodeList: [Data], completionHandler: @escaping ([Data], (any Error)?) -> Void)
+    @preconcurrency func requestService(
+        nodeCodeList: [Data], completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
     /// Request Response (`04`): the card's mode (0…3).
-    func requestResponse(completionHandler: @escaping (Int, (any Error)?) -> Void)
+    @preconcurrency func requestResponse(completionHandler: @escaping @Sendable (Int, (any Error)?) -> Void)
     /// Read Without Encryption (`06`): Status Flag 1, Status Flag 2, and the 16-byte blocks.
-    func readWithoutEncryption(
+    @preconcurrency func readWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data],
-        completionHandler: @escaping (Int, Int, [Data], (any Error)?) -> Void
+        completionHandler: @escaping @Sendable (Int, Int, [Data], (any Error)?) -> Void
     )
     /// Write Without Encryption (`08`): Status Flag 1 and 2. `blockData` has one 16-byte block per `blockList` element.
-    func writeWithoutEncryption(
+    @preconcurrency func writeWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data], blockData: [Data],
-        completionHandler: @escaping (Int, Int, (any Error)?) -> Void)
+        completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void)
     /// Request System Code (`0C`): the card's system codes, 2 bytes each.
-    func requestSystemCode(completionHandler: @escaping ([Data], (any Error)?) -> Void)
+    @preconcurrency func requestSystemCode(completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
     /// Request Service V2 (`32`): Status Flags, encryption identifier, AES and DES key versions.
-    func requestServiceV2(
+    @preconcurrency func requestServiceV2(
         nodeCodeList: [Data],
-        completionHandler: @escaping (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void)
+        completionHandler: @escaping @Sendable (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void)
     /// Request Specification Version (`3C`): Status Flags, basic version, option versions.
-    func requestSpecificationVersion(completionHandler: @escaping (Int, Int, Data, Data, (any Error)?) -> Void)
+    @preconcurrency func requestSpecificationVersion(
+        completionHandler: @escaping @Sendable (Int, Int, Data, Data, (any Error)?) -> Void)
     /// Reset Mode (`3E`): Status Flags; the card returns to Mode 0.
-    func resetMode(completionHandler: @escaping (Int, Int, (any Error)?) -> Void)
+    @preconcurrency func resetMode(completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void)
     /// Sends a packet `code IDm parameters` (at most 254 bytes, without LEN; the LEN byte and the CRC are added) and
     /// returns the answer without LEN, starting with its response code (docs/DIFFERENCES.md "FeliCa").
-    func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void)
+    @preconcurrency func sendFeliCaCommand(
+        commandPacket: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
 }
 
 /// The imported `async` forms and the iOS 14 overlay's `Result` forms.
@@ -56,9 +59,9 @@ extension NFCFeliCaTag {
         }
     }
 
-    public func polling(
+    @preconcurrency public func polling(
         systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
-        resultHandler: @escaping (Result<NFCFeliCaPollingResponse, any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<NFCFeliCaPollingResponse, any Error>) -> Void
     ) {
         polling(systemCode: systemCode, requestCode: requestCode, timeSlot: timeSlot) { pmm, rd, error in
             if let error { return resultHandler(.failure(error)) }
@@ -75,8 +78,8 @@ extension NFCFeliCaTag {
         }
     }
 
-    public func requestService(
-        nodeCodeList: [Data], resultHandler: @escaping (Result<[Data], any Error>) -> Void
+    @preconcurrency public func requestService(
+        nodeCodeList: [Data], resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
     ) {
         requestService(nodeCodeList: nodeCodeList) { versions, error in
             resultHandler(error.map { .failure($0) } ?? .success(versions))
@@ -91,7 +94,7 @@ extension NFCFeliCaTag {
         }
     }
 
-    public func requestResponse(resultHandler: @escaping (Result<Int, any Error>) -> Void) {
+    @preconcurrency public func requestResponse(resultHandler: @escaping @Sendable (Result<Int, any Error>) -> Void) {
         requestResponse { mode, error in resultHandler(error.map { .failure($0) } ?? .success(mode)) }
     }
 
@@ -103,9 +106,9 @@ extension NFCFeliCaTag {
         }
     }
 
-    public func readWithoutEncryption(
+    @preconcurrency public func readWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data],
-        resultHandler: @escaping (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void
     ) {
         readWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList) { sf1, sf2, blocks, error in
             if let error { return resultHandler(.failure(error)) }
@@ -124,9 +127,9 @@ extension NFCFeliCaTag {
         }
     }
 
-    public func writeWithoutEncryption(
+    @preconcurrency public func writeWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data], blockData: [Data],
-        resultHandler: @escaping (Result<NFCFeliCaStatusFlag, any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void
     ) {
         writeWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList, blockData: blockData) {
             sf1, sf2, error in
@@ -143,7 +146,9 @@ extension NFCFeliCaTag {
         }
     }
 
-    public func requestSystemCode(resultHandler: @escaping (Result<[Data], any Error>) -> Void) {
+    @preconcurrency public func requestSystemCode(
+        resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
+    ) {
         requestSystemCode { codes, error in resultHandler(error.map { .failure($0) } ?? .success(codes)) }
     }
 
@@ -158,8 +163,9 @@ extension NFCFeliCaTag {
         }
     }
 
-    public func requestServiceV2(
-        nodeCodeList: [Data], resultHandler: @escaping (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void
+    @preconcurrency public func requestServiceV2(
+        nodeCodeList: [Data],
+        resultHandler: @escaping @Sendable (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void
     ) {
         requestServiceV2(nodeCodeList: nodeCodeList) { sf1, sf2, id, aes, des, error in
             if let error { return resultHandler(.failure(error)) }
@@ -179,8 +185,8 @@ extension NFCFeliCaTag {
         }
     }
 
-    public func requestSpecificationVersion(
-        resultHandler: @escaping (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void
+    @preconcurrency public func requestSpecificationVersion(
+        resultHandler: @escaping @Sendable (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void
     ) {
         requestSpecificationVersion { sf1, sf2, basic, option, error in
             if let error { return resultHandler(.failure(error)) }
@@ -200,7 +206,9 @@ extension NFCFeliCaTag {
         }
     }
 
-    public func resetMode(resultHandler: @escaping (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
+    @preconcurrency public func resetMode(
+        resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void
+    ) {
         resetMode { sf1, sf2, error in
             if let error { return resultHandler(.failure(error)) }
             resultHandler(.success(NFCFeliCaStatusFlag(statusFlag1: sf1, statusFlag2: sf2)))
@@ -215,7 +223,9 @@ extension NFCFeliCaTag {
         }
     }
 
-    public func sendFeliCaCommand(commandPacket: Data, resultHandler: @escaping (Result<Data, any Error>) -> Void) {
+    @preconcurrency public func sendFeliCaCommand(
+        commandPacket: Data, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
+    ) {
         sendFeliCaCommand(commandPacket: commandPacket) { data, error in
             resultHandler(error.map { .failure($0) } ?? .success(data))
         }

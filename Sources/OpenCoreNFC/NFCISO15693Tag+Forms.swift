@@ -6,9 +6,9 @@ extension NFCISO15693Tag {
     // MARK: Result forms (iOS 14 overlay)
 
     /// Read Single Block (`20`), `Result` form.
-    public func readSingleBlock(
+    @preconcurrency public func readSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
-        resultHandler: @escaping (Result<Data, any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
     ) {
         readSingleBlock(requestFlags: flags, blockNumber: blockNumber) { data, error in
             resultHandler(error.map { .failure($0) } ?? .success(data))
@@ -16,9 +16,9 @@ extension NFCISO15693Tag {
     }
 
     /// Read Multiple Blocks (`23`), `Result` form.
-    public func readMultipleBlocks(
+    @preconcurrency public func readMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        resultHandler: @escaping (Result<[Data], any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
     ) {
         readMultipleBlocks(requestFlags: flags, blockRange: blockRange) { blocks, error in
             resultHandler(error.map { .failure($0) } ?? .success(blocks))
@@ -26,9 +26,9 @@ extension NFCISO15693Tag {
     }
 
     /// A custom command, `Result` form.
-    public func customCommand(
+    @preconcurrency public func customCommand(
         requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
-        resultHandler: @escaping (Result<Data, any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
     ) {
         customCommand(
             requestFlags: flags, customCommandCode: customCommandCode, customRequestParameters: customRequestParameters
@@ -38,9 +38,9 @@ extension NFCISO15693Tag {
     }
 
     /// Extended Read Single Block (`30`), `Result` form.
-    public func extendedReadSingleBlock(
+    @preconcurrency public func extendedReadSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
-        resultHandler: @escaping (Result<Data, any Error>) -> Void
+        resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
     ) {
         extendedReadSingleBlock(requestFlags: flags, blockNumber: blockNumber) { data, error in
             resultHandler(error.map { .failure($0) } ?? .success(data))
@@ -275,7 +275,8 @@ extension NFCISO15693Tag {
 
     // MARK: bridging
 
-    private static func bridge<T: Sendable>(_ start: (@escaping (Result<T, any Error>) -> Void) -> Void) async throws
+    private static func bridge<T: Sendable>(_ start: (@escaping @Sendable (Result<T, any Error>) -> Void) -> Void)
+        async throws
         -> T
     {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, any Error>) in
@@ -283,7 +284,7 @@ extension NFCISO15693Tag {
         }
     }
 
-    private static func bridge(_ start: (@escaping ((any Error)?) -> Void) -> Void) async throws {
+    private static func bridge(_ start: (@escaping @Sendable ((any Error)?) -> Void) -> Void) async throws {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
             start { error in c.resume(with: error.map { .failure($0) } ?? .success(())) }
         }

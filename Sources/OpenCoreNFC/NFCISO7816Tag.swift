@@ -16,7 +16,8 @@ public protocol NFCISO7816Tag: __NFCTag, NFCNDEFTag {
     /// §9.2.1). Cards delivered by `.pace` polling always do.
     var supportsPACE: Bool { get }
     /// Sends an APDU; the handler gets the response data, SW1 and SW2.
-    func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void)
+    @preconcurrency func sendCommand(
+        apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
 }
 
 extension NFCISO7816Tag {
@@ -30,8 +31,8 @@ extension NFCISO7816Tag {
     }
 
     /// The iOS 14 overlay's `Result` form.
-    public func sendCommand(
-        apdu: NFCISO7816APDU, resultHandler: @escaping (Result<NFCISO7816ResponseAPDU, any Error>) -> Void
+    @preconcurrency public func sendCommand(
+        apdu: NFCISO7816APDU, resultHandler: @escaping @Sendable (Result<NFCISO7816ResponseAPDU, any Error>) -> Void
     ) {
         sendCommand(apdu: apdu) { data, sw1, sw2, error in
             if let error {

@@ -9,10 +9,11 @@ public protocol NFCMiFareTag: __NFCTag, NFCNDEFTag {
     var historicalBytes: Data? { get }
     /// Sends a native command (a frame without CRC; a DESFire native command). A 4-bit ACK arrives as the byte `0A`;
     /// a 4-bit NAK fails the command with `readerTransceiveErrorTagConnectionLost` (100), as on iOS.
-    func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping (Data, (any Error)?) -> Void)
+    @preconcurrency func sendMiFareCommand(
+        commandPacket command: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
     /// Sends an APDU to a Plus or DESFire tag.
-    func sendMiFareISO7816Command(
-        _ apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void)
+    @preconcurrency func sendMiFareISO7816Command(
+        _ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
 }
 
 extension NFCMiFareTag {
@@ -35,8 +36,8 @@ extension NFCMiFareTag {
     }
 
     /// The iOS 14 overlay's `Result` form.
-    public func sendMiFareCommand(
-        commandPacket command: Data, resultHandler: @escaping (Result<Data, any Error>) -> Void
+    @preconcurrency public func sendMiFareCommand(
+        commandPacket command: Data, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
     ) {
         sendMiFareCommand(commandPacket: command) { data, error in
             resultHandler(error.map { .failure($0) } ?? .success(data))
@@ -44,8 +45,8 @@ extension NFCMiFareTag {
     }
 
     /// The iOS 14 overlay's `Result` form.
-    public func sendMiFareISO7816Command(
-        _ apdu: NFCISO7816APDU, resultHandler: @escaping (Result<NFCISO7816ResponseAPDU, any Error>) -> Void
+    @preconcurrency public func sendMiFareISO7816Command(
+        _ apdu: NFCISO7816APDU, resultHandler: @escaping @Sendable (Result<NFCISO7816ResponseAPDU, any Error>) -> Void
     ) {
         sendMiFareISO7816Command(apdu) { data, sw1, sw2, error in
             if let error {

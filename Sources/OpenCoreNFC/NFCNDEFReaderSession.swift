@@ -26,7 +26,9 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
     }
 
     /// Connects to (activates) a tag; another connected tag is released first.
-    open func connect(to tag: any NFCNDEFTag, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency open func connect(
+        to tag: any NFCNDEFTag, completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         guard let object = tag as? TagObject, object.reference.session == id else {
             run({ () throws(SystemError) in
                 throw SystemError(.invalidParameter, "the tag does not belong to this session")

@@ -5,13 +5,15 @@ public protocol NFCNDEFTag: NSObjectProtocol, NSSecureCoding, NSCopying {
     /// True while the tag is in the field for its session.
     var isAvailable: Bool { get }
     /// The NDEF status and the largest message, in bytes, the tag can store.
-    func queryNDEFStatus(completionHandler: @escaping (NFCNDEFStatus, Int, (any Error)?) -> Void)
+    @preconcurrency func queryNDEFStatus(
+        completionHandler: @escaping @Sendable (NFCNDEFStatus, Int, (any Error)?) -> Void)
     /// Reads the NDEF message; an empty tag fails with 403.
-    func readNDEF(completionHandler: @escaping (NFCNDEFMessage?, (any Error)?) -> Void)
+    @preconcurrency func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void)
     /// Writes a message: 400 read-only, 402 too small, 401 failed, 100 tag gone.
-    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping ((any Error)?) -> Void)
+    @preconcurrency func writeNDEF(
+        _ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
     /// Makes the NDEF data permanently read-only.
-    func writeLock(completionHandler: @escaping ((any Error)?) -> Void)
+    @preconcurrency func writeLock(completionHandler: @escaping @Sendable ((any Error)?) -> Void)
 }
 
 /// The `async` forms Swift imports for the completion-handler methods.

@@ -71,7 +71,7 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     private let connectedTags = TagTable()
 
     /// Connects to a tag; another connected tag is released first.
-    public func connect(to tag: NFCTag, completionHandler: @escaping ((any Error)?) -> Void) {
+    @preconcurrency public func connect(to tag: NFCTag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         guard let object = tag.object, object.reference.session == id else {
             run({ () throws(SystemError) in
                 throw SystemError(.invalidParameter, "the tag does not belong to this session")

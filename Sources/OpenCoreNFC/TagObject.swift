@@ -38,7 +38,17 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
 
     // MARK: __NFCTag
 
-    var type: __NFCTagType { .miFare }
+    /// The kind of an object with no tag protocol (an NDEF session's Type 1 and Type 3 tags): the technology it
+    /// answered on, as `NFCTagType` names them — FeliCa for Type 3 (NFC-F), ISO 15693 for NFC-V, and MIFARE for an
+    /// NFC-A Type 1 tag, the MIFARE-compatible Type A kind (docs/DIFFERENCES.md "Tag objects of NDEF sessions").
+    /// The `as…Tag()` casts still give nil: no tag protocol's commands reach such a tag.
+    var type: __NFCTagType {
+        switch delivered.technology {
+        case .nfcF: return .feliCa
+        case .nfcV: return .iso15693
+        case .nfcA, .nfcB: return .miFare
+        }
+    }
     var session: (any NFCReaderSessionProtocol)? { owner }
     var isAvailable: Bool { system.isAvailable(reference) }
     func asNFCISO15693Tag() -> (any NFCISO15693Tag)? { self as? ISO15693TagObject }
@@ -58,7 +68,7 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
         owner.run(work, then: done)
     }
 
-    func queryNDEFStatus(completionHandler: @escaping (NFCNDEFStatus, Int, (any Error)?) -> Void) {
+    func queryNDEFStatus(completionHandler: @escaping @Sendable (NFCNDEFStatus, Int, (any Error)?) -> Void) {
         let (system, ref) = (self.system, reference)
         perform({ () throws(SystemError) in try system.queryNDEFStatus(ref) }) { result in
             switch result {
@@ -75,7 +85,7 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
         }
     }
 
-    func readNDEF(completionHandler: @escaping (NFCNDEFMessage?, (any Error)?) -> Void) {
+    func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void) {
         let (system, ref) = (self.system, reference)
         perform({ () throws(SystemError) in try system.readNDEF(ref) }) { result in
             switch result {
@@ -90,7 +100,7 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
         }
     }
 
-    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping ((any Error)?) -> Void) {
+    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         let (system, ref, bytes) = (self.system, reference, ndefMessage.sessionBytes)
         perform({ () throws(SystemError) in
             guard let bytes else { throw SystemError(.invalidParameter, "the message cannot be encoded as NDEF") }
@@ -98,13 +108,15 @@ class TagObject: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {
         }) { completionHandler($0.failure) }
     }
 
-    func writeLock(completionHandler: @escaping ((any Error)?) -> Void) {
+    func writeLock(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         let (system, ref) = (self.system, reference)
         perform({ () throws(SystemError) in try system.writeLock(ref) }) { completionHandler($0.failure) }
     }
 
     /// Sends an APDU after checking it can be encoded (Le and data length).
-    func sendAPDU(_ apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) {
+    func sendAPDU(
+        _ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void
+    ) {
         let fields = apdu.fields
         let (system, ref) = (self.system, reference)
         perform({ () throws(SystemError) in
@@ -136,7 +148,9 @@ final class ISO7816TagObject: TagObject, NFCISO7816Tag, @unchecked Sendable {
     var proprietaryApplicationDataCoding: Bool { delivered.proprietaryApplicationDataCoding }
     var supportsPACE: Bool { delivered.supportsPACE }
 
-    func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) {
+    func sendCommand(
+        apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void
+    ) {
         sendAPDU(apdu, completionHandler: completionHandler)
     }
 }
@@ -154,7 +168,9 @@ final class MiFareTagObject: TagObject, NFCMiFareTag, @unchecked Sendable {
     var identifier: Data { Data(delivered.identifier) }
     var historicalBytes: Data? { delivered.historicalBytes.map { Data($0) } }
 
-    func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping (Data, (any Error)?) -> Void) {
+    func sendMiFareCommand(
+        commandPacket command: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+    ) {
         let (system, ref, bytes) = (self.system, reference, [UInt8](command))
         perform({ () throws(SystemError) in try system.sendMiFareCommand(ref, bytes) }) { result in
             switch result {
@@ -165,7 +181,7 @@ final class MiFareTagObject: TagObject, NFCMiFareTag, @unchecked Sendable {
     }
 
     func sendMiFareISO7816Command(
-        _ apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void
+        _ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void
     ) {
         guard mifareFamily == .plus || mifareFamily == .desfire else {
             perform({ () throws(SystemError) in

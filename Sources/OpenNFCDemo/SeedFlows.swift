@@ -283,7 +283,8 @@ final class TagWriterApp: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sen
             session.alertMessage = "More than 1 tag is detected. Please remove all tags and try again."
             return
         }
-        let tag = tags[0]
+        // Tag objects are not Sendable and handlers are: the tag is used only on the session queue.
+        nonisolated(unsafe) let tag = tags[0]
         session.connect(to: tag) { error in
             if let error {
                 self.phone.note("connect: \(SeedFlows.code(error))")
@@ -343,7 +344,7 @@ final class CardReaderApp: NSObject, NFCTagReaderSessionDelegate, @unchecked Sen
     }
 
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
-        let tag = tags[0]
+        nonisolated(unsafe) let tag = tags[0]
         session.connect(to: tag) { _ in
             switch tag {
             case .iso7816(let card):

@@ -363,7 +363,8 @@ class SoakApp: NSObject, NFCTagReaderSessionDelegate, @unchecked Sendable {
     }
 
     /// Query; when the kind writes and the tag is writable, write the scenario's message and read it back.
-    func ndefWork(_ tag: any NFCNDEFTag, then done: @escaping () -> Void) {
+    func ndefWork(_ tag: any NFCNDEFTag, then done: @escaping @Sendable () -> Void) {
+        nonisolated(unsafe) let tag = tag
         tag.queryNDEFStatus { status, capacity, error in
             guard error == nil else { return done() }
             guard self.kind == .ndefWrite || self.kind == .tag, status == .readWrite, capacity >= self.write.count,
@@ -392,10 +393,11 @@ class SoakApp: NSObject, NFCTagReaderSessionDelegate, @unchecked Sendable {
     }
 
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag]) {
-        guard callback(), let tag = tags.first else { return }
+        guard callback(), let first = tags.first else { return }
+        nonisolated(unsafe) let tag = first
         session.connect(to: tag) { error in
             guard error == nil else { return session.invalidate() }
-            let finish = {
+            let finish: @Sendable () -> Void = {
                 let again: Bool = self.lock.withLock {
                     defer { self.restarted = true }
                     return self.restarts && !self.restarted
@@ -422,7 +424,7 @@ class SoakApp: NSObject, NFCTagReaderSessionDelegate, @unchecked Sendable {
 
     /// One command of the tag's family: READ page 4, SELECT of the NDEF application, READ SINGLE BLOCK 0, or
     /// Request Service of the NDEF service.
-    private func command(_ tag: NFCTag, done: @escaping (Bool) -> Void) {
+    private func command(_ tag: NFCTag, done: @escaping @Sendable (Bool) -> Void) {
         switch tag {
         case .miFare(let t):
             t.sendMiFareCommand(commandPacket: Data([0x30, 0x04])) { _, error in done(error == nil) }
@@ -447,7 +449,8 @@ final class SoakNDEFReadApp: SoakApp, NFCNDEFReaderSessionDelegate, @unchecked S
 /// An NDEF session app in read-write mode: it connects to the first tag, queries it, writes and reads back.
 final class SoakNDEFWriteApp: SoakApp, NFCNDEFReaderSessionDelegate, @unchecked Sendable {
     func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
-        guard callback(), let tag = tags.first else { return }
+        guard callback(), let first = tags.first else { return }
+        nonisolated(unsafe) let tag = first
         session.connect(to: tag) { error in
             guard error == nil else { return session.invalidate() }
             self.ndefWork(tag) { session.invalidate() }

@@ -55,7 +55,9 @@ final class TagWriter: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendab
     func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage]) {}
 
     func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
-        let tag = tags[0]
+        // Handlers are `@Sendable` (as in Apple's current SDK) and tag objects are not: the tag is only used on the
+        // session's queue, where every handler runs, which is what `nonisolated(unsafe)` asserts.
+        nonisolated(unsafe) let tag = tags[0]
         session.connect(to: tag) { error in
             if let error { return self.fail(session, error) }
             tag.queryNDEFStatus { status, _, error in
@@ -63,7 +65,7 @@ final class TagWriter: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendab
                 guard status == .readWrite else {
                     return self.fail(session, NFCReaderError(.ndefReaderSessionErrorTagNotWritable))
                 }
-                let finish: ((any Error)?) -> Void = { error in
+                let finish: @Sendable ((any Error)?) -> Void = { error in
                     if let error { return self.fail(session, error) }
                     print(self.message == nil ? "Locked" : "Wrote \(self.message!.length) bytes")
                     self.status = 0

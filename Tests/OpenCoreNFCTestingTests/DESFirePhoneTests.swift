@@ -36,7 +36,8 @@ import Testing
         let rndA = (0..<16).map { UInt8(0xC0 + $0) }
         let zero = [UInt8](repeating: 0, count: 16)
         recorder.onDetect = { session, tags in
-            guard case .miFare(let tag) = tags[0] else { return }
+            guard case .miFare(let tagObject) = tags[0] else { return }
+            nonisolated(unsafe) let tag = tagObject
             log.append("family \(tag.mifareFamily == .desfire)")
             session.connect(to: tags[0]) { _ in
                 tag.sendMiFareCommand(commandPacket: Data([0x5A, 0x03, 0x02, 0x01])) { r, _ in
@@ -86,11 +87,12 @@ import Testing
         let log = LogBox()
         let seen = LogBox()
         recorder.onDetect = { session, tags in
-            guard case .miFare(let tag) = tags[0] else {
+            guard case .miFare(let tagObject) = tags[0] else {
                 log.append("not a MIFARE tag")
                 session.invalidate()
                 return
             }
+            nonisolated(unsafe) let tag = tagObject
             log.append("family \(tag.mifareFamily == .desfire)")
             seen.append(Data(tag.identifier).map { String(format: "%02X", $0) }.joined())
             session.connect(to: tags[0]) { _ in

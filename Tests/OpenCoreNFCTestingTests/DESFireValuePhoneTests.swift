@@ -32,13 +32,14 @@ import Testing
         let aes = try BlockCipher(.aes128, key: Self.key)
         let rndA = (0..<16).map { UInt8(0x30 + $0) }
         let zero = [UInt8](repeating: 0, count: 16)
-        func wrapped(_ code: UInt8, _ data: [UInt8]) -> NFCISO7816APDU {
+        @Sendable func wrapped(_ code: UInt8, _ data: [UInt8]) -> NFCISO7816APDU {
             NFCISO7816APDU(
                 instructionClass: 0x90, instructionCode: code, p1Parameter: 0, p2Parameter: 0, data: Data(data),
                 expectedResponseLength: 256)
         }
         recorder.onDetect = { session, tags in
-            guard case .miFare(let tag) = tags[0] else { return }
+            guard case .miFare(let tagObject) = tags[0] else { return }
+            nonisolated(unsafe) let tag = tagObject
             session.connect(to: tags[0]) { _ in
                 tag.sendMiFareISO7816Command(wrapped(0x5A, [0x0C, 0x0B, 0x0A])) { _, sw1, sw2, _ in
                     log.append("select \(sw1 == 0x91 && sw2 == 0x00)")

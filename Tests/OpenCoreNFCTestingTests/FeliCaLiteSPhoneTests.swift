@@ -21,10 +21,11 @@ import Testing
         app.onDetect = { session, tags in
             guard !once.value else { return }
             once.value = true
-            guard case .feliCa(let tag) = tags[0] else { return log.update { $0.append("not FeliCa") } }
+            guard case .feliCa(let tagObject) = tags[0] else { return log.update { $0.append("not FeliCa") } }
+            nonisolated(unsafe) let tag = tagObject
             log.update { $0.append("feliCa \(FeliCaPhoneTests.hex(tag.currentSystemCode))") }
             session.connect(to: tags[0]) { _ in
-                func next(_ k: Int) {
+                @Sendable func next(_ k: Int) {
                     guard k < steps.count else { return }
                     steps[k](tag) { line in
                         log.update { $0.append(line) }
@@ -90,7 +91,9 @@ import Testing
 
     @Test func ndefOperationsOnADeliveredFeliCaTagRunTheType3Procedure() throws {
         let card = try FeliCaLiteSTag.factory(idm: Self.idm, holding: Pin.uri("felica.example"))
-        let message = NFCNDEFMessage(records: [NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://t3.example")!])
+        nonisolated(unsafe) let message = NFCNDEFMessage(records: [
+            NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://t3.example")!
+        ])
         let lines = run(
             ["12FC"], card,
             [

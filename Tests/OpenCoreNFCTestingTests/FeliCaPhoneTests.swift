@@ -23,7 +23,7 @@ import Testing
     static func hex(_ b: [UInt8]) -> String { hex(Data(b)) }
 
     /// One step of a test: gets the connected tag and reports one line.
-    typealias Step = (any NFCFeliCaTag, @escaping (String) -> Void) -> Void
+    typealias Step = @Sendable (any NFCFeliCaTag, @escaping @Sendable (String) -> Void) -> Void
 
     /// Runs `steps` one after the other on the first delivered tag (connected first) and returns their lines,
     /// prefixed by what was delivered (`feliCa <system> <IDm>`), and the recorder.
@@ -38,17 +38,18 @@ import Testing
         app.onDetect = { session, tags in
             guard !once.value else { return }
             once.value = true
-            guard case .feliCa(let tag) = tags[0] else {
+            guard case .feliCa(let tagObject) = tags[0] else {
                 log.update { $0.append("not a FeliCa tag: \(tags[0])") }
                 return
             }
+            nonisolated(unsafe) let tag = tagObject
             log.update {
                 $0.append(
                     "feliCa \(Self.hex(tag.currentSystemCode)) \(Self.hex(tag.currentIDm)) type \(tag.type.rawValue)")
             }
             session.connect(to: tags[0]) { error in
                 log.update { $0.append("connect \(Pin.code(error))") }
-                func next(_ k: Int) {
+                @Sendable func next(_ k: Int) {
                     guard k < steps.count else { return }
                     steps[k](tag) { line in
                         log.update { $0.append(line) }
@@ -112,6 +113,7 @@ import Testing
             ["FE00", "0003"], card: card,
             [
                 { tag, done in
+                    nonisolated(unsafe) let tag = tag
                     tag.polling(systemCode: Data([0x00, 0x03]), requestCode: .systemCode, timeSlot: .max4) {
                         pmm, rd, e in
                         done(
@@ -127,6 +129,7 @@ import Testing
                     }
                 },
                 { tag, done in
+                    nonisolated(unsafe) let tag = tag
                     tag.polling(
                         systemCode: Data([0xFE, 0x00]), requestCode: .communicationPerformance, timeSlot: .max16
                     ) { _, rd, e in done("performance \(Self.hex(rd)) \(Pin.code(e)) \(Self.hex(tag.currentIDm))") }
@@ -147,6 +150,7 @@ import Testing
         let card = ScriptedFeliCaCard([Self.common, Self.transit])
         func poll(_ code: [UInt8]) -> Step {
             { tag, done in
+                nonisolated(unsafe) let tag = tag
                 tag.polling(systemCode: Data(code), requestCode: .noRequest, timeSlot: .max1) { _, _, e in
                     done(
                         "\(Self.hex(code)) \(Pin.code(e)) \(Self.hex(tag.currentSystemCode)) \(Self.hex(tag.currentIDm))"
@@ -171,12 +175,14 @@ import Testing
             ["FE00", "0003"], card: card,
             [
                 { tag, done in
+                    nonisolated(unsafe) let tag = tag
                     tag.polling(systemCode: Data([0x00, 0x03]), requestCode: .noRequest, timeSlot: .max1) { _, _, e in
                         done("poll \(Pin.code(e)) \(Self.hex(tag.currentSystemCode)) [\(Self.hex(tag.currentIDm))]")
                     }
                 },
                 { tag, done in tag.requestResponse { _, e in done("requestResponse \(Pin.code(e))") } },
                 { tag, done in
+                    nonisolated(unsafe) let tag = tag
                     tag.polling(systemCode: Data([0xFE, 0x00]), requestCode: .noRequest, timeSlot: .max1) { _, _, e in
                         tag.requestResponse { mode, e2 in done("again \(Pin.code(e)) mode \(mode) \(Pin.code(e2))") }
                     }
@@ -309,7 +315,7 @@ import Testing
     @Test func parametersAreCheckedBeforeAnyFrameWithCoreNFCsCodes() {
         let card = ScriptedFeliCaCard([Self.common])
         let two = Data([0x0B, 0x00])
-        func line(_ name: String, _ e: (any Error)?) -> String { "\(name) \(Pin.code(e))" }
+        @Sendable func line(_ name: String, _ e: (any Error)?) -> String { "\(name) \(Pin.code(e))" }
         let (lines, _, _) = run(
             ["FE00"], card: card,
             [

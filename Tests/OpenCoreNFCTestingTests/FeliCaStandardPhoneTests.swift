@@ -76,6 +76,7 @@ import Testing
                     }
                 },
                 { t, done in
+                    nonisolated(unsafe) let t = t
                     t.polling(systemCode: Data([0xFE, 0x00]), requestCode: .systemCode, timeSlot: .max1) {
                         pmm, rd, e in
                         done(
@@ -90,6 +91,7 @@ import Testing
                 },
                 { t, done in t.requestSystemCode { c, e in done("systemCodes \(c.map(Self.hex)) \(Pin.code(e))") } },
                 { t, done in
+                    nonisolated(unsafe) let t = t
                     // An undeclared system code is refused before any frame, the selection kept.
                     t.polling(systemCode: Data([0x12, 0xFC]), requestCode: .noRequest, timeSlot: .max1) { _, _, e in
                         done("poll 12FC \(Pin.code(e)) \(Self.hex(t.currentSystemCode))")
@@ -188,6 +190,7 @@ import Testing
         let tagApp = NDEFTagRecorder()
         let log = LogBox()
         tagApp.onDetect = { session, tags in
+            nonisolated(unsafe) let tags = tags
             session.connect(to: tags[0]) { _ in
                 tags[0].queryNDEFStatus { status, capacity, e in
                     log.append("status \(status.rawValue) capacity \(capacity) \(Pin.code(e))")

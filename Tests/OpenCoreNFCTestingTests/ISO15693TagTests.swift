@@ -10,7 +10,10 @@ import Testing
 /// error paths (102 with `NFCISO15693TagResponseErrorKey`, 100 when the tag leaves, 104 when not connected, the
 /// parameter checks).
 @Suite struct ISO15693TagTests {
-    typealias Step = (_ session: NFCTagReaderSession, _ tag: any NFCISO15693Tag, _ log: @escaping (String) -> Void)
+    typealias Step =
+        @Sendable (
+            _ session: NFCTagReaderSession, _ tag: any NFCISO15693Tag, _ log: @escaping @Sendable (String) -> Void
+        )
         -> Void
 
     static func uid(_ p: ISO15693ChipProfile) -> [UInt8] {
@@ -37,12 +40,13 @@ import Testing
         let app = TagSessionRecorder()
         let log = LogBox()
         app.onDetect = { session, tags in
-            guard case .iso15693(let tag) = tags.first else {
+            guard case .iso15693(let tagObject) = tags.first else {
                 log.append("no ISO 15693 tag: \(tags.count)")
                 session.invalidate()
                 return
             }
-            func next(_ i: Int) {
+            nonisolated(unsafe) let tag = tagObject
+            @Sendable func next(_ i: Int) {
                 guard i < steps.count else {
                     session.invalidate()
                     return
@@ -156,7 +160,7 @@ import Testing
         let chip = try ISO15693Tag.factory(profile, uid: Self.uid(profile))
         phone.put(chip)
         let w = Self.writeFlags(profile)
-        func info(_ i: NFCISO15693SystemInfo) -> String {
+        @Sendable func info(_ i: NFCISO15693SystemInfo) -> String {
             "uid \(Self.hex(i.uniqueIdentifier)) dsfid \(i.dataStorageFormatIdentifier) afi \(i.applicationFamilyIdentifier) "
                 + "size \(i.blockSize) blocks \(i.totalBlocks) ic \(i.icReference)"
         }
@@ -226,7 +230,7 @@ import Testing
         let w = Self.writeFlags(profile)
         let last = profile.blockCount - 1
         let ext = profile.hasExtendedCommands
-        func pair(_ r: Result<(NFCISO15693ResponseFlag, Data), any Error>) -> String {
+        @Sendable func pair(_ r: Result<(NFCISO15693ResponseFlag, Data), any Error>) -> String {
             switch r {
             case .success(let (flags, data)): return "flags \(flags.rawValue) data \(Self.hex(data))"
             case .failure(let e): return Self.outcome(e)

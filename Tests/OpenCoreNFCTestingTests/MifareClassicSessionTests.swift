@@ -57,10 +57,11 @@ import Testing
         app.onDetect = { session, tags in
             guard !once.value else { return }
             once.value = true
-            guard case .miFare(let m) = tags[0] else {
+            guard case .miFare(let mObject) = tags[0] else {
                 log.update { $0.append("not a MIFARE tag") }
                 return
             }
+            nonisolated(unsafe) let m = mObject
             log.update { $0.append("family unknown \(m.mifareFamily == .unknown)") }
             session.connect(to: tags[0]) { _ in
                 // AUTH-A of sector 1: the chip answers nT in the clear; the phone cannot send {nR}{aR}.

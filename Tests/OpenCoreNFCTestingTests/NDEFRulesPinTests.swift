@@ -11,10 +11,11 @@ import Testing
 @Suite struct NDEFRulesPinTests {
     /// Connects to the first detected tag and runs `body` with it (read-write mode).
     private func withConnectedTag(
-        _ phone: VirtualPhone, _ body: @escaping (NFCNDEFReaderSession, any NFCNDEFTag) -> Void
+        _ phone: VirtualPhone, _ body: @escaping @Sendable (NFCNDEFReaderSession, any NFCNDEFTag) -> Void
     ) -> NDEFTagRecorder {
         let app = NDEFTagRecorder()
         app.onDetect = { session, tags in
+            nonisolated(unsafe) let tags = tags
             session.connect(to: tags[0]) { error in
                 #expect(error == nil)
                 body(session, tags[0])
@@ -163,13 +164,14 @@ import Testing
     }
 
     @Test func N8_writesAndLocksOnUnformattedTagsAre401AndLocksOnReadOnlyTags400() {
-        let message = NFCNDEFMessage(data: Data(Pin.uri("w.example")))!
+        nonisolated(unsafe) let message = NFCNDEFMessage(data: Data(Pin.uri("w.example")))!
         // Unformatted: writeNDEF and writeLock both 401.
         let blank = VirtualPhone()
         let blankTag = try! Type2Tag.factory(.ntag213, uid: Pin.uidA, ndefFormatted: false)
         blank.put(blankTag)
         let codes = Shared<[String]>([])
         _ = withConnectedTag(blank) { session, tag in
+            nonisolated(unsafe) let tag = tag
             tag.writeNDEF(message) { e in
                 codes.update { $0.append("write \(Pin.code(e))") }
                 tag.writeLock { e in
@@ -185,6 +187,7 @@ import Testing
         phone.put(Pin.ntag(holding: Pin.uri("r.example")))
         let log = Shared<[String]>([])
         _ = withConnectedTag(phone) { session, tag in
+            nonisolated(unsafe) let tag = tag
             tag.writeLock { e in
                 log.update { $0.append("lock \(Pin.code(e))") }
                 tag.writeLock { e in
@@ -216,7 +219,8 @@ import Testing
         let app = TagSessionRecorder()
         let answer = Shared<String>("")
         app.onDetect = { session, tags in
-            guard case .miFare(let tag) = tags[0] else { return }
+            guard case .miFare(let tagObject) = tags[0] else { return }
+            nonisolated(unsafe) let tag = tagObject
             session.connect(to: tags[0]) { _ in
                 tag.queryNDEFStatus { status, capacity, error in
                     answer.value = "\(status.rawValue) \(capacity) \(Pin.code(error))"
@@ -232,7 +236,7 @@ import Testing
         let ntag = Pin.ntag(holding: Pin.uri("keep.example"))
         phone.put(ntag)
         // A record type of 256 bytes cannot be encoded (NDEF 1.0 §3.2.6: TYPE_LENGTH is one byte).
-        let tooLong = NFCNDEFPayload(
+        nonisolated(unsafe) let tooLong = NFCNDEFPayload(
             format: .nfcExternal, type: Data(repeating: 0x61, count: 256), identifier: Data(), payload: Data([1]))
         let result = Shared(-1)
         let framesBefore = Shared(0)

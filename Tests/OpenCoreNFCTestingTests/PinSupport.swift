@@ -95,8 +95,9 @@ enum Pin {
     ) -> [String] {
         let app = NDEFTagRecorder()
         let log = LogBox()
+        nonisolated(unsafe) let message = message
         app.onDetect = { session, tags in
-            let tag = tags[0]
+            nonisolated(unsafe) let tag = tags[0]
             beforeConnecting?(tag, log)
             session.connect(to: tag) { _ in
                 tag.queryNDEFStatus { status, capacity, _ in

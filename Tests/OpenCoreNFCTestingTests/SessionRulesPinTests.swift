@@ -142,7 +142,8 @@ import Testing
         let log = LogBox()
         let tagBox = Shared<(any NFCISO7816Tag)?>(nil)
         app.onDetect = { session, tags in
-            guard case .iso7816(let tag) = tags[0] else { return }
+            guard case .iso7816(let tagObject) = tags[0] else { return }
+            nonisolated(unsafe) let tag = tagObject
             tagBox.value = tag
             session.connect(to: tags[0]) { _ in
                 tag.sendCommand(apdu: Pin.apdu(ins: 0x01)) { data, sw1, sw2, error in
@@ -167,7 +168,8 @@ import Testing
             let app = TagSessionRecorder()
             let tagBox = Shared<(any NFCMiFareTag)?>(nil)
             app.onDetect = { session, tags in
-                guard case .miFare(let tag) = tags[0] else { return }
+                guard case .miFare(let tagObject) = tags[0] else { return }
+                nonisolated(unsafe) let tag = tagObject
                 session.connect(to: tags[0]) { _ in tagBox.value = tag }
             }
             let session = Pin.beginTagSession(phone, app)
@@ -288,11 +290,11 @@ import Testing
             let probe = ProbeQueue()
             let app = NDEFTagRecorder()
             let onQueue = Shared<[String]>([])
-            func check(_ what: String) {
+            @Sendable func check(_ what: String) {
                 onQueue.update { $0.append("\(what) \(passed ? probe.isCurrent : Self.isOnMarkedQueue)") }
             }
             app.onDetect = { session, tags in
-                let tag = tags[0]
+                nonisolated(unsafe) let tag = tags[0]
                 session.connect(to: tag) { _ in
                     check("connect")
                     tag.queryNDEFStatus { _, _, _ in

@@ -12,7 +12,8 @@ import Testing
     /// A tag session on a phone whose field holds `tags`; `onTags` runs with the first detection.
     private func session(
         _ configuration: AppConfiguration = Pin.configuration(aids: ["F00102030405"]), tags: [any VirtualTag],
-        phone given: VirtualPhone? = nil, onTags: @escaping (NFCTagReaderSession, [NFCTag]) -> Void = { _, _ in }
+        phone given: VirtualPhone? = nil,
+        onTags: @escaping @Sendable (NFCTagReaderSession, [NFCTag]) -> Void = { _, _ in }
     ) -> (VirtualPhone, TagSessionRecorder, NFCTagReaderSession) {
         let phone = given ?? VirtualPhone(configuration: configuration)
         for (i, tag) in tags.enumerated() { phone.put(tag, at: i) }
@@ -30,9 +31,10 @@ import Testing
     /// Connects and hands the first tag to `body` on the session queue.
     private func connected(
         _ configuration: AppConfiguration = Pin.configuration(aids: ["F00102030405"]), tag: any VirtualTag,
-        _ body: @escaping (NFCTagReaderSession, NFCTag) -> Void
+        _ body: @escaping @Sendable (NFCTagReaderSession, NFCTag) -> Void
     ) -> (VirtualPhone, TagSessionRecorder, NFCTagReaderSession) {
         session(configuration, tags: [tag]) { session, tags in
+            nonisolated(unsafe) let tags = tags
             session.connect(to: tags[0]) { error in
                 #expect(error == nil)
                 body(session, tags[0])
@@ -49,8 +51,11 @@ import Testing
         let system = given.system
         let (phone, _, session) = session(tags: [Pin.ntag(Pin.uidA), Pin.ntag(Pin.uidB)], phone: given) {
             session, tags in
-            guard case .miFare(let a) = tags[0], case .miFare(let b) = tags[1] else { return }
-            func count() -> Int { system.transcript.filter { $0.text.hasPrefix("activated") }.count }
+            nonisolated(unsafe) let tags = tags
+            guard case .miFare(let aObject) = tags[0], case .miFare(let bObject) = tags[1] else { return }
+            nonisolated(unsafe) let a = aObject
+            nonisolated(unsafe) let b = bObject
+            @Sendable func count() -> Int { system.transcript.filter { $0.text.hasPrefix("activated") }.count }
             session.connect(to: tags[0]) { e in
                 activations.update { $0.append(count()) }
                 session.connect(to: tags[0]) { e2 in
@@ -359,9 +364,11 @@ import Testing
         // NTAG213 datasheet §8.5.2), then write it.
         let again = Shared<NFCTag?>(nil)
         app.onDetect = { session, tags in
+            nonisolated(unsafe) let tags = tags
             again.value = tags[0]
             session.connect(to: tags[0]) { _ in
-                guard case .miFare(let m) = tags[0] else { return }
+                guard case .miFare(let mObject) = tags[0] else { return }
+                nonisolated(unsafe) let m = mObject
                 m.sendMiFareCommand(commandPacket: Data([0xA2, 0x02, 0, 0, 0x10, 0x00])) { result in
                     if case .success(let d) = result { log.update { $0.append("lock \(self.hex(d))") } }
                     m.sendMiFareCommand(commandPacket: Data([0xA2, 0x04, 9, 9, 9, 9])) { result in
@@ -451,8 +458,9 @@ import Testing
     }
 
     @Test func T16_desktopProfileChecksLaterSelectsOnlyWhenAIDsAreDeclared() {
-        let selectApplet = Pin.apdu(ins: 0xA4, data: Pin.appletAID, p1: 4)
-        let selectNDEF = Pin.apdu(ins: 0xA4, data: [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01], p1: 4)
+        nonisolated(unsafe) let selectApplet = Pin.apdu(ins: 0xA4, data: Pin.appletAID, p1: 4)
+        nonisolated(unsafe) let selectNDEF = Pin.apdu(
+            ins: 0xA4, data: [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01], p1: 4)
         var results: [String] = []
         for aids in [[], ["F00102030405"]] {
             let log = Shared<[String]>([])

@@ -44,9 +44,9 @@ import Testing
         let app = NDEFTagRecorder()
         let log = LogBox()
         let written = RealStackTests.uri("written.t5.example")
-        let message = NFCNDEFMessage(data: Data(written))!
+        nonisolated(unsafe) let message = NFCNDEFMessage(data: Data(written))!
         app.onDetect = { session, tags in
-            let tag = tags[0]
+            nonisolated(unsafe) let tag = tags[0]
             if let t5 = tag as? any NFCISO15693Tag {
                 log.append("iso15693 \(t5.identifier.map { String(format: "%02X", $0) }.joined())")
                 log.append("manufacturer \(t5.icManufacturerCode) serial \(t5.icSerialNumber.count)")

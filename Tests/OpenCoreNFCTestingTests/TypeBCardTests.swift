@@ -20,10 +20,11 @@ import Testing
         app.onDetect = { session, tags in
             guard !once.value else { return }
             once.value = true
-            guard case .iso7816(let t) = tags[0] else {
+            guard case .iso7816(let tObject) = tags[0] else {
                 log.update { $0.append("not an NFCISO7816Tag: \(tags[0])") }
                 return
             }
+            nonisolated(unsafe) let t = tObject
             log.update {
                 $0.append(
                     "id \(self.hex(t.identifier)) app \(t.applicationData.map(self.hex) ?? "nil") "

@@ -24,7 +24,8 @@ import Testing
         let rndA: [UInt8] = [0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7, 0xA8]
         let detections = LogBox()
         app.onDetect = { session, tags in
-            guard case .miFare(let tag) = tags[0] else { return }
+            guard case .miFare(let tagObject) = tags[0] else { return }
+            nonisolated(unsafe) let tag = tagObject
             detections.append("detected")
             guard detections.lines.count > 1 else {
                 // First discovery: the protected page NAKs, which mutes the chip; the app polls again and the

@@ -160,7 +160,8 @@ final class GetDataAPDU: NFCISO7816APDU {
         let app = TagSessionRecorder()
         let log = Unchecked(Box<[String]>([]))
         app.onDetect = { session, tags in
-            guard case .iso7816(let tag) = tags[0] else { return }
+            guard case .iso7816(let tagObject) = tags[0] else { return }
+            nonisolated(unsafe) let tag = tagObject
             session.connect(to: tags[0]) { _ in
                 let apdu = GetDataAPDU()
                 log.value.value.append("\(apdu.instructionClass) \(apdu.instructionCode) \(apdu.p1Parameter)")

@@ -17,56 +17,58 @@ func bindFeliCaTag<F: NFCFeliCaTag>(_ f: F) {
     let _: Data = f.currentIDm
     let _:
         (
-            Data, NFCFeliCaPollingRequestCode, NFCFeliCaPollingTimeSlot, @escaping (Data, Data, (any Error)?) -> Void
+            Data, NFCFeliCaPollingRequestCode, NFCFeliCaPollingTimeSlot,
+            @escaping @Sendable (Data, Data, (any Error)?) -> Void
         ) -> Void = f.polling(systemCode:requestCode:timeSlot:completionHandler:)
     let _: (Data, NFCFeliCaPollingRequestCode, NFCFeliCaPollingTimeSlot) async throws -> (Data, Data) =
         f.polling(systemCode:requestCode:timeSlot:)
     let _:
         (
             Data, NFCFeliCaPollingRequestCode, NFCFeliCaPollingTimeSlot,
-            @escaping (Result<NFCFeliCaPollingResponse, any Error>) -> Void
+            @escaping @Sendable (Result<NFCFeliCaPollingResponse, any Error>) -> Void
         ) -> Void = f.polling(systemCode:requestCode:timeSlot:resultHandler:)
-    let _: ([Data], @escaping ([Data], (any Error)?) -> Void) -> Void = f.requestService(
+    let _: ([Data], @escaping @Sendable ([Data], (any Error)?) -> Void) -> Void = f.requestService(
         nodeCodeList:completionHandler:)
     let _: ([Data]) async throws -> [Data] = f.requestService(nodeCodeList:)
-    let _: ([Data], @escaping (Result<[Data], any Error>) -> Void) -> Void = f.requestService(
+    let _: ([Data], @escaping @Sendable (Result<[Data], any Error>) -> Void) -> Void = f.requestService(
         nodeCodeList:resultHandler:)
-    let _: (@escaping (Int, (any Error)?) -> Void) -> Void = f.requestResponse(completionHandler:)
+    let _: (@escaping @Sendable (Int, (any Error)?) -> Void) -> Void = f.requestResponse(completionHandler:)
     let _: () async throws -> Int = f.requestResponse
-    let _: (@escaping (Result<Int, any Error>) -> Void) -> Void = f.requestResponse(resultHandler:)
-    let _: ([Data], [Data], @escaping (Int, Int, [Data], (any Error)?) -> Void) -> Void =
+    let _: (@escaping @Sendable (Result<Int, any Error>) -> Void) -> Void = f.requestResponse(resultHandler:)
+    let _: ([Data], [Data], @escaping @Sendable (Int, Int, [Data], (any Error)?) -> Void) -> Void =
         f.readWithoutEncryption(serviceCodeList:blockList:completionHandler:)
     let _: ([Data], [Data]) async throws -> (Int, Int, [Data]) = f.readWithoutEncryption(
         serviceCodeList:blockList:)
-    let _: ([Data], [Data], @escaping (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void) -> Void =
+    let _: ([Data], [Data], @escaping @Sendable (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void) -> Void =
         f.readWithoutEncryption(serviceCodeList:blockList:resultHandler:)
-    let _: ([Data], [Data], [Data], @escaping (Int, Int, (any Error)?) -> Void) -> Void =
+    let _: ([Data], [Data], [Data], @escaping @Sendable (Int, Int, (any Error)?) -> Void) -> Void =
         f.writeWithoutEncryption(serviceCodeList:blockList:blockData:completionHandler:)
     let _: ([Data], [Data], [Data]) async throws -> (Int, Int) = f.writeWithoutEncryption(
         serviceCodeList:blockList:blockData:)
-    let _: ([Data], [Data], [Data], @escaping (Result<NFCFeliCaStatusFlag, any Error>) -> Void) -> Void =
+    let _: ([Data], [Data], [Data], @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void) -> Void =
         f.writeWithoutEncryption(serviceCodeList:blockList:blockData:resultHandler:)
-    let _: (@escaping ([Data], (any Error)?) -> Void) -> Void = f.requestSystemCode(completionHandler:)
+    let _: (@escaping @Sendable ([Data], (any Error)?) -> Void) -> Void = f.requestSystemCode(completionHandler:)
     let _: () async throws -> [Data] = f.requestSystemCode
-    let _: (@escaping (Result<[Data], any Error>) -> Void) -> Void = f.requestSystemCode(resultHandler:)
-    let _: ([Data], @escaping (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void) -> Void =
-        f.requestServiceV2(nodeCodeList:completionHandler:)
+    let _: (@escaping @Sendable (Result<[Data], any Error>) -> Void) -> Void = f.requestSystemCode(resultHandler:)
+    let _:
+        ([Data], @escaping @Sendable (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void) -> Void =
+            f.requestServiceV2(nodeCodeList:completionHandler:)
     let _: ([Data]) async throws -> (Int, Int, NFCFeliCaEncryptionId, [Data], [Data]) = f.requestServiceV2(
         nodeCodeList:)
-    let _: ([Data], @escaping (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void) -> Void =
+    let _: ([Data], @escaping @Sendable (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void) -> Void =
         f.requestServiceV2(nodeCodeList:resultHandler:)
-    let _: (@escaping (Int, Int, Data, Data, (any Error)?) -> Void) -> Void = f.requestSpecificationVersion(
+    let _: (@escaping @Sendable (Int, Int, Data, Data, (any Error)?) -> Void) -> Void = f.requestSpecificationVersion(
         completionHandler:)
     let _: () async throws -> (Int, Int, Data, Data) = f.requestSpecificationVersion
-    let _: (@escaping (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void) -> Void =
+    let _: (@escaping @Sendable (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void) -> Void =
         f.requestSpecificationVersion(resultHandler:)
-    let _: (@escaping (Int, Int, (any Error)?) -> Void) -> Void = f.resetMode(completionHandler:)
+    let _: (@escaping @Sendable (Int, Int, (any Error)?) -> Void) -> Void = f.resetMode(completionHandler:)
     let _: () async throws -> (Int, Int) = f.resetMode
-    let _: (@escaping (Result<NFCFeliCaStatusFlag, any Error>) -> Void) -> Void = f.resetMode(resultHandler:)
-    let _: (Data, @escaping (Data, (any Error)?) -> Void) -> Void = f.sendFeliCaCommand(
+    let _: (@escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void) -> Void = f.resetMode(resultHandler:)
+    let _: (Data, @escaping @Sendable (Data, (any Error)?) -> Void) -> Void = f.sendFeliCaCommand(
         commandPacket:completionHandler:)
     let _: (Data) async throws -> Data = f.sendFeliCaCommand(commandPacket:)
-    let _: (Data, @escaping (Result<Data, any Error>) -> Void) -> Void = f.sendFeliCaCommand(
+    let _: (Data, @escaping @Sendable (Result<Data, any Error>) -> Void) -> Void = f.sendFeliCaCommand(
         commandPacket:resultHandler:)
 }
 

@@ -77,9 +77,9 @@ import Testing
         phone.put(Fixtures.ntag(Fixtures.uidA, on: platform, message: Fixtures.uriMessage("old.example")))
         let app = NDEFTagRecorder()
         let log = Unchecked(Box<[String]>([]))
-        let message = NFCNDEFMessage(data: Data(Fixtures.uriMessage("new.example")))!
+        nonisolated(unsafe) let message = NFCNDEFMessage(data: Data(Fixtures.uriMessage("new.example")))!
         app.onDetect = { session, tags in
-            let tag = tags[0]
+            nonisolated(unsafe) let tag = tags[0]
             tag.readNDEF { _, error in
                 log.value.value.append("read before connect: \((error as? NFCReaderError)?.code.rawValue ?? 0)")
             }
@@ -119,10 +119,10 @@ import Testing
         phone.put(Fixtures.ntag(Fixtures.uidA, on: platform, message: [], capacity: 10))
         let app = NDEFTagRecorder()
         let codes = Unchecked(Box<[Int]>([]))
-        let big = NFCNDEFMessage(data: Data(Fixtures.uriMessage("a-rather-long-address.example")))!
-        let small = NFCNDEFMessage(data: Data(Fixtures.uriMessage("x")))!
+        nonisolated(unsafe) let big = NFCNDEFMessage(data: Data(Fixtures.uriMessage("a-rather-long-address.example")))!
+        nonisolated(unsafe) let small = NFCNDEFMessage(data: Data(Fixtures.uriMessage("x")))!
         app.onDetect = { session, tags in
-            let tag = tags[0]
+            nonisolated(unsafe) let tag = tags[0]
             session.connect(to: tag) { _ in
                 tag.readNDEF { _, e in
                     codes.value.value.append((e as? NFCReaderError)?.code.rawValue ?? 0)  // 403 empty

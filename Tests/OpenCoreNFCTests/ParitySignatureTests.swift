@@ -39,7 +39,7 @@ func bindSessions(
     let _: (any NFCNDEFReaderSessionDelegate, DispatchQueue?, Bool) -> NFCNDEFReaderSession =
         NFCNDEFReaderSession.init(delegate:queue:invalidateAfterFirstRead:)
     let _: () -> Void = ndef.restartPolling
-    let _: (any NFCNDEFTag, @escaping ((any Error)?) -> Void) -> Void = ndef.connect(to:completionHandler:)
+    let _: (any NFCNDEFTag, @escaping @Sendable ((any Error)?) -> Void) -> Void = ndef.connect(to:completionHandler:)
     let _: (any NFCNDEFTag) async throws -> Void = ndef.connect(to:)
     let _: (NFCTagReaderSession.Configuration, any NFCTagReaderSessionDelegate, DispatchQueue?) -> NFCTagReaderSession =
         NFCTagReaderSession.init(configuration:delegate:queue:)
@@ -53,7 +53,7 @@ func bindSessions(
     let _: NFCTagReaderSession.PollingOption = c.pollingOption
     let _: [String] = c.iso7816SelectIdentifiers + c.feliCaSystemCodes
     let _: NFCTag? = tagSession.connectedTag
-    let _: (NFCTag, @escaping ((any Error)?) -> Void) -> Void = tagSession.connect(to:completionHandler:)
+    let _: (NFCTag, @escaping @Sendable ((any Error)?) -> Void) -> Void = tagSession.connect(to:completionHandler:)
     let _: (NFCTag) async throws -> Void = tagSession.connect(to:)
     let _: () -> Void = tagSession.restartPolling
     let _: [NFCTagReaderSession.PollingOption] = [.iso14443, .iso15693, .iso18092, .pace]
@@ -79,13 +79,14 @@ func bindTags<B: __NFCTag, N: NFCNDEFTag, I: NFCISO7816Tag, M: NFCMiFareTag>(_ b
     let _: () -> (any NFCFeliCaTag)? = b.asNFCFeliCaTag
     let _: () -> (any NFCMiFareTag)? = b.asNFCMiFareTag
     let _: Bool = n.isAvailable
-    let _: (@escaping (NFCNDEFStatus, Int, (any Error)?) -> Void) -> Void = n.queryNDEFStatus(completionHandler:)
+    let _: (@escaping @Sendable (NFCNDEFStatus, Int, (any Error)?) -> Void) -> Void = n.queryNDEFStatus(
+        completionHandler:)
     let _: () async throws -> (NFCNDEFStatus, Int) = n.queryNDEFStatus
-    let _: (@escaping (NFCNDEFMessage?, (any Error)?) -> Void) -> Void = n.readNDEF(completionHandler:)
+    let _: (@escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void) -> Void = n.readNDEF(completionHandler:)
     let _: () async throws -> NFCNDEFMessage = n.readNDEF
-    let _: (NFCNDEFMessage, @escaping ((any Error)?) -> Void) -> Void = n.writeNDEF(_:completionHandler:)
+    let _: (NFCNDEFMessage, @escaping @Sendable ((any Error)?) -> Void) -> Void = n.writeNDEF(_:completionHandler:)
     let _: (NFCNDEFMessage) async throws -> Void = n.writeNDEF(_:)
-    let _: (@escaping ((any Error)?) -> Void) -> Void = n.writeLock(completionHandler:)
+    let _: (@escaping @Sendable ((any Error)?) -> Void) -> Void = n.writeLock(completionHandler:)
     let _: () async throws -> Void = n.writeLock
     let _: String = i.initialSelectedAID
     let _: Data = i.identifier
@@ -93,25 +94,25 @@ func bindTags<B: __NFCTag, N: NFCNDEFTag, I: NFCISO7816Tag, M: NFCMiFareTag>(_ b
     let _: Data? = i.applicationData
     let _: Bool = i.proprietaryApplicationDataCoding
     let _: Bool = i.supportsPACE
-    let _: (NFCISO7816APDU, @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) -> Void =
+    let _: (NFCISO7816APDU, @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void) -> Void =
         i.sendCommand(apdu:completionHandler:)
     let _: (NFCISO7816APDU) async throws -> (Data, UInt8, UInt8) = i.sendCommand(apdu:)
     let _: (NFCISO7816APDU) async throws -> NFCISO7816ResponseAPDU = i.sendCommand(apdu:)
-    let _: (NFCISO7816APDU, @escaping (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) -> Void =
+    let _: (NFCISO7816APDU, @escaping @Sendable (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) -> Void =
         i.sendCommand(apdu:resultHandler:)
     let _: NFCMiFareFamily = m.mifareFamily
     let _: Data = m.identifier
     let _: Data? = m.historicalBytes
-    let _: (Data, @escaping (Data, (any Error)?) -> Void) -> Void = m.sendMiFareCommand(
+    let _: (Data, @escaping @Sendable (Data, (any Error)?) -> Void) -> Void = m.sendMiFareCommand(
         commandPacket:completionHandler:)
     let _: (Data) async throws -> Data = m.sendMiFareCommand(commandPacket:)
-    let _: (Data, @escaping (Result<Data, any Error>) -> Void) -> Void = m.sendMiFareCommand(
+    let _: (Data, @escaping @Sendable (Result<Data, any Error>) -> Void) -> Void = m.sendMiFareCommand(
         commandPacket:resultHandler:)
-    let _: (NFCISO7816APDU, @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) -> Void =
+    let _: (NFCISO7816APDU, @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void) -> Void =
         m.sendMiFareISO7816Command(_:completionHandler:)
     let _: (NFCISO7816APDU) async throws -> (Data, UInt8, UInt8) = m.sendMiFareISO7816Command(_:)
     let _: (NFCISO7816APDU) async throws -> NFCISO7816ResponseAPDU = m.sendMiFareISO7816Command(_:)
-    let _: (NFCISO7816APDU, @escaping (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) -> Void =
+    let _: (NFCISO7816APDU, @escaping @Sendable (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) -> Void =
         m.sendMiFareISO7816Command(_:resultHandler:)
     let _: any NSSecureCoding = n
     let _: any NSCopying = n

@@ -128,7 +128,8 @@ import Testing
         let app = TagSessionRecorder()
         let outcome = Unchecked(Box<[Int]>([]))
         app.onDetect = { session, tags in
-            guard case .iso7816(let tag) = tags.first else { return }
+            guard case .iso7816(let tagObject) = tags.first else { return }
+            nonisolated(unsafe) let tag = tagObject
             session.connect(to: tags[0]) { _ in
                 phone.system.synchronized {
                     phone.field.faultPlan = FaultPlan([.error(frame: 1, code: .transmission, tagProcesses: false)])

@@ -92,7 +92,8 @@ import Testing
         let app = TagSessionRecorder()
         let log = Unchecked(Box<[String]>([]))
         app.onDetect = { session, tags in
-            guard case .iso7816(let tag) = tags[0] else { return }
+            guard case .iso7816(let tagObject) = tags[0] else { return }
+            nonisolated(unsafe) let tag = tagObject
             session.connect(to: tags[0]) { _ in
                 let get = NFCISO7816APDU(
                     instructionClass: 0x80, instructionCode: 0xCA, p1Parameter: 0, p2Parameter: 0, data: Data(),

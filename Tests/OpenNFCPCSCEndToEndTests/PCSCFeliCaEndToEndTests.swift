@@ -57,7 +57,8 @@ extension EndToEndSuite {
             app.onInvalidate = { _, _ in ended.signal() }
             let answers = Answers()
             app.onDetect = { session, tags in
-                guard case .feliCa(let tag) = tags[0] else { return session.invalidate(errorMessage: "not FeliCa") }
+                guard case .feliCa(let found) = tags[0] else { return session.invalidate(errorMessage: "not FeliCa") }
+                nonisolated(unsafe) let tag = found
                 answers.append([UInt8](tag.currentSystemCode) + [UInt8](tag.currentIDm))
                 session.connect(to: tags[0]) { _ in
                     tag.readWithoutEncryption(serviceCodeList: [Data([0x0B, 0x00])], blockList: [Data([0x80, 0x01])]) {

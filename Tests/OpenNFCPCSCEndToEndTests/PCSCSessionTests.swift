@@ -50,8 +50,10 @@ extension EndToEndSuite {
             let app = NDEFTagRecorder()
             let ended = Ended()
             app.onInvalidate = { _, _ in ended.signal() }
-            let payload = NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://example.org/pcsc")!
+            nonisolated(unsafe) let payload = NFCNDEFPayload.wellKnownTypeURIPayload(
+                string: "https://example.org/pcsc")!
             app.onDetect = { session, tags in
+                nonisolated(unsafe) let tags = tags
                 session.connect(to: tags[0]) { error in
                     guard error == nil else { return session.invalidate(errorMessage: "connect failed") }
                     tags[0].writeNDEF(NFCNDEFMessage(records: [payload])) { error in
@@ -89,7 +91,10 @@ extension EndToEndSuite {
             app.onInvalidate = { _, _ in ended.signal() }
             let answers = Answers()
             app.onDetect = { session, tags in
-                guard case .iso7816(let tag) = tags[0] else { return session.invalidate(errorMessage: "not ISO 7816") }
+                guard case .iso7816(let found) = tags[0] else {
+                    return session.invalidate(errorMessage: "not ISO 7816")
+                }
+                nonisolated(unsafe) let tag = found
                 session.connect(to: tags[0]) { _ in
                     // SELECT the CC file, then READ BINARY of its 15 bytes (T4T 1.0 §5.1.2).
                     let select = NFCISO7816APDU(data: Data([0x00, 0xA4, 0x00, 0x0C, 0x02, 0xE1, 0x03]))!

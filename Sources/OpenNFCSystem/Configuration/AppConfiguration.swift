@@ -10,6 +10,8 @@ public struct AppConfiguration: Sendable, Hashable {
     public static let selectIdentifiersKey = "com.apple.developer.nfc.readersession.iso7816.select-identifiers"
     public static let systemCodesKey = "com.apple.developer.nfc.readersession.felica.systemcodes"
     public static let associatedDomainsKey = "com.apple.developer.associated-domains"
+    /// The iOS 11 entitlement of the legacy ISO 15693 calls (docs/DIFFERENCES.md "iOS 11 ISO 15693 calls").
+    public static let iso15693TagIdentifiersKey = "com.apple.developer.nfc.readersession.iso15693.tag-identifiers"
 
     public var profile: DeviceProfile
     /// `com.apple.developer.nfc.readersession.formats`: `NDEF`, `TAG`, `PACE`.
@@ -22,6 +24,9 @@ public struct AppConfiguration: Sendable, Hashable {
     public var felicaSystemCodes: [String]
     /// `com.apple.developer.associated-domains` from the entitlements (`applinks:example.com`, `webcredentials:…`).
     public var associatedDomains: [String] = []
+    /// `com.apple.developer.nfc.readersession.iso15693.tag-identifiers` from the entitlements, as written. Read and
+    /// kept, but it changes nothing: a current iOS refuses the iOS 11 calls it enabled on every delivered tag.
+    public var iso15693TagIdentifiers: [String] = []
 
     /// The domains of the `applinks:` entries: what background tag reading's universal links match.
     public var appLinkDomains: [String] {
@@ -59,6 +64,10 @@ public struct AppConfiguration: Sendable, Hashable {
             }
             if let d = e[Self.associatedDomainsKey] {
                 associatedDomains = try Self.strings(d, key: Self.associatedDomainsKey, file: "entitlements")
+            }
+            if let t = e[Self.iso15693TagIdentifiersKey] {
+                iso15693TagIdentifiers = try Self.strings(
+                    t, key: Self.iso15693TagIdentifiersKey, file: "entitlements")
             }
         }
         if let p = infoPlist {
