@@ -83,6 +83,18 @@ extension NFCReaderError {
     }
 }
 
-/// The system a new session belongs to: the one bound to the current task (testing product), else the process
-/// default built from the environment.
-func resolveSystem() -> NFCSystem { NFCSystem.current ?? NFCSystem.processDefault }
+/// The system a new session belongs to (docs/ARCHITECTURE.md "How a session finds its phone"): the one bound to the
+/// current task (the testing product's `VirtualPhone.run`, and every callback of a phone's sessions), else the one
+/// started phone (`VirtualPhone.start()`), else the process default built from the environment. With several phones
+/// started and none bound, the session belongs to none of them: it gets a device without a reader and says why.
+func resolveSystem() -> NFCSystem {
+    if let bound = NFCSystem.current { return bound }
+    switch NFCSystem.unbound {
+    case .processDefault: return NFCSystem.processDefault
+    case .started(let system): return system
+    case .ambiguous(let count):
+        return NFCSystem.readerless(
+            "\(count) VirtualPhones are started and this session was created outside any phone's run { }: it belongs "
+                + "to none of them. Create it inside phone.run { }, or start one phone at a time.")
+    }
+}

@@ -7,7 +7,8 @@ public import OpenNFCSystem
 
 /// A simulated iPhone for app tests: its NFC configuration, its virtual clock, and the RF field in front of it.
 ///
-/// Sessions created inside `run(_:)` belong to this phone; put tags into the field, tap Cancel, background the
+/// Sessions created inside `run(_:)` belong to this phone (and, while the phone is ``start()``ed, every session the
+/// process creates outside any phone's `run`, from any thread or queue); put tags into the field, tap Cancel, background the
 /// app, move time, and read the sheet and the transcript — all deterministic, without sleeping:
 ///
 /// ```swift
@@ -22,8 +23,8 @@ public import OpenNFCSystem
 ///
 /// Works from Swift Testing and XCTest alike, including tests running in parallel (each phone is separate).
 public final class VirtualPhone: @unchecked Sendable {
-    /// The phone's virtual clock: it moves only through ``advance(by:)``.
-    package let clock: VirtualClock
+    /// The phone's virtual clock: it moves only through ``advance(by:)``; read `clock.now` to see the phone's time.
+    public let clock: VirtualClock
     /// The RF field in front of the phone's antenna.
     package let field: VirtualField
     /// The NFC system (arbiter, sheet, configuration) the phone runs.
@@ -81,6 +82,26 @@ public final class VirtualPhone: @unchecked Sendable {
     }
 
     // MARK: running app code on this phone
+
+    /// Makes every session the process creates outside any phone's ``run(_:)`` belong to this phone until
+    /// ``stop()`` (or until the phone is released): sessions an app creates inside `DispatchQueue.async { … }`, on a
+    /// thread of its own, or from a timer. Sessions created inside some phone's `run` — and every session an app
+    /// creates from a delegate callback or completion handler of a phone's session — keep belonging to that phone,
+    /// so phones of tests running in parallel stay apart as long as each test creates its sessions in its `run`.
+    /// With two phones started at once, a session created outside every `run` belongs to neither: it gets a device
+    /// without a reader (`readingAvailable` false, 1 at `begin()`) and the reason is printed on stderr.
+    ///
+    /// ``settle()`` waits for the phone's own callbacks, not for the app's queues: after the app dispatches work of
+    /// its own, wait for that queue (`queue.sync {}`) before settling.
+    public func start() { NFCSystem.start(system) }
+
+    /// Undoes ``start()``: sessions created outside every `run` go to the process default again.
+    public func stop() { NFCSystem.stop(system) }
+
+    /// Whether the phone is ``start()``ed.
+    public var isStarted: Bool { NFCSystem.isStarted(system) }
+
+    deinit { NFCSystem.stop(system) }
 
     /// Runs app code whose sessions belong to this phone.
     public func run<T>(_ body: () throws -> T) rethrows -> T {

@@ -57,7 +57,8 @@ import Testing
         let app = TagSessionRecorder()
         nonisolated(unsafe) var answer: [UInt8] = []
         app.onDetect = { session, tags in
-            guard case .iso7816(let t) = tags[0] else { return }
+            guard case .iso7816(let tObject) = tags[0] else { return }
+            nonisolated(unsafe) let t = tObject
             session.connect(to: tags[0]) { _ in
                 let apdu = NFCISO7816APDU(
                     instructionClass: 0x00, instructionCode: 0xCA, p1Parameter: 0, p2Parameter: 0, data: Data(),

@@ -34,7 +34,7 @@ extension Type4Tag {
     /// The CC file of T4T 1.0 §5.1.2.1 for a configuration: CCLEN, mapping version, MLe, MLc, and the NDEF File
     /// Control TLV (`04 06` file id, 2-byte maximum NDEF file size, read access, write access: 15 bytes) or, under
     /// mapping 3.0, the ENDEF File Control TLV (`06 08` file id, 4-byte maximum size, read and write access: 17).
-    package static func capabilityContainer(_ c: Type4Configuration) -> [UInt8] {
+    public static func capabilityContainer(_ c: Type4Configuration) -> [UInt8] {
         func be(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
         if c.usesExtendedNDEFFile {
             return [0x00, 0x11, c.mappingVersion] + be(c.mle) + be(c.mlc) + [0x06, 0x08] + be(Int(c.ndefFileID))
@@ -48,20 +48,20 @@ extension Type4Tag {
     private var ndefApplication: Int? { configuration.hostsNDEFApplication ? 0 : nil }
 
     /// The CC file as stored now (empty on an applet-only card).
-    package var capabilityContainerFile: [UInt8] {
+    public var capabilityContainerFile: [UInt8] {
         guard let df = ndefApplication else { return [] }
         return volume.file(ISO7816FileReference(df: df, ef: 0)).contents
     }
 
     /// The whole NDEF file as stored now, NLEN included (empty on an applet-only card).
-    package var ndefFile: [UInt8] {
+    public var ndefFile: [UInt8] {
         guard let df = ndefApplication else { return [] }
         return volume.file(ISO7816FileReference(df: df, ef: 1)).contents
     }
 
     /// The NDEF message the file holds now: NLEN (ENLEN) bytes after the length field (clamped to the file),
     /// empty when the length is 0.
-    package var ndefMessage: [UInt8] {
+    public var ndefMessage: [UInt8] {
         let file = ndefFile
         let n = configuration.lengthFieldSize
         guard file.count >= n else { return [] }
@@ -70,7 +70,7 @@ extension Type4Tag {
     }
 
     /// The length field (NLEN, or ENLEN under mapping 3.0) as stored now.
-    package var ndefLength: Int {
+    public var ndefLength: Int {
         let file = ndefFile
         let n = configuration.lengthFieldSize
         guard file.count >= n else { return 0 }
@@ -78,7 +78,7 @@ extension Type4Tag {
     }
 
     /// Current access bytes of the NDEF file (they change when a writable CC is rewritten).
-    package var ndefAccess: (read: UInt8, write: UInt8) {
+    public var ndefAccess: (read: UInt8, write: UInt8) {
         guard let df = ndefApplication else { return (0xFF, 0xFF) }
         let f = volume.file(ISO7816FileReference(df: df, ef: 1))
         return (f.readAccess, f.writeAccess)
@@ -118,7 +118,7 @@ extension Type4Tag {
     /// Adds an applet after the card was built (for instance after loading a tag file, which stores no code).
     ///
     /// - Throws: ``ISODEPCardError`` when the AID is not 1…16 bytes.
-    package func install(_ applet: any ISO7816Applet) throws(ISODEPCardError) {
+    public func install(_ applet: any ISO7816Applet) throws(ISODEPCardError) {
         guard (1...16).contains(applet.aid.count) else {
             throw ISODEPCardError(.invalidConfiguration, "applet AID of \(applet.aid.count) bytes: must be 1…16")
         }

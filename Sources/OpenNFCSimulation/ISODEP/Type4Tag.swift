@@ -23,7 +23,7 @@ public final class Type4Tag: VirtualTag {
     public var chip: String { activation.technology == .nfcB ? "type4b" : "type4" }
     public var activation: VirtualActivation
     /// The configuration the card was built with (the NDEF file access may since have changed: ``ndefAccess``).
-    package let configuration: Type4Configuration
+    public let configuration: Type4Configuration
 
     var volume: ISO7816Volume
     var engine: ISO7816Engine

@@ -7,33 +7,33 @@
 /// | Topaz 512 | `12 4C` | 512 bytes | 0–3F | yes | bytes 122–127 (48 bits, block 10h + bit) | block 0 byte 7, block D, bytes 120–121 |
 public struct Type1ChipProfile: Sendable, Hashable, CustomStringConvertible {
     /// Chip name in tag files and `--chip` (`topaz96`, `topaz512`).
-    package let name: String
+    public let name: String
     /// Product name for people.
-    package let displayName: String
+    public let displayName: String
     /// Header ROM byte 0: high nibble `1` = NDEF-capable Type 1, low nibble `1` static memory, `2` dynamic memory.
-    package let hr0: UInt8
+    public let hr0: UInt8
     /// Header ROM byte 1.
-    package let hr1: UInt8
+    public let hr1: UInt8
     /// Total memory in bytes (blocks × 8).
-    package let memorySize: Int
+    public let memorySize: Int
     /// Address of the first dynamic lock byte and the number of lock bits (each bit locks one 8-byte block from
     /// block 10h on), or nil for a static chip.
-    package let dynamicLock: (address: Int, bits: Int)?
+    public let dynamicLock: (address: Int, bits: Int)?
     /// Byte ranges that are neither data nor lock bytes: writes leave them unchanged.
-    package let reservedRanges: [Range<Int>]
+    public let reservedRanges: [Range<Int>]
     /// The capability container NDEF-formatted chips ship with (bytes 8–11).
-    package let ndefCC: [UInt8]
+    public let ndefCC: [UInt8]
     /// The TLVs after the CC on an NDEF-formatted chip (from byte 12).
-    package let ndefTLVs: [UInt8]
+    public let ndefTLVs: [UInt8]
 
     public var description: String { name }
 
     /// RSEG, READ8, WRITE-E8 and WRITE-NE8 exist on every Type 1 chip except a static one (HR0 `11`) with HR1 below
     /// `49`: the Topaz 96 answers none of them.
-    package var hasDynamicCommands: Bool { hr0 != 0x11 || hr1 >= 0x49 }
+    public var hasDynamicCommands: Bool { hr0 != 0x11 || hr1 >= 0x49 }
 
     /// Number of 8-byte blocks.
-    package var blockCount: Int { memorySize / 8 }
+    public var blockCount: Int { memorySize / 8 }
 
     public static func == (a: Type1ChipProfile, b: Type1ChipProfile) -> Bool { a.name == b.name }
     public func hash(into h: inout Hasher) { h.combine(name) }

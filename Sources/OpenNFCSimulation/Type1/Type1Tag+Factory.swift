@@ -62,19 +62,19 @@ extension Type1Tag {
     }
 
     /// Whether byte 8 holds the NDEF magic number E1h.
-    package var isNDEFFormatted: Bool { memory[8] == 0xE1 }
+    public var isNDEFFormatted: Bool { memory[8] == 0xE1 }
 
     /// One TLV block as the card stores it.
-    package struct TLV: Sendable, Hashable {
-        package var type: UInt8
+    public struct TLV: Sendable, Hashable {
+        public var type: UInt8
         /// Byte address of the T byte.
-        package var offset: Int
+        public var offset: Int
         /// The value (empty for NULL and Terminator).
-        package var value: [UInt8]
+        public var value: [UInt8]
     }
 
     /// The TLV blocks over the data bytes, up to the Terminator or the end of memory; a truncated TLV ends the walk.
-    package var tlvs: [TLV] {
+    public var tlvs: [TLV] {
         guard isNDEFFormatted else { return [] }
         let area = Self.dataAddresses(profile)
         var out: [TLV] = []
@@ -103,11 +103,11 @@ extension Type1Tag {
     }
 
     /// The message in the first NDEF TLV; nil when unformatted, without an NDEF TLV, or empty.
-    package var ndefMessage: [UInt8]? {
+    public var ndefMessage: [UInt8]? {
         guard let tlv = tlvs.first(where: { $0.type == 0x03 }), !tlv.value.isEmpty else { return nil }
         return tlv.value
     }
 
     /// Read-only as the CC states it (write access nibble of byte 11) or as the lock bits enforce (block 1, the CC).
-    package var isNDEFReadOnly: Bool { memory[11] & 0x0F != 0 || isLocked(block: 1) }
+    public var isNDEFReadOnly: Bool { memory[11] & 0x0F != 0 || isLocked(block: 1) }
 }

@@ -42,16 +42,16 @@ public import OpenNFCRF
 /// Not simulated: Topaz 512 segment addressing beyond RSEG's 2 bits, and the chip's behaviour below the
 /// transceive level (the NFC-A air interface does SENS_REQ/ALL_REQ and the CRC_B).
 public final class Type1Tag: VirtualTag {
-    package let profile: Type1ChipProfile
+    public let profile: Type1ChipProfile
     /// The whole memory image (``Type1ChipProfile/memorySize`` bytes), UID block included.
-    package internal(set) var memory: [UInt8]
+    public internal(set) var memory: [UInt8]
     /// EEPROM programming time of the last frame.
     var lastProgramming = NFCDuration.zero
 
     /// EEPROM erase-and-write cycle of WRITE-E and WRITE-E8 (modelled value).
-    package static let eraseWriteTime = NFCDuration.microseconds(5_200)
+    public static let eraseWriteTime = NFCDuration.microseconds(5_200)
     /// EEPROM write cycle of WRITE-NE and WRITE-NE8 (modelled value).
-    package static let writeTime = NFCDuration.microseconds(2_600)
+    public static let writeTime = NFCDuration.microseconds(2_600)
 
     /// A chip with this exact memory image.
     public init(profile: Type1ChipProfile, memory: [UInt8]) throws(FactoryError) {
@@ -70,10 +70,10 @@ public final class Type1Tag: VirtualTag {
     public var chip: String { profile.name }
 
     /// UID0–UID6 (block 0 bytes 0–6).
-    package var uid: [UInt8] { Array(memory[0..<7]) }
+    public var uid: [UInt8] { Array(memory[0..<7]) }
 
     /// UID0–UID3: what RID reports and every command echoes.
-    package var uidEcho: [UInt8] { Array(memory[0..<4]) }
+    public var uidEcho: [UInt8] { Array(memory[0..<4]) }
 
     /// SENS_RES 0C00h (byte 1 `00`: no bit-frame anticollision; byte 2 `0C`: the Type 1 platform; on the air LSB first), no SEL_RES, HR0/HR1 from RID, the 4-byte UID echo as identifier.
     public var activation: VirtualActivation {
@@ -177,7 +177,7 @@ public final class Type1Tag: VirtualTag {
     }
 
     /// Whether a lock bit makes block `b` read-only.
-    package func isLocked(block b: Int) -> Bool {
+    public func isLocked(block b: Int) -> Bool {
         switch b {
         case 0..<8: return memory[112] & (1 << UInt8(b)) != 0
         case 8..<15: return memory[113] & (1 << UInt8(b - 8)) != 0

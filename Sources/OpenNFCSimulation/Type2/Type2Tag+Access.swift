@@ -18,7 +18,7 @@ extension Type2Tag {
     /// byte 0 of page 2Ah (MF0ICU2 §7.5.8: valid 03h–30h; a smaller value acts as 03h here, DIFFERENCES.md). On NTAG
     /// I2C plus, AUTH0 at or past the first page after sector 0's configuration registers (EAh) turns protection
     /// off; below it, the protected area runs on through sector 1.
-    package var auth0: Int {
+    public var auth0: Int {
         if profile.family == .ultralightC { return max(3, Int(memory[UltralightCLayout.auth0Page * 4])) }
         guard let c = profile.configPage else { return Int.max }
         let a = Int(memory[c * 4 + 3])
@@ -26,12 +26,12 @@ extension Type2Tag {
         return a
     }
     /// PROT: reads need the password too. On Ultralight C: AUTH1 (page 2Bh byte 0) bit 0 = 0 (MF0ICU2 Table 12).
-    package var readProtection: Bool {
+    public var readProtection: Bool {
         if profile.family == .ultralightC { return memory[UltralightCLayout.auth1Page * 4] & 0x01 == 0 }
         return accessByte & 0x80 != 0
     }
     /// CFGLCK: CFG0/CFG1 are permanently write-locked.
-    package var configurationLocked: Bool { accessByte & 0x40 != 0 }
+    public var configurationLocked: Bool { accessByte & 0x40 != 0 }
 
     func readProtected(_ page: Int) -> Bool {
         !isAuthenticated && readProtection && page >= auth0
@@ -112,7 +112,7 @@ extension Type2Tag {
     }
 
     /// Whether a lock bit makes `page` read-only.
-    package func isLocked(_ page: Int) -> Bool {
+    public func isLocked(_ page: Int) -> Bool {
         let lock0 = memory[10]
         let lock1 = memory[11]
         switch page {

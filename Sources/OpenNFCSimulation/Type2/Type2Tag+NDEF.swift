@@ -2,24 +2,24 @@
 /// This is a plain walk over the memory image, not the reader procedure.
 extension Type2Tag {
     /// One TLV block in the data area.
-    package struct TLV: Sendable, Hashable {
-        package var type: UInt8
+    public struct TLV: Sendable, Hashable {
+        public var type: UInt8
         /// Byte offset of the T byte in memory.
-        package var offset: Int
+        public var offset: Int
         /// The value (empty for NULL and Terminator).
-        package var value: [UInt8]
+        public var value: [UInt8]
     }
 
     /// Whether page 3 holds an NDEF capability container (CC0 = E1h).
-    package var isNDEFFormatted: Bool { memory[12] == 0xE1 }
+    public var isNDEFFormatted: Bool { memory[12] == 0xE1 }
 
     /// Data-area size the CC declares (CC2 × 8), limited to the memory after page 4.
-    package var declaredDataAreaSize: Int { min(Int(memory[14]) * 8, memory.count - 16) }
+    public var declaredDataAreaSize: Int { min(Int(memory[14]) * 8, memory.count - 16) }
 
     /// The TLV blocks from byte 16 up to the Terminator or the end of the data area. A truncated TLV ends the walk.
     /// Bytes a Memory Control TLV reserves (T2T §2.3.2: byte address = page × 2^BytesPerPage + offset) are skipped
     /// from there on, as the factory skips them when it places a message (the NTAG I2C plus 2k's reserved area).
-    package var tlvs: [TLV] {
+    public var tlvs: [TLV] {
         guard isNDEFFormatted else { return [] }
         var out: [TLV] = []
         var addresses = Array(16..<16 + declaredDataAreaSize)
@@ -55,13 +55,13 @@ extension Type2Tag {
     }
 
     /// The message in the first NDEF TLV; nil when unformatted, without an NDEF TLV, or empty.
-    package var ndefMessage: [UInt8]? {
+    public var ndefMessage: [UInt8]? {
         guard let tlv = tlvs.first(where: { $0.type == 0x03 }), !tlv.value.isEmpty else { return nil }
         return tlv.value
     }
 
     /// NDEF access as the CC states it and the lock bits enforce: read/write, or read-only.
-    package var isNDEFReadOnly: Bool {
+    public var isNDEFReadOnly: Bool {
         memory[15] & 0x0F != 0 || isLocked(3) || isLocked(4)
     }
 }

@@ -46,13 +46,13 @@ enum UltralightCLayout {
 
 extension Type2Tag {
     /// The Ultralight C 3DES key (k0…k15) as stored in pages 2Ch–2Fh; nil on other chips.
-    package var ultralightCKeyPages: [UInt8]? {
+    public var ultralightCKeyPages: [UInt8]? {
         guard profile.family == .ultralightC else { return nil }
         return UltralightCLayout.key(fromPages: memory)
     }
 
     /// Stores `key` (16 bytes, k0…k15) in the key pages of an Ultralight C; it takes effect at the next activation.
-    package func setUltralightCKey(_ key: [UInt8]) throws(FactoryError) {
+    public func setUltralightCKey(_ key: [UInt8]) throws(FactoryError) {
         guard profile.family == .ultralightC else { throw FactoryError("\(profile.displayName) has no 3DES key") }
         guard key.count == 16 else { throw FactoryError("an Ultralight C key has 16 bytes, not \(key.count)") }
         for (i, b) in UltralightCLayout.pages(forKey: key).enumerated() {
@@ -61,7 +61,7 @@ extension Type2Tag {
     }
 
     /// Sets AUTH0 (03h–30h, 30h = no protection) and AUTH1 (`protectReads`: reads need authentication too).
-    package func setUltralightCAccess(auth0: Int, protectReads: Bool) throws(FactoryError) {
+    public func setUltralightCAccess(auth0: Int, protectReads: Bool) throws(FactoryError) {
         guard profile.family == .ultralightC else { throw FactoryError("\(profile.displayName) has no AUTH0/AUTH1") }
         guard (3...0x30).contains(auth0) else { throw FactoryError("AUTH0 must be 03h–30h, not \(auth0)") }
         memory[UltralightCLayout.auth0Page * 4] = UInt8(auth0)
@@ -69,7 +69,7 @@ extension Type2Tag {
     }
 
     /// The 16-bit counter of page 29h.
-    package var ultralightCCounter: Int {
+    public var ultralightCCounter: Int {
         let b = UltralightCLayout.counterPage * 4
         return Int(memory[b]) | Int(memory[b + 1]) << 8
     }

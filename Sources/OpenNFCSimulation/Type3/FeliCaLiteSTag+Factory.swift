@@ -2,15 +2,15 @@
 /// block 0, the message from block 1 on).
 extension FeliCaLiteSTag {
     /// Why a Lite-S could not be built.
-    package struct FactoryError: Error, Hashable, Sendable, CustomStringConvertible {
-        package var reason: String
-        package init(_ reason: String) { self.reason = reason }
-        package var description: String { reason }
+    public struct FactoryError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var reason: String
+        public init(_ reason: String) { self.reason = reason }
+        public var description: String { reason }
     }
 
     /// The attribute information block of an empty, NDEF-formatted Lite-S (T3T 1.0 §7.1): version 1.0, Nbr 4, Nbw 1,
     /// Nmaxb 13, read/write, Ln 0, checksum `00 23`.
-    package static func attributeBlock(length: Int, readOnly: Bool = false) -> [UInt8] {
+    public static func attributeBlock(length: Int, readOnly: Bool = false) -> [UInt8] {
         var a: [UInt8] = [0x10, 0x04, 0x01, 0x00, 0x0D, 0, 0, 0, 0, 0x00, readOnly ? 0x00 : 0x01]
         a += [UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
         let sum = a.reduce(0) { $0 + Int($1) }
@@ -18,13 +18,13 @@ extension FeliCaLiteSTag {
     }
 
     /// The most NDEF bytes a formatted Lite-S holds: Nmaxb 13 blocks of 16.
-    package static let ndefCapacity = 13 * 16
+    public static let ndefCapacity = 13 * 16
 
     /// A factory-fresh Lite-S: system code `88 B4`, card key and CKV zero, write counter 0, MC `FF FF FF 01 07 …`
     /// (every block writable, system blocks open, SYS_OP NDEF on: the NFC Forum tag stock), block 0 the empty
     /// attribute block. With `ndefFormatted` false, MC byte 3 is 00 and block 0 is zero (a blank card, native
     /// system code only).
-    package static func factory(idm: [UInt8], ndefFormatted: Bool = true) throws(FactoryError) -> FeliCaLiteSTag {
+    public static func factory(idm: [UInt8], ndefFormatted: Bool = true) throws(FactoryError) -> FeliCaLiteSTag {
         guard idm.count == 8 else { throw FactoryError("a FeliCa IDm has 8 bytes, not \(idm.count)") }
         var user = [[UInt8]](repeating: [UInt8](repeating: 0, count: 16), count: 15)
         var mc: [UInt8] = [0xFF, 0xFF, 0xFF, 0x01, 0x07] + [UInt8](repeating: 0, count: 11)
@@ -42,7 +42,7 @@ extension FeliCaLiteSTag {
     }
 
     /// A factory-fresh, formatted Lite-S holding `message` in blocks 1…, its length in the attribute block.
-    package static func factory(idm: [UInt8], holding message: [UInt8]) throws(FactoryError) -> FeliCaLiteSTag {
+    public static func factory(idm: [UInt8], holding message: [UInt8]) throws(FactoryError) -> FeliCaLiteSTag {
         guard message.count <= ndefCapacity else {
             throw FactoryError(
                 "the \(message.count)-byte message does not fit a FeliCa Lite-S: at most \(ndefCapacity) bytes")
@@ -54,7 +54,7 @@ extension FeliCaLiteSTag {
     }
 
     /// The attribute block's fields when it is valid (version major 1, checksum right).
-    package var attributeInformation: (nbr: Int, nbw: Int, nmaxb: Int, writeF: UInt8, rw: UInt8, ln: Int)? {
+    public var attributeInformation: (nbr: Int, nbw: Int, nmaxb: Int, writeF: UInt8, rw: UInt8, ln: Int)? {
         let a = user[0]
         let sum = a[0..<14].reduce(0) { $0 + Int($1) }
         guard a[0] >> 4 == 1, Int(a[14]) << 8 | Int(a[15]) == sum & 0xFFFF else { return nil }
@@ -65,7 +65,7 @@ extension FeliCaLiteSTag {
     }
 
     /// The message as a reader would take it: valid attribute block, no write in progress, SYS_OP NDEF on, Ln ≥ 1.
-    package var ndefMessage: [UInt8]? {
+    public var ndefMessage: [UInt8]? {
         guard mc[3] & 0x01 != 0, let info = attributeInformation, info.writeF == 0, info.ln > 0,
             info.ln <= 14 * 16 - 16
         else { return nil }

@@ -1,4 +1,4 @@
-package import OpenNFCRF
+public import OpenNFCRF
 
 /// A byte-accurate FeliCa Lite-S (Sony RC-S966), written from the card side of the FeliCa Lite-S User's Manual
 /// (memory map §3, Memory Configuration §3.3, MAC and authentication §4, commands §5) and JIS X 6319-4 (frame and
@@ -37,46 +37,46 @@ package import OpenNFCRF
 ///
 /// Not simulated: the RF_PRM byte's effect on the RF front end, the CRC_CHECK self-test (it reads 00: no error), and
 /// the communication-speed auto-detection (the card answers at 212 kbit/s).
-package final class FeliCaLiteSTag: VirtualTag {
+public final class FeliCaLiteSTag: VirtualTag {
     /// IDm (block `82` bytes 0–7, D_ID bytes 0–7).
-    package internal(set) var idm: [UInt8]
+    public internal(set) var idm: [UInt8]
     /// PMm: IC code `F1` (byte 1) and the response-time parameters (D_ID bytes 8–15).
-    package internal(set) var pmm: [UInt8]
+    public internal(set) var pmm: [UInt8]
     /// S_PAD0–S_PAD13 and REG, blocks `00`–`0E`, 16 bytes each.
-    package var user: [[UInt8]]
+    public var user: [[UInt8]]
     /// ID block bytes 8–15 (DFC and arbitrary data).
-    package internal(set) var idData: [UInt8]
+    public internal(set) var idData: [UInt8]
     /// SER_C (`84`), SYS_C (`85`), CKV (`86`), CK (`87`, as written: each 8-byte half byte-reversed), MC (`88`).
-    package internal(set) var serC: [UInt8]
-    package internal(set) var sysC: [UInt8]
-    package internal(set) var ckv: [UInt8]
-    package internal(set) var ck: [UInt8]
-    package var mc: [UInt8]
+    public internal(set) var serC: [UInt8]
+    public internal(set) var sysC: [UInt8]
+    public internal(set) var ckv: [UInt8]
+    public internal(set) var ck: [UInt8]
+    public var mc: [UInt8]
     /// WCNT, the write counter (3 bytes, little-endian on the wire).
-    package var writeCount: Int
+    public var writeCount: Int
     /// The MC the card works from: ``mc`` as it was at power-up.
-    package internal(set) var effectiveMC: [UInt8]
+    public internal(set) var effectiveMC: [UInt8]
 
     /// Volatile: the random challenge written to RC (as written), and the session key derived from it.
     var rc: [UInt8]?
     var sessionKey: [UInt8]?
     /// Volatile: STATE byte 0 bit 0, set by a STATE write with a valid MAC_A (external authentication).
-    package internal(set) var externallyAuthenticated = false
+    public internal(set) var externallyAuthenticated = false
     var lastProgramming = NFCDuration.zero
 
     /// The PMm of an RC-S966 as read from a card: IC code `F1`, Read `01`, Write `43`.
-    package static let factoryPMm: [UInt8] = [0x00, 0xF1, 0x00, 0x00, 0x00, 0x01, 0x43, 0x00]
+    public static let factoryPMm: [UInt8] = [0x00, 0xF1, 0x00, 0x00, 0x00, 0x01, 0x43, 0x00]
     /// The native system code `88 B4` and the NFC Forum NDEF system code `12 FC`.
-    package static let nativeSystemCode: UInt16 = 0x88B4
-    package static let ndefSystemCode: UInt16 = 0x12FC
+    public static let nativeSystemCode: UInt16 = 0x88B4
+    public static let ndefSystemCode: UInt16 = 0x12FC
     /// Write counter limits: `FFFFFF` while the system blocks are writable, `FFFE00` once locked (§3.2.11).
     static let counterLimitOpen = 0xFF_FFFF
     static let counterLimitLocked = 0xFF_FE00
     /// EEPROM programming of one block (modelled value, inside PMm byte 6's one-block budget of 6.04 ms).
-    package static let blockWriteTime = NFCDuration.microseconds(2_200)
+    public static let blockWriteTime = NFCDuration.microseconds(2_200)
 
     /// A card from its memory (a dump, a tag file): `user` 15 blocks, the system blocks 16 bytes each, `idData` 8.
-    package init(
+    public init(
         idm: [UInt8], pmm: [UInt8], user: [[UInt8]], idData: [UInt8], serC: [UInt8], sysC: [UInt8], ckv: [UInt8],
         ck: [UInt8], mc: [UInt8], writeCount: Int
     ) {
@@ -93,9 +93,9 @@ package final class FeliCaLiteSTag: VirtualTag {
         self.effectiveMC = mc
     }
 
-    package var chip: String { "felica-lite-s" }
+    public var chip: String { "felica-lite-s" }
 
-    package var activation: VirtualActivation {
+    public var activation: VirtualActivation {
         VirtualActivation(.nfcF(NFCFActivation(idm: idm, pmm: pmm, systemCode: nativeCode)))
     }
 
@@ -103,13 +103,13 @@ package final class FeliCaLiteSTag: VirtualTag {
     var nativeCode: UInt16 { UInt16(sysC[0]) << 8 | UInt16(sysC[1]) }
 
     /// Whether the card answers Polling for `12 FC` (effective MC byte 3 bit 0, SYS_OP).
-    package var ndefEnabled: Bool { effectiveMC[3] & 0x01 != 0 }
+    public var ndefEnabled: Bool { effectiveMC[3] & 0x01 != 0 }
 
     /// The system codes the card answers, native first.
     var systemCodes: [UInt16] { ndefEnabled ? [nativeCode, Self.ndefSystemCode] : [nativeCode] }
 
     /// Re-activation: the session (RC, session key, external authentication) ends; memory and MC copy are kept.
-    package func reset() {
+    public func reset() {
         rc = nil
         sessionKey = nil
         externallyAuthenticated = false
@@ -117,14 +117,14 @@ package final class FeliCaLiteSTag: VirtualTag {
 
     /// Power-up: the card reads MC again (changes written since the last power-up take effect) and starts without
     /// a session.
-    package func powerOn() {
+    public func powerOn() {
         reset()
         effectiveMC = mc
     }
 
-    package func processingTime(for frame: [UInt8]) -> NFCDuration { lastProgramming }
+    public func processingTime(for frame: [UInt8]) -> NFCDuration { lastProgramming }
 
-    package func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
+    public func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer {
         lastProgramming = .zero
         guard let code = frame.first else { return .silence }
         if code == 0x00 { return polling(frame) }

@@ -18,30 +18,30 @@
 public struct ISO15693ChipProfile: Sendable, Hashable {
     /// Chip name in tag files and `--chip`.
     public var name: String
-    package var displayName: String
-    package var blockCount: Int
-    package var blockSize: Int
+    public var displayName: String
+    public var blockCount: Int
+    public var blockSize: Int
     /// The first three UID bytes (`E0`, IC manufacturer code, product byte), MSB first.
-    package var uidPrefix: [UInt8]
+    public var uidPrefix: [UInt8]
     /// The IC reference byte Get System Information reports, if the chip reports one.
-    package var icReference: UInt8?
+    public var icReference: UInt8?
     /// Whether the chip has the extended commands (2-byte block numbers, `30`–`3C`).
-    package var hasExtendedCommands: Bool
+    public var hasExtendedCommands: Bool
     /// Whether the chip has Write Multiple Blocks (`24`).
-    package var hasWriteMultiple: Bool
+    public var hasWriteMultiple: Bool
     /// Whether writes and locks need the Option flag (the chip stays silent otherwise).
-    package var writesNeedOption: Bool
+    public var writesNeedOption: Bool
     /// Most blocks one Read Multiple Blocks may ask for.
-    package var maxReadMultiple: Int
+    public var maxReadMultiple: Int
     /// Blocks at the end of memory that are not user memory (the SLIX2 counter block).
-    package var reservedTailBlocks: Int
+    public var reservedTailBlocks: Int
     /// EEPROM programming time of one block.
-    package var writeTimeMicroseconds: UInt64
+    public var writeTimeMicroseconds: UInt64
     /// Which manufacturer's custom commands (`A0`–`DF`) the chip has.
-    package var custom: ISO15693CustomCommands = .none
+    public var custom: ISO15693CustomCommands = .none
 
     /// User memory in bytes.
-    package var userBytes: Int { (blockCount - reservedTailBlocks) * blockSize }
+    public var userBytes: Int { (blockCount - reservedTailBlocks) * blockSize }
 
     public static let icodeSLIX = ISO15693ChipProfile(
         name: "icode-slix", displayName: "NXP ICODE SLIX", blockCount: 28, blockSize: 4, uidPrefix: [0xE0, 0x04, 0x01],
@@ -71,7 +71,7 @@ public struct ISO15693ChipProfile: Sendable, Hashable {
 }
 
 /// The custom command set (ISO/IEC 15693-3 §10.5, codes `A0`–`DF` followed by the IC manufacturer code) a chip has.
-package enum ISO15693CustomCommands: Sendable, Hashable {
+public enum ISO15693CustomCommands: Sendable, Hashable {
     /// None: every custom command answers error `01`.
     case none
     /// NXP ICODE SLIX (SL2S2002 §9): inventory read, EAS, the EAS/AFI password.
@@ -83,7 +83,7 @@ package enum ISO15693CustomCommands: Sendable, Hashable {
     case st25dv
 
     /// The IC manufacturer code custom requests carry after the command code.
-    package var manufacturer: UInt8? {
+    public var manufacturer: UInt8? {
         switch self {
         case .none: nil
         case .icodeSLIX, .icodeSLIX2: 0x04

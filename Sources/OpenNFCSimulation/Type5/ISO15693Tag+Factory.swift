@@ -40,7 +40,7 @@ extension ISO15693Tag {
     }
 
     /// The NDEF message in the first NDEF TLV after the CC, or nil when the tag is not formatted or the TLV is cut.
-    package var ndefMessage: [UInt8]? {
+    public var ndefMessage: [UInt8]? {
         guard let first = memory.first, first == 0xE1 || first == 0xE2 else { return nil }
         var i = first == 0xE2 || memory[2] == 0 ? 8 : 4
         while i < memory.count {

@@ -33,27 +33,27 @@ internal import OpenNFCBytes
 extension ISO15693Tag {
     /// The EEPROM state of the NXP custom features. Passwords are 32-bit values kept most significant byte first
     /// (as printed); they travel least significant byte first.
-    package struct NXPState: Sendable, Hashable {
+    public struct NXPState: Sendable, Hashable {
         /// The password IDs a chip has, with their tag-file names.
-        package static let passwordNames: [(id: UInt8, name: String)] = [
+        public static let passwordNames: [(id: UInt8, name: String)] = [
             (0x01, "read"), (0x02, "write"), (0x04, "privacy"), (0x08, "destroy"), (0x10, "easAfi"),
         ]
-        package var passwords: [UInt8: [UInt8]] = [:]
-        package var lockedPasswords: Set<UInt8> = []
-        package var privacy = false
-        package var destroyed = false
-        package var eas = false
-        package var easLocked = false
+        public var passwords: [UInt8: [UInt8]] = [:]
+        public var lockedPasswords: Set<UInt8> = []
+        public var privacy = false
+        public var destroyed = false
+        public var eas = false
+        public var easLocked = false
         /// The EAS ID, most significant byte first.
-        package var easID: [UInt8] = [0x00, 0x00]
-        package var easProtected = false
-        package var afiProtected = false
-        package var protectionPointer: UInt8 = 0
-        package var protectionCondition: UInt8 = 0
-        package var protectionLocked = false
-        package var password64 = false
+        public var easID: [UInt8] = [0x00, 0x00]
+        public var easProtected = false
+        public var afiProtected = false
+        public var protectionPointer: UInt8 = 0
+        public var protectionCondition: UInt8 = 0
+        public var protectionLocked = false
+        public var password64 = false
         /// The originality signature READ SIGNATURE returns.
-        package var signature: [UInt8] = []
+        public var signature: [UInt8] = []
 
         init(profile: ISO15693ChipProfile, uid: [UInt8]) {
             for id in Self.passwordIDs(profile.custom) {
@@ -64,7 +64,7 @@ extension ISO15693Tag {
         }
 
         /// SLIX has the EAS/AFI password only (SL2S2002 §9.3); SLIX2 all five (SL2S2602 §9.5).
-        package static func passwordIDs(_ set: ISO15693CustomCommands) -> [UInt8] {
+        public static func passwordIDs(_ set: ISO15693CustomCommands) -> [UInt8] {
             switch set {
             case .icodeSLIX: [0x10]
             case .icodeSLIX2: [0x01, 0x02, 0x04, 0x08, 0x10]
@@ -106,7 +106,7 @@ extension ISO15693Tag {
 
     /// The 32-byte sequence EAS ALARM answers with (Option 0). The datasheet's fixed bit pattern is not reproduced
     /// here (docs/DIFFERENCES.md); this one is the simulation's own, the same on every chip.
-    package static let easSequence: [UInt8] = (0..<32).map { UInt8(truncatingIfNeeded: 0xA5 ^ ($0 &* 0x1D)) }
+    public static let easSequence: [UInt8] = (0..<32).map { UInt8(truncatingIfNeeded: 0xA5 ^ ($0 &* 0x1D)) }
 
     private var isNXP: Bool { profile.custom == .icodeSLIX || profile.custom == .icodeSLIX2 }
     private var isSLIX2: Bool { profile.custom == .icodeSLIX2 }

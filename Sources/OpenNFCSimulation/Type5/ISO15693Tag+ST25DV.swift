@@ -21,12 +21,12 @@
 extension ISO15693Tag {
     /// ST25DV EEPROM state: the 16 static configuration registers (RF pointers `00`–`0F`), the four RF passwords;
     /// the dynamic registers are volatile (reset at power-on from the static ones).
-    package struct ST25DVState: Sendable, Hashable {
-        package var configuration: [UInt8] = []
-        package var passwords: [[UInt8]] = []
+    public struct ST25DVState: Sendable, Hashable {
+        public var configuration: [UInt8] = []
+        public var passwords: [[UInt8]] = []
         var dynamic: [UInt8: UInt8] = [:]
         /// The last 32-byte sector (ENDAx at delivery).
-        package var lastSector: UInt8 = 0
+        public var lastSector: UInt8 = 0
 
         init(profile: ISO15693ChipProfile) {
             guard profile.custom == .st25dv else { return }

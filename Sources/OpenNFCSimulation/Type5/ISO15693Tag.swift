@@ -21,26 +21,26 @@ public import OpenNFCRF
 /// tag stay silent instead; these chips' datasheets list the error responses.
 public final class ISO15693Tag: VirtualTag {
     /// The ISO/IEC 15693-3 §7.3 states a powered tag is in.
-    package enum State: String, Sendable, Hashable {
+    public enum State: String, Sendable, Hashable {
         case ready, quiet, selected
     }
 
-    package let profile: ISO15693ChipProfile
+    public let profile: ISO15693ChipProfile
     /// The UID MSB first as printed (`E0`, manufacturer, …); it travels LSB first.
-    package let uid: [UInt8]
+    public let uid: [UInt8]
     /// All blocks, `blockCount × blockSize` bytes.
-    package var memory: [UInt8]
+    public var memory: [UInt8]
     /// Blocks locked by Lock Block (permanent).
-    package var lockedBlocks: Set<Int>
-    package var dsfid: UInt8
-    package var afi: UInt8
-    package var dsfidLocked: Bool
-    package var afiLocked: Bool
-    package private(set) var state: State = .ready
+    public var lockedBlocks: Set<Int>
+    public var dsfid: UInt8
+    public var afi: UInt8
+    public var dsfidLocked: Bool
+    public var afiLocked: Bool
+    public private(set) var state: State = .ready
     /// NXP ICODE custom state kept in EEPROM (passwords, privacy, EAS, page protection, signature).
-    package var nxp: NXPState
+    public var nxp: NXPState
     /// ST25DV configuration registers and passwords kept in EEPROM.
-    package var st25: ST25DVState
+    public var st25: ST25DVState
     /// What a power-off clears: presented passwords, the last random number, open security sessions.
     var session = CustomSession()
 
@@ -350,7 +350,7 @@ public final class ISO15693Tag: VirtualTag {
 
 /// Why an ``ISO15693Tag`` could not be built.
 public struct ISO15693TagError: Error, Hashable, Sendable, CustomStringConvertible {
-    package var reason: String
-    package init(_ reason: String) { self.reason = reason }
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
     public var description: String { reason }
 }

@@ -2,22 +2,22 @@
 /// files.
 public struct DESFireApplication: Sendable, Hashable {
     /// Application identifier, 24 bits (sent least significant byte first). `000000` is the PICC itself.
-    package var aid: UInt32
+    public var aid: UInt32
     /// Application master key settings byte (reported by GetKeySettings).
-    package var keySettings: UInt8
+    public var keySettings: UInt8
     /// The key count byte as given at creation: bits 3–0 number of keys, `0x20` ISO file identifiers present,
     /// bits 7–6 crypto (`00` DES/3DES, `40` 3K3DES, `80` AES).
-    package var keyCount: UInt8
+    public var keyCount: UInt8
     /// ISO DF file identifier (the NDEF mapping uses `E105`).
-    package var isoFileID: UInt16?
+    public var isoFileID: UInt16?
     /// ISO DF name, up to 16 bytes (the NDEF mapping uses `D2760000850101`).
-    package var dfName: [UInt8]?
-    package var files: [DESFireFile]
+    public var dfName: [UInt8]?
+    public var files: [DESFireFile]
     /// The application's keys, key 0 the application master key: `keyCount & 0x0F` of them, of the type its bits
     /// 7–6 select (all zeros, version 0, after CreateApplication).
-    package var keys: [DESFireKey]
+    public var keys: [DESFireKey]
 
-    package init(
+    public init(
         aid: UInt32, keySettings: UInt8 = 0x0F, keyCount: UInt8 = 0x01, isoFileID: UInt16? = nil,
         dfName: [UInt8]? = nil, files: [DESFireFile] = [], keys: [DESFireKey]? = nil
     ) {

@@ -4,7 +4,7 @@
 /// with free access (`EEEE`). The CC advertises mapping 2.0, MLe `003B`, MLc `0034`.
 extension DESFireEV1Tag {
     /// AID of the NDEF application (Android's choice for EV1).
-    package static let ndefApplicationAID: UInt32 = 0x00_0001
+    public static let ndefApplicationAID: UInt32 = 0x00_0001
 
     /// Storage sizes of the EV1 family and the NDEF file size Android gives each (NXP AN11004; AOSP rw_t4t.c).
     public enum Storage: String, Sendable, CaseIterable {
@@ -13,7 +13,7 @@ extension DESFireEV1Tag {
         case size8K = "8k"
 
         /// The GetVersion storage size byte.
-        package var versionByte: UInt8 {
+        public var versionByte: UInt8 {
             switch self {
             case .size2K: return 0x16
             case .size4K: return 0x18
@@ -22,7 +22,7 @@ extension DESFireEV1Tag {
         }
 
         /// The NDEF file size Android creates on this card.
-        package var ndefFileSize: Int {
+        public var ndefFileSize: Int {
             switch self {
             case .size2K: return 2048
             case .size4K: return 4096
@@ -55,7 +55,7 @@ extension DESFireEV1Tag {
 
     /// The NDEF message of the NDEF application (NLEN bytes after NLEN), or nil when the card has no such
     /// application or file.
-    package var ndefMessage: [UInt8]? {
+    public var ndefMessage: [UInt8]? {
         guard let app = applications.first(where: { $0.dfName == Type4Configuration.ndefApplicationNameV2 }),
             let file = app.files.first(where: { $0.isoFileID == 0xE104 }), file.contents.count >= 2
         else { return nil }

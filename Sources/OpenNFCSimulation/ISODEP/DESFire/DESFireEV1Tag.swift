@@ -42,13 +42,13 @@ public final class DESFireEV1Tag: VirtualTag {
     package var realActivation: VirtualActivation { configuredActivation }
 
     /// What SetConfiguration set.
-    package var configuration: DESFireConfiguration {
+    public var configuration: DESFireConfiguration {
         get { machine.configuration }
         set { machine.configuration = newValue }
     }
 
     /// The PICC master key settings (GetKeySettings at PICC level).
-    package var piccKeySettings: UInt8 {
+    public var piccKeySettings: UInt8 {
         get { machine.piccKeySettings }
         set { machine.piccKeySettings = newValue }
     }
@@ -114,7 +114,7 @@ public final class DESFireEV1Tag: VirtualTag {
     }
 
     /// The PICC master key.
-    package var masterKey: DESFireKey { machine.picc.masterKey }
+    public var masterKey: DESFireKey { machine.picc.masterKey }
 
     /// Where the card's RndB comes from; inject a ``SeededRandomSource`` for reproducible transcripts.
     package var random: any RandomSource {
@@ -123,10 +123,10 @@ public final class DESFireEV1Tag: VirtualTag {
     }
 
     /// The applications as stored now (files included).
-    package var applications: [DESFireApplication] { machine.picc.applications }
+    public var applications: [DESFireApplication] { machine.picc.applications }
 
     /// GetVersion's answers.
-    package var version: Version { machine.version }
+    public var version: Version { machine.version }
 
     public func reset() {
         machine.reset()

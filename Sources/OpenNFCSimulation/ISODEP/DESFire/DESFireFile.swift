@@ -1,8 +1,8 @@
 /// A MIFARE DESFire EV1 file (MF3ICD81 functional description, file types): standard data (`00`), backup data
 /// (`01`), value (`02`), linear record (`03`) or cyclic record (`04`).
-package struct DESFireFile: Sendable, Hashable {
+public struct DESFireFile: Sendable, Hashable {
     /// The file type and its type-specific settings.
-    package enum Kind: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
         /// Standard data file: writes land at once.
         case standard
         /// Backup data file: writes stay pending until CommitTransaction (a mirror is kept).
@@ -17,7 +17,7 @@ package struct DESFireFile: Sendable, Hashable {
         case cyclicRecord(recordSize: Int, maxRecords: Int)
 
         /// The file type byte of GetFileSettings.
-        package var typeByte: UInt8 {
+        public var typeByte: UInt8 {
             switch self {
             case .standard: 0x00
             case .backup: 0x01
@@ -28,7 +28,7 @@ package struct DESFireFile: Sendable, Hashable {
         }
 
         /// Whether the file holds bytes (standard or backup data).
-        package var isData: Bool {
+        public var isData: Bool {
             switch self {
             case .standard, .backup: true
             default: false
@@ -36,7 +36,7 @@ package struct DESFireFile: Sendable, Hashable {
         }
 
         /// (record size, most records stored) of a record file.
-        package var recordGeometry: (size: Int, capacity: Int)? {
+        public var recordGeometry: (size: Int, capacity: Int)? {
             switch self {
             case .linearRecord(let s, let m): (s, m)
             case .cyclicRecord(let s, let m): (s, m - 1)
@@ -46,27 +46,27 @@ package struct DESFireFile: Sendable, Hashable {
     }
 
     /// File number within its application, 0–31.
-    package var number: UInt8
+    public var number: UInt8
     /// ISO/IEC 7816-4 file identifier, when the file was created with one (selectable through the ISO commands).
-    package var isoFileID: UInt16?
+    public var isoFileID: UInt16?
     /// Communication settings byte: `00` plain, `01` MACed, `03` enciphered. It applies when a key grants the
     /// access; free access always travels plain.
-    package var communicationSettings: UInt8
+    public var communicationSettings: UInt8
     /// Access rights as a 16-bit value: bits 15–12 Read, 11–8 Write, 7–4 Read&Write, 3–0 Change. Each nibble is a
     /// key number `0`–`D`, `E` free access, `F` never. On the wire it travels little-endian (`EE EE` = all free).
-    package var accessRights: UInt16
+    public var accessRights: UInt16
     /// The file type.
-    package var kind: Kind
+    public var kind: Kind
     /// The contents of a data file; the size is fixed at creation (empty for value and record files).
-    package var contents: [UInt8]
+    public var contents: [UInt8]
     /// A value file's committed value.
-    package var value: Int32
+    public var value: Int32
     /// A value file's limited credit value: the sum of the debits of the last committed transaction with debits.
-    package var limitedCreditValue: Int32
+    public var limitedCreditValue: Int32
     /// A record file's committed records, oldest first.
-    package var records: [[UInt8]]
+    public var records: [[UInt8]]
 
-    package init(
+    public init(
         number: UInt8, isoFileID: UInt16? = nil, communicationSettings: UInt8 = 0x00, accessRights: UInt16 = 0xEEEE,
         contents: [UInt8], kind: Kind = .standard
     ) {
@@ -82,7 +82,7 @@ package struct DESFireFile: Sendable, Hashable {
     }
 
     /// A value file holding `value`.
-    package static func valueFile(
+    public static func valueFile(
         number: UInt8, communicationSettings: UInt8 = 0x00, accessRights: UInt16 = 0xEEEE, lower: Int32,
         upper: Int32, value: Int32, limitedCredit: Bool = false, freeGetValue: Bool = false,
         limitedCreditValue: Int32 = 0
@@ -96,7 +96,7 @@ package struct DESFireFile: Sendable, Hashable {
     }
 
     /// A linear (or `cyclic`) record file holding `records` (oldest first).
-    package static func recordFile(
+    public static func recordFile(
         number: UInt8, isoFileID: UInt16? = nil, communicationSettings: UInt8 = 0x00, accessRights: UInt16 = 0xEEEE,
         recordSize: Int, maxRecords: Int, cyclic: Bool = false, records: [[UInt8]] = []
     ) -> DESFireFile {
@@ -111,7 +111,7 @@ package struct DESFireFile: Sendable, Hashable {
     }
 
     /// The bytes of storage the file takes (data size, 4 for a value, record size × records for a record file).
-    package var storageSize: Int {
+    public var storageSize: Int {
         switch kind {
         case .standard, .backup: contents.count
         case .value: 4

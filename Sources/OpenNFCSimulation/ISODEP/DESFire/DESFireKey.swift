@@ -13,7 +13,7 @@ public struct DESFireKey: Sendable, Hashable, CustomStringConvertible {
         case aes
 
         /// The key length in bytes.
-        package var length: Int {
+        public var length: Int {
             switch self {
             case .des: 8
             case .tdes2, .aes: 16
@@ -22,7 +22,7 @@ public struct DESFireKey: Sendable, Hashable, CustomStringConvertible {
         }
 
         /// The key type an application's key count byte selects (bits 7–6: `00` DES/2K3DES, `40` 3K3DES, `80` AES).
-        package static func forKeyCountByte(_ b: UInt8) -> KeyType {
+        public static func forKeyCountByte(_ b: UInt8) -> KeyType {
             switch b & 0xC0 {
             case 0x40: .tdes3
             case 0x80: .aes
@@ -31,14 +31,14 @@ public struct DESFireKey: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    package var type: KeyType
+    public var type: KeyType
     /// The key value, ``KeyType/length`` bytes.
-    package var bytes: [UInt8]
+    public var bytes: [UInt8]
     /// The key version (GetKeyVersion).
-    package var version: UInt8
+    public var version: UInt8
 
     /// A key; throws when the value has the wrong length.
-    package init(_ type: KeyType, bytes: [UInt8], version: UInt8 = 0) throws(ISODEPCardError) {
+    public init(_ type: KeyType, bytes: [UInt8], version: UInt8 = 0) throws(ISODEPCardError) {
         guard bytes.count == type.length else {
             throw ISODEPCardError(
                 .invalidConfiguration, "a \(type.rawValue) key has \(type.length) bytes, not \(bytes.count)")

@@ -2,23 +2,23 @@ internal import OpenNFCCrypto
 
 /// The PICC configuration SetConfiguration `5C` writes (NXP MF3ICD81 functional description, SetConfiguration;
 /// decisions in docs/DIFFERENCES.md).
-package struct DESFireConfiguration: Sendable, Hashable {
+public struct DESFireConfiguration: Sendable, Hashable {
     /// Option `00` bit 0: FormatPICC is refused (`9D`) for good.
-    package var formatDisabled = false
+    public var formatDisabled = false
     /// Option `00` bit 1: random ID. Anticollision shows a fresh random 4-byte UID (`08` first, ISO/IEC 14443-3
     /// §6.5.4) at each power-up; GetCardUID, after an authentication, gives the real one.
     package var randomID = false
     /// Option `01`: the 24 key bytes CreateApplication gives the new application's keys (the first 8, 16 or 24 as
     /// the key type takes them), and their version.
-    package var defaultKey = [UInt8](repeating: 0, count: 24)
-    package var defaultKeyVersion: UInt8 = 0
+    public var defaultKey = [UInt8](repeating: 0, count: 24)
+    public var defaultKeyVersion: UInt8 = 0
     /// Option `02`: the ATS (TL first) the card answers RATS with; nil keeps the factory ATS.
-    package var ats: [UInt8]?
+    public var ats: [UInt8]?
 
-    package init() {}
+    public init() {}
 
     /// The factory state: nothing set.
-    package var isFactory: Bool { self == DESFireConfiguration() }
+    public var isFactory: Bool { self == DESFireConfiguration() }
 
     /// The key CreateApplication gives a new application's keys of `type` (the DES family as 16 bytes: single DES
     /// when both halves are equal).
