@@ -57,7 +57,12 @@ let package = Package(
         // default): one folder per device, one registration line in BuiltInDevices.swift.
         .target(
             name: "OpenNFCDevices",
-            dependencies: ["OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCPCSC", "OpenNFCRemote"],
+            // PC/SC exists on Linux (pcsc-lite) and macOS (PCSC.framework), not on iOS: there the `pcsc:` device is
+            // left out (docs/APPLE-PLATFORMS.md).
+            dependencies: [
+                "OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRemote",
+                .target(name: "OpenNFCPCSC", condition: .when(platforms: [.linux, .macOS])),
+            ],
             swiftSettings: strict),
         .target(
             name: "OpenCoreNFC",
@@ -96,7 +101,8 @@ let package = Package(
         .executableTarget(
             name: "opennfc-bench",
             dependencies: [
-                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenCoreNFCTesting",
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenCoreNFC",
+                "OpenCoreNFCTesting",
                 "OpenNFCTestSupport", "OpenNFCDemo",
             ],
             swiftSettings: strict),

@@ -11,10 +11,12 @@
 /// | `remote` | ``RemoteFieldDevice`` | `remote:`, `remote:<port>`, `remote:127.0.0.1:<port>` |
 /// | `replay` | ``ReplayDevice`` | `replay:<transcript>` |
 extension DeviceRegistry {
-    static let builtIn: [DeviceScheme] = [
-        SimulatedDevice.scheme,
-        PCSCDevice.scheme,
-        RemoteFieldDevice.scheme,
-        ReplayDevice.scheme,
-    ]
+    static let builtIn: [DeviceScheme] = {
+        var schemes = [SimulatedDevice.scheme]
+        // No PC/SC on iOS: Package.swift links OpenNFCPCSC on Linux and macOS only.
+        #if canImport(OpenNFCPCSC)
+            schemes.append(PCSCDevice.scheme)
+        #endif
+        return schemes + [RemoteFieldDevice.scheme, ReplayDevice.scheme]
+    }()
 }

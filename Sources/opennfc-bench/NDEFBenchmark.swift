@@ -1,4 +1,6 @@
 import Foundation
+import OpenCoreNFC
+import OpenCoreNFCTesting
 import OpenNFCBytes
 import OpenNFCNDEF
 
@@ -20,6 +22,12 @@ import OpenNFCNDEF
 ///   `NDEFMessage.encoded(NDEFURIRecord(uri:), NDEFTextRecord(text:language:))` (what ndeflib's `message_encoder`
 ///   does with its typed records); `typed.encode_via_records_*` builds the two `NDEFRecord`s and an `NDEFMessage`
 ///   first.
+/// - `NFCNDEFMessage.decode_*`: the app-facing path through Core NFC's types and Foundation:
+///   `NFCNDEFMessage(data: Data(bytes))`, then `records[0].wellKnownTypeURIPayload()` (a `URL`) and
+///   `records[1].wellKnownTypeTextPayload()` (a `String` and a `Locale`).
+/// - `NFCNDEFMessage.encode_*`: `NFCNDEFPayload.wellKnownTypeURIPayload(url:)` and
+///   `wellKnownTypeTextPayload(string:locale:)` into an `NFCNDEFMessage(records:)`, then its bytes as a session
+///   writes them (`VirtualPhone.encode`).
 /// - `ndeflib`: `list(ndef.message_decoder(octets))` and `b"".join(ndef.message_encoder(records))` per message.
 ///   When it cannot be measured the `ndeflib` field says why (no python3, no ndeflib, python3 failed or exited
 ///   early, unreadable output); SIGPIPE is ignored, so python3 exiting early never kills the benchmark.
@@ -149,6 +157,32 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
         }
         return c
     }
+    let urls = strings.map { URL(string: $0.0)! }
+    let english = Locale(identifier: "en")
+    let coreNFCDecode = try bestTime(rounds: rounds) {
+        var c = 0
+        for m in corpus {
+            guard let message = NFCNDEFMessage(data: Data(m)), message.records.count == 2,
+                let url = message.records[0].wellKnownTypeURIPayload(),
+                case (let text?, _) = message.records[1].wellKnownTypeTextPayload()
+            else { throw BenchError(description: "NFCNDEFMessage could not decode a corpus message") }
+            c &+= url.absoluteString.utf8.count &+ text.utf8.count
+        }
+        return c
+    }
+    let coreNFCEncode = try bestTime(rounds: rounds) {
+        var c = 0
+        for (k, url) in urls.enumerated() {
+            guard let uri = NFCNDEFPayload.wellKnownTypeURIPayload(url: url),
+                let text = NFCNDEFPayload.wellKnownTypeTextPayload(string: strings[k].1, locale: english)
+            else { throw BenchError(description: "NFCNDEFPayload could not build a corpus record") }
+            c &+= try VirtualPhone.encode(NFCNDEFMessage(records: [uri, text])).count
+        }
+        return c
+    }
+    guard coreNFCDecode.check == typedDecode.check, coreNFCEncode.check == bytes else {
+        throw BenchError(description: "NFCNDEFMessage path mismatch")
+    }
     guard typedDecode.check == typedDecodeViaMessage.check else {
         throw BenchError(description: "typed decoding mismatch")
     }
@@ -179,6 +213,13 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
                     + rates(typedEncode.seconds, messages: n, bytes: bytes, prefix: "encode")
                     + rates(typedEncodeViaRecords.seconds, messages: n, bytes: bytes, prefix: "encode_via_records"))
         ))
+    out.append(
+        (
+            "NFCNDEFMessage",
+            .object(
+                rates(coreNFCDecode.seconds, messages: n, bytes: bytes, prefix: "decode")
+                    + rates(coreNFCEncode.seconds, messages: n, bytes: bytes, prefix: "encode"))
+        ))
 
     if withNDEFLib, case .measured(let lib) = runNDEFLib(corpus: corpus, rounds: rounds) {
         out.append(("ndeflib", lib))
@@ -196,6 +237,8 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
                         ("typed_decode_via_message", ratio(Double(n) / typedDecodeViaMessage.seconds, d)),
                         ("typed_encode", ratio(Double(n) / typedEncode.seconds, e)),
                         ("typed_encode_via_records", ratio(Double(n) / typedEncodeViaRecords.seconds, e)),
+                        ("NFCNDEFMessage_decode", ratio(Double(n) / coreNFCDecode.seconds, d)),
+                        ("NFCNDEFMessage_encode", ratio(Double(n) / coreNFCEncode.seconds, e)),
                     ])
                 ))
         }
@@ -204,12 +247,6 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
         out.append(("ndeflib", .string("not measured: \(why)")))
     }
     return .object(out)
-}
-
-/// The 1, 5 and 15 minute load averages (`/proc/loadavg`), for reading the figures of a shared machine.
-func loadAverage() -> String {
-    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "unknown" }
-    return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
 /// What running ndeflib gave: its figures, or why there are none.
