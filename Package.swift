@@ -175,9 +175,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // Compiled with `import CoreNFC` only: iOS code with `#if canImport(CoreNFC)` guards, unchanged.
-        // Swift5/ holds the old-style test doubles `scripts/check-public-surface` typechecks in Swift 5 mode.
-        .testTarget(
-            name: "CoreNFCImportTests", dependencies: ["CoreNFC"], exclude: ["Swift5"], swiftSettings: strict),
+        .testTarget(name: "CoreNFCImportTests", dependencies: ["CoreNFC"], swiftSettings: strict),
         .testTarget(
             name: "OpenCoreNFCTestingTests",
             dependencies: [
