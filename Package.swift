@@ -52,7 +52,7 @@ let package = Package(
             name: "OpenNFCSystem",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
-                "OpenNFCRemote",
+                "OpenNFCRemote", "OpenNFCVPCD",
             ],
             swiftSettings: strict),
         .target(
