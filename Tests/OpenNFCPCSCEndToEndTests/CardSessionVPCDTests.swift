@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import OpenCoreNFC
+import OpenNFCDevices
 import OpenNFCPCSC
 import OpenNFCSystem
 import OpenNFCTestSupport

@@ -1,5 +1,5 @@
 package import OpenNFCRF
-internal import OpenNFCSimulation
+internal import OpenNFCTags
 
 /// One command APDU the terminal sent to the app, in arrival order.
 package struct CardAPDUID: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -395,11 +395,6 @@ package struct CardEmulationMachine: Sendable {
         return actions
     }
 
-    /// The AID of a SELECT by DF name (CLA 0x, INS A4, P1 04), or nil for any other command.
-    static func selectedName(_ command: [UInt8]) -> [UInt8]? {
-        guard let c = try? ISO7816Command(decoding: command), c.cla & 0x80 == 0, c.ins == 0xA4, c.p1 == 0x04 else {
-            return nil
-        }
-        return c.data
-    }
+    /// The AID of a SELECT by DF name, or nil for any other command (``ISO7816Select``, the system's one reading).
+    static func selectedName(_ command: [UInt8]) -> [UInt8]? { ISO7816Select.selectedName(in: command) }
 }

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import OpenNFCRF
 internal import OpenNFCSimulation
+internal import OpenNFCSystem
 internal import OpenNFCVPCD
 internal import Synchronization
 

@@ -1,3 +1,4 @@
+import OpenNFCDevices
 import OpenNFCSystem
 import Testing
 
