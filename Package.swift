@@ -57,7 +57,9 @@ let package = Package(
         // default): one folder per device, one registration line in BuiltInDevices.swift.
         .target(
             name: "OpenNFCDevices",
-            dependencies: ["OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCPCSC", "OpenNFCRemote"],
+            dependencies: [
+                "OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCPCSC", "OpenNFCRemote", "OpenNFCVPCD",
+            ],
             swiftSettings: strict),
         .target(
             name: "OpenCoreNFC",

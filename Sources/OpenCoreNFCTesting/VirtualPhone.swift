@@ -68,6 +68,7 @@ public final class VirtualPhone: @unchecked Sendable {
         }
         system.recordsFrames = recordsFrames
         system.supportsBackgroundReading = backgroundTagReading
+        system.recordsTraps = true
         let box = termination
         system.terminate = { reason in box.set(reason) }
     }

@@ -19,6 +19,7 @@ let root = Command(
         Commands.dump,
         Commands.restore,
         Commands.send,
+        Commands.terminal,
         Commands.password,
         Commands.desfire,
         Commands.classic,

@@ -201,7 +201,8 @@ package enum DeviceRegistry {
         }
         let hasColon = device.count > name.count
         let argument = hasColon ? String(device.dropFirst(name.count + 1)) : ""
-        if hasColon, argument.isEmpty {
+        // `vpcd:` and `remote:` mean their defaults (their usage shows the argument as optional); `sim:` needs one.
+        if hasColon, argument.isEmpty, !scheme.usage.hasPrefix("\(name):[") {
             throw DeviceError(usage: "\(name): needs something after the colon; use \(scheme.usage)")
         }
         var opened = try scheme.open(argument, for: use)
