@@ -23,7 +23,9 @@ struct DumpFamily: Sendable {
     }
 
     /// Every family `dump` and `restore` handle, in the order `dump` tries them.
-    static let all: [DumpFamily] = [.desfire, .type1, .type4, .type2, .type5, .type3, .type3Standard, .mifareClassic]
+    static let all: [DumpFamily] = [
+        .desfire, .type1, .type4, .type2, .type5, .type3, .type3Standard, .mifareClassic, .mifarePlus,
+    ]
 }
 
 /// What `dump` was asked for.
@@ -134,5 +136,16 @@ extension DumpFamily {
         restore: { source, path, inv, _ in
             guard let s = source as? MifareClassicTag else { throw notOfSection(path) }
             return try MifareClassicDumpCommand.restore(s, path: path, inv)
+        })
+}
+
+extension DumpFamily {
+    static let mifarePlus = DumpFamily(
+        section: "mifarePlus", takesPassword: false,
+        dumps: { if case .mifarePlus = $0.identified.kind { true } else { false } },
+        dump: MIFAREPlusDumpCommand.dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? MIFAREPlusTag else { throw notOfSection(path) }
+            return try MIFAREPlusDumpCommand.restore(s, path: path, inv)
         })
 }
