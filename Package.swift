@@ -121,7 +121,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         // libFuzzer driver (`scripts/fuzz`, -DOPENNFC_FUZZ) or, built normally, the corpus replay and seed tool.
-        .executableTarget(name: "opennfc-fuzz", dependencies: ["OpenNFCFuzzTargets"], swiftSettings: strict),
+        .executableTarget(
+            name: "opennfc-fuzz", dependencies: ["OpenNFCFuzzTargets", "OpenNFCBytes"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes", "OpenNFCTestSupport"], swiftSettings: strict),
         .testTarget(name: "OpenNFCCryptoTests", dependencies: ["OpenNFCCrypto"], swiftSettings: strict),

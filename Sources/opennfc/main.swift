@@ -12,6 +12,7 @@ let root = Command(
         Commands.emulate,
         Commands.field,
         Commands.tag,
+        Commands.info,
         Commands.read,
         Commands.write,
         Commands.lock,

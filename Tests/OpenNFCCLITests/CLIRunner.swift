@@ -48,13 +48,20 @@ enum CLIRunner {
     /// Runs `opennfc <arguments>` with `stdin` as standard input and an environment without OPENCORENFC_* unless
     /// given in `environment`.
     /// With `timeout`, a process still running after that many seconds is terminated (its status then tells).
+    /// With `launcher` (`["/usr/bin/setpriv", "--reuid=65534", …]`), the binary runs through that program: the
+    /// launcher's arguments, then the binary's path, then `arguments`.
     static func run(
         _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
-        currentDirectory: URL? = nil, timeout: Double? = nil
+        currentDirectory: URL? = nil, timeout: Double? = nil, launcher: [String] = []
     ) throws -> Result {
         let p = Process()
-        p.executableURL = binary
-        p.arguments = arguments
+        if let program = launcher.first {
+            p.executableURL = URL(fileURLWithPath: program)
+            p.arguments = launcher.dropFirst() + [binary.path] + arguments
+        } else {
+            p.executableURL = binary
+            p.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENCORENFC_") }
         for (k, v) in environment { env[k] = v }
         p.environment = env
