@@ -67,8 +67,7 @@ extension Commands {
                         Console.out("\(step.command.hexString) -> TIMEOUT\n")
                         throw CLIError.failure("the card did not answer \(step.command.hexString) (\(error))")
                     }
-                    let meaning = FrameDecoder.describe(
-                        response: .frame(answer), to: step.command, isoDEP: true, nfcV: false, felica: false)
+                    let meaning = FrameDecoder.describe(response: .frame(answer), to: step.command, mode: .isoDEP)
                     let note = [step.comment.isEmpty ? nil : step.comment, meaning].compactMap { $0 }
                         .joined(separator: "; ")
                     Console.out(
