@@ -48,57 +48,20 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
             }, then: done)
     }
 
-    /// An extended block number: 0–65535, else 5 (parameter out of bound).
-    static func extendedBlock(_ n: Int) throws(SystemError) -> Int {
-        guard (0...0xFFFF).contains(n) else {
-            throw SystemError(.parameterOutOfBound, "block number \(n) is outside 0…65535")
-        }
-        return n
+    /// Runs a System operation and hands its outcome to `done`.
+    private func run<T>(
+        _ work: @escaping @Sendable (NFCSystem, TagReference) throws(SystemError) -> T,
+        _ done: @escaping (Result<T, any Error>) -> Void
+    ) {
+        let (system, ref) = (self.system, reference)
+        perform({ () throws(SystemError) in try work(system, ref) }, then: done)
     }
 
-    /// A range of the one-byte commands: first block 0–255, 1–256 blocks ending by block 255.
-    static func range(_ r: NSRange) throws(SystemError) -> NSRange {
-        guard r.location >= 0, r.location <= 0xFF, r.length >= 1, r.length <= 256, r.location + r.length <= 256
-        else {
-            throw SystemError(
-                .parameterOutOfBound, "block range \(r.location)+\(r.length) is outside blocks 0…255 (1–256 blocks)")
-        }
-        return r
+    static func extendedBlock(_ n: Int) throws(SystemError) -> Int { try NFCSystem.checkISO15693ExtendedBlock(n) }
+    static func byte(_ value: Int, _ what: String) throws(SystemError) -> UInt8 {
+        try NFCSystem.checkISO15693Byte(value, what)
     }
-
-    /// A range of the extended commands: first block 0–65535, 1–65536 blocks ending by block 65535.
-    static func extendedRange(_ r: NSRange) throws(SystemError) -> NSRange {
-        guard r.location >= 0, r.location <= 0xFFFF, r.length >= 1, r.length <= 0x10000,
-            r.location + r.length <= 0x10000
-        else {
-            throw SystemError(
-                .parameterOutOfBound,
-                "block range \(r.location)+\(r.length) is outside blocks 0…65535 (1–65536 blocks)")
-        }
-        return r
-    }
-
-    /// The blocks to write, concatenated: as many as the range holds, all of one non-zero size.
-    static func blocks(_ data: [Data], for r: NSRange) throws(SystemError) -> [UInt8] {
-        guard data.count == r.length else {
-            throw SystemError(
-                .invalidParameterLength, "\(data.count) data blocks for a range of \(r.length) blocks")
-        }
-        guard let size = data.first?.count, size > 0, data.allSatisfy({ $0.count == size }) else {
-            throw SystemError(.invalidParameterLength, "the data blocks are empty or not all of one size")
-        }
-        return data.flatMap { [UInt8]($0) }
-    }
-
-    /// The answer split into `count` blocks of one size.
-    static func split(_ data: [UInt8], into count: Int) throws(SystemError) -> [Data] {
-        guard count > 0, !data.isEmpty, data.count % count == 0 else {
-            throw SystemError(
-                .tagResponseError, "\(data.count) data bytes cannot be \(count) blocks", unexpectedLength: true)
-        }
-        let size = data.count / count
-        return (0..<count).map { Data(data[($0 * size)..<(($0 + 1) * size)]) }
-    }
+    private static func bytes(_ data: [Data]) -> [[UInt8]] { data.map { [UInt8]($0) } }
 
     // MARK: iOS 13 commands
 
@@ -138,7 +101,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping ([Data], (any Error)?) -> Void
     ) {
-        readBlocks(flags, blockRange, extended: false, ISO15693Request.readMultipleBlocks) {
+        readBlocks(flags, blockRange, extended: false, fast: false) {
             Self.deliver($0, completionHandler)
         }
     }
@@ -147,14 +110,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
         completionHandler: @escaping ((any Error)?) -> Void
     ) {
-        request(
-            flags,
-            { () throws(SystemError) in
-                let r = try Self.range(blockRange)
-                return .writeMultipleBlocks(
-                    first: r.location, count: r.length, try Self.blocks(dataBlocks, for: blockRange))
-            }
-        ) { completionHandler($0.failure) }
+        writeBlocks(flags, blockRange, dataBlocks, extended: false) { completionHandler($0.failure) }
     }
 
     func select(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
@@ -241,7 +197,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping (Result<[Data], any Error>) -> Void
     ) {
-        readBlocks(flags, blockRange, extended: false, ISO15693Request.fastReadMultipleBlocks, then: resultHandler)
+        readBlocks(flags, blockRange, extended: false, fast: true, then: resultHandler)
     }
 
     func customCommand(
@@ -297,7 +253,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping ([Data], (any Error)?) -> Void
     ) {
-        readBlocks(flags, blockRange, extended: true, ISO15693Request.readMultipleBlocks) {
+        readBlocks(flags, blockRange, extended: true, fast: false) {
             Self.deliver($0, completionHandler)
         }
     }
@@ -308,14 +264,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
         completionHandler: @escaping ((any Error)?) -> Void
     ) {
-        request(
-            flags,
-            { () throws(SystemError) in
-                let r = try Self.extendedRange(blockRange)
-                return .writeMultipleBlocks(
-                    first: r.location, count: r.length, try Self.blocks(dataBlocks, for: blockRange), extended: true)
-            }
-        ) { completionHandler($0.failure) }
+        writeBlocks(flags, blockRange, dataBlocks, extended: true) { completionHandler($0.failure) }
     }
 
     func authenticate(
@@ -375,7 +324,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping (Result<[Data], any Error>) -> Void
     ) {
-        readBlocks(flags, blockRange, extended: true, ISO15693Request.fastReadMultipleBlocks, then: resultHandler)
+        readBlocks(flags, blockRange, extended: true, fast: true, then: resultHandler)
     }
 
     func sendRequest(
@@ -393,38 +342,38 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
     // MARK: shared shapes
 
     private func readBlocks(
-        _ flags: NFCISO15693RequestFlag, _ r: NSRange, extended: Bool,
-        _ make: @escaping @Sendable (Int, Int, Bool) -> ISO15693Request,
+        _ flags: NFCISO15693RequestFlag, _ r: NSRange, extended: Bool, fast: Bool,
         then done: @escaping (Result<[Data], any Error>) -> Void
     ) {
-        let (system, ref) = (self.system, reference)
-        perform(
-            { () throws(SystemError) in
-                let checked = extended ? try Self.extendedRange(r) : try Self.range(r)
-                let answer = try system.iso15693(
-                    ref, flags: flags.rawValue, make(checked.location, checked.length, extended))
-                return try Self.split(Array(answer.dropFirst()), into: r.length)
-            }, then: done)
+        run(
+            { (system, ref) throws(SystemError) in
+                try system.iso15693ReadBlocks(
+                    ref, flags: flags.rawValue, first: r.location, count: r.length, extended: extended, fast: fast
+                ).map { Data($0) }
+            }, done)
+    }
+
+    private func writeBlocks(
+        _ flags: NFCISO15693RequestFlag, _ r: NSRange, _ data: [Data], extended: Bool,
+        then done: @escaping (Result<Void, any Error>) -> Void
+    ) {
+        let blocks = Self.bytes(data)
+        run(
+            { (system, ref) throws(SystemError) in
+                try system.iso15693WriteBlocks(
+                    ref, flags: flags.rawValue, first: r.location, count: r.length, data: blocks, extended: extended)
+            }, done)
     }
 
     private func securityStatus(
         _ flags: NFCISO15693RequestFlag, _ r: NSRange, extended: Bool,
         then done: @escaping (Result<[Int], any Error>) -> Void
     ) {
-        let (system, ref) = (self.system, reference)
-        perform(
-            { () throws(SystemError) in
-                let checked = extended ? try Self.extendedRange(r) : try Self.range(r)
-                let request = ISO15693Request.getMultipleBlockSecurityStatus(
-                    first: checked.location, count: checked.length, extended: extended)
-                let status = Array(try system.iso15693(ref, flags: flags.rawValue, request).dropFirst())
-                guard status.count == r.length else {
-                    throw SystemError(
-                        .tagResponseError, "\(status.count) status bytes for \(r.length) blocks", unexpectedLength: true
-                    )
-                }
-                return status.map(Int.init)
-            }, then: done)
+        run(
+            { (system, ref) throws(SystemError) in
+                try system.iso15693SecurityStatus(
+                    ref, flags: flags.rawValue, first: r.location, count: r.length, extended: extended)
+            }, done)
     }
 
     /// A request whose answer flags reach the app (Authenticate, Key Update, Read Buffer).
@@ -435,13 +384,6 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         rawRequest({ (system, ref) throws(SystemError) in
             try system.iso15693(ref, flags: flags.rawValue, try request(), passingErrors: true)
         }) { done($0.map { ($0.0, Data($0.1)) }) }
-    }
-
-    static func byte(_ value: Int, _ what: String) throws(SystemError) -> UInt8 {
-        guard (0...0xFF).contains(value) else {
-            throw SystemError(.parameterOutOfBound, "\(what) \(value) is not a byte")
-        }
-        return UInt8(value)
     }
 
     private static func deliver(_ r: Result<[UInt8], any Error>, _ done: (Data, (any Error)?) -> Void) {
