@@ -190,7 +190,7 @@ let package = Package(
             dependencies: [
                 "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCNDEF", "OpenNFCRF",
                 "OpenNFCBytes", "OpenNFCSystem", "OpenNFCDevices", "OpenCoreNFC", "OpenCoreNFCTesting",
-                "OpenNFCTestSupport",
+                "OpenNFCTestSupport", "opencorenfc-example", "opennfc",
             ],
             swiftSettings: strict),
         // Replays every committed fuzz corpus file and every past finding through its target.

@@ -42,6 +42,79 @@ extension EndToEndSuite {
             #expect(app.log.contains("readerDetected"))
             #expect(app.log.last == "sessionInvalidated userInvalidated")
         }
+
+        /// The whole path with processes: a plain Core NFC program (`opencorenfc-example card`) run with
+        /// `OPENCORENFC_DEVICE=vpcd:`, and `opennfc terminal --device pcsc` as the terminal, through the real pcscd.
+        @Test func theExampleProgramAnswersOpennfcTerminalThroughPcscd() throws {
+            let lock = SlotLock()
+            defer { withExtendedLifetime(lock) {} }
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hce-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let entitlements = dir.appendingPathComponent("App.entitlements")
+            try Data(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict>
+                <key>com.apple.developer.nfc.hce</key><true/>
+                <key>com.apple.developer.nfc.hce.iso7816.select-identifier-prefixes</key>
+                <array><string>F04C4F59414C</string></array>
+                </dict></plist>
+                """.utf8
+            ).write(to: entitlements)
+            let app = Process()
+            app.executableURL = Self.binary("opencorenfc-example")
+            app.arguments = ["card"]
+            var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENCORENFC_") }
+            env["OPENCORENFC_DEVICE"] = "vpcd:127.0.0.1:\(EndToEnd.ports[0])"
+            env["OPENCORENFC_ENTITLEMENTS"] = entitlements.path
+            app.environment = env
+            let appErr = Pipe()
+            app.standardError = appErr
+            try app.run()
+            defer {
+                if app.isRunning { kill(app.processIdentifier, SIGKILL) }
+                app.waitUntilExit()
+            }
+            let context = try PCSCContext()
+            _ = try #require(try context.waitForCard(on: EndToEnd.readers[0], timeoutMilliseconds: 10_000))
+            let terminal = Process()
+            terminal.executableURL = Self.binary("opennfc")
+            terminal.arguments = [
+                "terminal", "--device", "pcsc:\(EndToEnd.readers[0])", "--aid", "F04C4F59414C", "80CA000000",
+                "00A4040007A000000003101000", "80CA000000",
+            ]
+            let out = Pipe()
+            terminal.standardOutput = out
+            try terminal.run()
+            let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            terminal.waitUntilExit()
+            #expect(terminal.terminationStatus == 0)
+            #expect(printed.contains("00A4040006F04C4F59414C00 -> 9000"))
+            // Another AID: the phone answers 6A 82 itself, and the app's AID is no longer selected (6D 00).
+            #expect(
+                printed.split(separator: "\n").map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == [
+                    "00A4040006F04C4F59414C00 -> 9000", "80CA000000 -> 4D454D4245522D303034329000",
+                    "00A4040007A000000003101000 -> 6A82", "80CA000000 -> 6D00",
+                ])
+            // SIGTERM does not end a child of the test runner here (observed): end the program with SIGKILL.
+            kill(app.processIdentifier, SIGKILL)
+            app.waitUntilExit()
+            let log = String(decoding: appErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(log.contains("emulating") && log.contains("reader detected"))
+            #expect(try context.waitForRemoval(on: EndToEnd.readers[0], timeoutMilliseconds: 10_000))
+        }
+
+        static func binary(_ name: String) -> URL {
+            let bundleDir = Bundle.main.bundleURL
+            for dir in [bundleDir, bundleDir.deletingLastPathComponent()] {
+                let candidate = dir.appendingPathComponent(name)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            }
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent()
+            return root.appendingPathComponent(".build/debug/\(name)")
+        }
     }
 }
 
