@@ -1,5 +1,3 @@
-internal import Synchronization
-
 #if canImport(Glibc)
     internal import Glibc
 #elseif canImport(Darwin)
@@ -25,8 +23,8 @@ typealias FnPKeySign =
 typealias FnPKeyVerify =
     @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int) -> Int32
 
-/// ECDSA over a named curve with raw `r ‖ s` signatures, through OpenSSL 3's libcrypto (`EVP_PKEY`, loaded with
-/// `dlopen` like ``LibCrypto``). The message is signed as given, without hashing — as NXP originality signatures
+/// ECDSA over a named curve with raw `r ‖ s` signatures, through OpenSSL 3's libcrypto (`EVP_PKEY`, bound by
+/// ``LibCrypto``). The message is signed as given, without hashing — as NXP originality signatures
 /// sign the raw UID (NXP AN11350 "NTAG21x originality signature validation"; the MIFARE Plus EV1/EV2 and DESFire EV2
 /// datasheets' Read_Sig): OpenSSL's EC signature provider takes the input as the digest when no digest is set.
 ///
@@ -48,12 +46,12 @@ package struct ECDSA: Sendable {
     }
 
     package let curve: Curve
-    private let lib: PKeyLibrary
+    private let lib: LibCrypto
 
     /// ECDSA on `curve`; throws when libcrypto is missing or lacks `EVP_PKEY`.
     package init(_ curve: Curve) throws(CryptoError) {
         self.curve = curve
-        self.lib = try PKeyLibrary.load()
+        self.lib = try LibCrypto.load()
     }
 
     /// The signature `r ‖ s` (each ``Curve/scalarLength`` bytes, big-endian) of `message` under the private scalar
@@ -69,17 +67,19 @@ package struct ECDSA: Sendable {
         let scalar: [UInt8] = Self.littleEndianHost ? privateKey.reversed() : privateKey
         let key = try lib.key(curve: curve.rawValue, name: "priv", type: 2, value: scalar, selection: 0x87)
         defer { lib.pkeyFree(key) }
-        guard let ctx = lib.ctxFromPKey(nil, key, nil) else {
+        guard let ctx = lib.pkeyCtxFromPKey(nil, key, nil) else {
             throw CryptoError(.operationFailed, "EVP_PKEY_CTX_new_from_pkey failed")
         }
-        defer { lib.ctxFree(ctx) }
-        guard lib.signInit(ctx) == 1 else { throw CryptoError(.operationFailed, "EVP_PKEY_sign_init failed") }
+        defer { lib.pkeyCtxFree(ctx) }
+        guard lib.pkeySignInit(ctx) == 1 else { throw CryptoError(.operationFailed, "EVP_PKEY_sign_init failed") }
         var length = 0
-        guard lib.sign(ctx, nil, &length, message, message.count) == 1, length > 0 else {
+        guard lib.pkeySign(ctx, nil, &length, message, message.count) == 1, length > 0 else {
             throw CryptoError(.operationFailed, "EVP_PKEY_sign (length query) failed")
         }
         var der = [UInt8](repeating: 0, count: length)
-        let ok = der.withUnsafeMutableBufferPointer { lib.sign(ctx, $0.baseAddress, &length, message, message.count) }
+        let ok = der.withUnsafeMutableBufferPointer {
+            lib.pkeySign(ctx, $0.baseAddress, &length, message, message.count)
+        }
         guard ok == 1 else { throw CryptoError(.operationFailed, "EVP_PKEY_sign failed") }
         guard let raw = Self.raw(fromDER: Array(der.prefix(length)), scalarLength: n) else {
             throw CryptoError(.operationFailed, "EVP_PKEY_sign gave a signature that is not a DER ECDSA-Sig-Value")
@@ -102,13 +102,13 @@ package struct ECDSA: Sendable {
         }
         let key = try lib.key(curve: curve.rawValue, name: "pub", type: 5, value: publicKey, selection: 0x86)
         defer { lib.pkeyFree(key) }
-        guard let ctx = lib.ctxFromPKey(nil, key, nil) else {
+        guard let ctx = lib.pkeyCtxFromPKey(nil, key, nil) else {
             throw CryptoError(.operationFailed, "EVP_PKEY_CTX_new_from_pkey failed")
         }
-        defer { lib.ctxFree(ctx) }
-        guard lib.verifyInit(ctx) == 1 else { throw CryptoError(.operationFailed, "EVP_PKEY_verify_init failed") }
+        defer { lib.pkeyCtxFree(ctx) }
+        guard lib.pkeyVerifyInit(ctx) == 1 else { throw CryptoError(.operationFailed, "EVP_PKEY_verify_init failed") }
         let der = Self.der(r: Array(signature.prefix(n)), s: Array(signature.suffix(n)))
-        return lib.verify(ctx, der, der.count, message, message.count) == 1
+        return lib.pkeyVerify(ctx, der, der.count, message, message.count) == 1
     }
 
     private static var littleEndianHost: Bool { 1.littleEndian == 1 }
@@ -155,68 +155,17 @@ package struct ECDSA: Sendable {
     }
 }
 
-/// The `EVP_PKEY` part of libcrypto, loaded once per process like ``LibCrypto``.
-final class PKeyLibrary: @unchecked Sendable {
-    let ctxFromName: FnPKeyCtxNewFromName
-    let ctxFromPKey: FnPKeyCtxNewFromPKey
-    let ctxFree: FnPKeyCtxFree
-    let pkeyFree: FnPKeyFree
-    let fromDataInit: FnPKeyInit
-    let fromData: FnPKeyFromData
-    let signInit: FnPKeyInit
-    let sign: FnPKeySign
-    let verifyInit: FnPKeyInit
-    let verify: FnPKeyVerify
-
-    private static let shared = Mutex<Result<PKeyLibrary, CryptoError>?>(nil)
-
-    static func load() throws(CryptoError) -> PKeyLibrary {
-        let result: Result<PKeyLibrary, CryptoError> = shared.withLock { cached in
-            if let cached { return cached }
-            let r: Result<PKeyLibrary, CryptoError>
-            do throws(CryptoError) { r = .success(try PKeyLibrary()) } catch { r = .failure(error) }
-            cached = r
-            return r
-        }
-        return try result.get()
-    }
-
-    private init() throws(CryptoError) {
-        _ = try LibCrypto.load()  // the same library: a clear error when it is missing
-        var handle: UnsafeMutableRawPointer?
-        for name in LibCrypto.libraryNames {
-            handle = dlopen(name, RTLD_NOW)
-            if handle != nil { break }
-        }
-        guard let lib = handle else { throw CryptoError(.libraryUnavailable, "cannot load OpenSSL 3's libcrypto") }
-        func sym<T>(_ name: String, as type: T.Type) throws(CryptoError) -> T {
-            guard let p = dlsym(lib, name) else {
-                throw CryptoError(.libraryUnavailable, "libcrypto has no symbol \(name): it is not OpenSSL 3 or later")
-            }
-            return unsafeBitCast(p, to: type)
-        }
-        ctxFromName = try sym("EVP_PKEY_CTX_new_from_name", as: FnPKeyCtxNewFromName.self)
-        ctxFromPKey = try sym("EVP_PKEY_CTX_new_from_pkey", as: FnPKeyCtxNewFromPKey.self)
-        ctxFree = try sym("EVP_PKEY_CTX_free", as: FnPKeyCtxFree.self)
-        pkeyFree = try sym("EVP_PKEY_free", as: FnPKeyFree.self)
-        fromDataInit = try sym("EVP_PKEY_fromdata_init", as: FnPKeyInit.self)
-        fromData = try sym("EVP_PKEY_fromdata", as: FnPKeyFromData.self)
-        signInit = try sym("EVP_PKEY_sign_init", as: FnPKeyInit.self)
-        sign = try sym("EVP_PKEY_sign", as: FnPKeySign.self)
-        verifyInit = try sym("EVP_PKEY_verify_init", as: FnPKeyInit.self)
-        verify = try sym("EVP_PKEY_verify", as: FnPKeyVerify.self)
-    }
-
+extension LibCrypto {
     /// An EC key from the curve name and one component: `priv` (OSSL_PARAM_UNSIGNED_INTEGER = 2, selection
     /// EVP_PKEY_KEYPAIR = 0x87) or `pub` (OSSL_PARAM_OCTET_STRING = 5, selection EVP_PKEY_PUBLIC_KEY = 0x86).
     func key(curve: String, name: String, type: UInt32, value: [UInt8], selection: Int32) throws(CryptoError)
         -> OpaquePointer
     {
-        guard let ctx = ctxFromName(nil, "EC", nil) else {
+        guard let ctx = pkeyCtxFromName(nil, "EC", nil) else {
             throw CryptoError(.libraryUnavailable, "libcrypto's default provider has no EC keys")
         }
-        defer { ctxFree(ctx) }
-        guard fromDataInit(ctx) == 1 else { throw CryptoError(.operationFailed, "EVP_PKEY_fromdata_init failed") }
+        defer { pkeyCtxFree(ctx) }
+        guard pkeyFromDataInit(ctx) == 1 else { throw CryptoError(.operationFailed, "EVP_PKEY_fromdata_init failed") }
         var pkey: OpaquePointer?
         var bytes = value
         let ok: Bool = "group".withCString { gk in
@@ -230,7 +179,7 @@ final class PKeyLibrary: @unchecked Sendable {
                             OSSLParam(key: nk, dataType: type, data: v.baseAddress, dataSize: v.count, returnSize: -1),
                             OSSLParam(key: nil, dataType: 0, data: nil, dataSize: 0, returnSize: 0),
                         ]
-                        return params.withUnsafeMutableBytes { p in fromData(ctx, &pkey, selection, p.baseAddress) }
+                        return params.withUnsafeMutableBytes { p in pkeyFromData(ctx, &pkey, selection, p.baseAddress) }
                             == 1
                     }
                 }

@@ -53,4 +53,35 @@ import Testing
         phone.settle()
         #expect(log.lines == ["family true", "auth true true", "read true true"])
     }
+
+    /// `sendMiFareISO7816Command` on `.plus`: the ISO 7816-4 wrapping of GetVersion, answered `data ‖ 91 AF`
+    /// (docs/DIFFERENCES.md "MIFARE Plus decisions").
+    @Test func wrappedGetVersionThroughSendMiFareISO7816Command() throws {
+        let phone = VirtualPhone(configuration: AppConfiguration(readerSessionFormats: ["TAG"]))
+        phone.put(
+            try MIFAREPlusTag(
+                model: MIFAREPlusModel(generation: .ev1, is4K: true, uidLength: 7), uid: [0x04, 1, 2, 3, 4, 5, 6],
+                securityLevel: 0))
+        let recorder = TagSessionRecorder()
+        let log = LogBox()
+        recorder.onDetect = { session, tags in
+            guard case .miFare(let mifare) = tags[0] else { return }
+            session.connect(to: tags[0]) { _ in
+                let apdu = NFCISO7816APDU(
+                    instructionClass: 0x90, instructionCode: 0x60, p1Parameter: 0, p2Parameter: 0, data: Data(),
+                    expectedResponseLength: 256)
+                mifare.sendMiFareISO7816Command(apdu) { data, sw1, sw2, error in
+                    log.append("\([UInt8](data)) \(sw1) \(sw2) \(error == nil)")
+                    session.invalidate()
+                }
+            }
+        }
+        _ = phone.run {
+            let s = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: recorder, queue: nil)
+            s.begin()
+            return s
+        }
+        phone.settle()
+        #expect(log.lines == ["[4, 2, 1, 17, 0, 24, 5] 145 175 true"])
+    }
 }

@@ -270,7 +270,8 @@ extension MIFAREPlusTag {
             else { return .failure(.access) }
             return .success(bytes)
         }
-        let a = UInt16(truncatingIfNeeded: address)
+        guard address <= 0xFFFF else { return .failure(.block) }
+        let a = UInt16(address)
         if let c = configuration[a] {
             guard s.keyAddress == (a == 0xB000 ? 0x9000 : 0x9001) else { return .failure(.access) }
             return .success(c)
