@@ -91,3 +91,26 @@ import Testing
         #expect(r.stdout.contains("the INFOPLIST_KEY_ settings of ./App.xcodeproj/project.pbxproj"))
     }
 }
+
+extension HabitsTests {
+    /// Stale words fixed: a `.ndef` file is no dump and keeps no lock; `lock`'s success goes to stderr; the Flipper
+    /// help names every family it converts.
+    @Test func ndefFilesAreNoDumpsAndKeepNoLocks() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        #expect(try ws.run(["ndef", "encode", "--uri", "https://example.com", "-o", "m.ndef"]).status == 0)
+        let before = try TagFixture.bytes(ws.path("m.ndef"))
+        let restore = try ws.run(["restore", "m.ndef", "--device", "sim:m.ndef"])
+        #expect(restore.status == 1)
+        #expect(
+            restore.stderr
+                == "Error: 'm.ndef' is an NDEF message, not a dump of a tag's memory; write it with "
+                + "'opennfc write --ndef-file m.ndef'\n")
+        let lock = try ws.run(["lock", "--yes", "--device", "sim:m.ndef"])
+        #expect(lock.status == 1)
+        #expect(lock.stderr.hasPrefix("Error: 'm.ndef' is a .ndef file, which holds only the message"))
+        #expect(try TagFixture.bytes(ws.path("m.ndef")) == before)
+        let help = try ws.run(["tag", "--help"])
+        #expect(help.stdout.contains("MIFARE Classic") && help.stdout.contains("FeliCa"))
+    }
+}

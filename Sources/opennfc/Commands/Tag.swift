@@ -7,7 +7,7 @@ extension Commands {
         abstract: "Create, inspect, drive and convert virtual tag files.",
         discussion: """
             A tag file holds one virtual chip's complete state (docs/TAG-FILES.md). The format follows the \
-            extension: .json (OpenCoreNFC tag file), .nfc (Flipper Zero dump: NTAG/Ultralight, DESFire EV1, Type 4 as ISO14443-4A) or .ndef (a \
+            extension: .json (OpenCoreNFC tag file), .nfc (Flipper Zero dump: NTAG/Ultralight, MIFARE Classic, DESFire EV1, Type 4 as ISO14443-4A, FeliCa, ISO 15693) or .ndef (a \
             raw NDEF message, read as a factory NTAG215 holding it unless --chip says otherwise).
             """,
         subcommands: [tagNew, tagShow, tagSend, tagConvert]
