@@ -153,6 +153,7 @@ enum TagInfo {
         case .type5(let c): return "\(c.name) (NFC Forum Type 5)"
         case .mifareClassic:
             return "\(tag.chip) (\(MifareClassicCard(target: tag.target, frontend: tag.frontend).model))"
+        case .mifarePlus(let v): return "\(v) (MIFARE Plus, security level 0 or 3)"
         case .unsupported: return tag.chip
         }
     }
@@ -168,6 +169,9 @@ enum TagInfo {
         case .mifareClassic:
             let model = MifareClassicCard(target: tag.target, frontend: tag.frontend).model
             return ("\(model.sectorCount) sectors, \(model.blockCount) blocks of 16 bytes", model.blockCount * 16)
+        case .mifarePlus(let v):
+            let blocks = v.is4K ? 256 : 128
+            return ("\(v.sectorCount) sectors, \(blocks) blocks of 16 bytes", blocks * 16)
         default: return nil
         }
     }
