@@ -100,13 +100,14 @@ let package = Package(
                 "OpenNFCTestSupport", "OpenNFCDemo",
             ],
             swiftSettings: strict),
-        // Test support (no product): hex literals, the seeded generator, the one transcript grammar, the vpcd slot
-        // lock and the emulated-slot fixture, shared by the test targets and the PC/SC benchmark.
+        // Test support (no product), written once for every test target: hex literals and helpers, the seeded
+        // generator, the one transcript grammar, the field bench of frame pins and tear sweeps, phone sessions,
+        // subprocess and daemon launchers, the vpcd slot lock and the emulated-slot fixture (also the benchmarks').
         .target(
             name: "OpenNFCTestSupport",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation",
-                "OpenNFCCrypto",
+                "OpenNFCCrypto", "OpenNFCTags", "OpenCoreNFC", "OpenCoreNFCTesting",
             ],
             swiftSettings: strict),
         // Fuzz target bodies (no product): every parser fed outside bytes, with its invariants (docs/RELIABILITY.md).
@@ -137,13 +138,14 @@ let package = Package(
             name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF", "OpenNFCTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
-        .testTarget(name: "OpenNFCHTTPTests", dependencies: ["OpenNFCHTTP"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCHTTPTests", dependencies: ["OpenNFCHTTP", "OpenNFCTestSupport"], swiftSettings: strict),
         // The field server, the remote frontend and record/replay; the example program and the CLI as processes.
         .testTarget(
             name: "OpenNFCFieldTests",
             dependencies: [
                 "OpenNFCFieldServer", "OpenNFCRemote", "OpenNFCHTTP", "OpenNFCRF", "OpenNFCSimulation", "OpenNFCBytes",
-                "OpenNFCSystem", "OpenNFCDevices", "opennfc", "opencorenfc-example",
+                "OpenNFCSystem", "OpenNFCDevices", "OpenNFCTestSupport", "opennfc", "opencorenfc-example",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -165,7 +167,7 @@ let package = Package(
             name: "OpenCoreNFCTests",
             dependencies: [
                 "opencorenfc-example", "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF",
-                "OpenNFCSimulation", "OpenNFCTags", "OpenNFCDevices",
+                "OpenNFCSimulation", "OpenNFCTags", "OpenNFCDevices", "OpenNFCTestSupport",
             ],
             swiftSettings: strict),
         // Compiled with `import CoreNFC` only: iOS code with `#if canImport(CoreNFC)` guards, unchanged.
