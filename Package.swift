@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 // OpenCoreNFC: Apple's Core NFC API re-implemented in Swift for Linux and macOS.
-// Layering (see docs/ARCHITECTURE.md): Bytes → NDEF → RF → {Tags | Simulation | PCSC | Remote} →
-// System (arbiter, policies, driver over Tags and RF) → Devices (sim, pcsc, remote, replay) → OpenCoreNFC.
-// The simulation never imports the reader procedures (OpenNFCTags): the two are independent readings of the specs.
-// The System links no device: neither the simulation, PC/SC nor the remote field (scripts/check-layers).
+// Layering (docs/ARCHITECTURE.md, whose table of targets scripts/check-layers compares with this file):
+//   Bytes → NDEF, RF → Tags | Simulation | PCSC | Remote (→ HTTP) → System (the arbiter, the policies, the driver
+//   over Tags and RF) → Devices (sim:, pcsc, remote:, replay:) → OpenCoreNFC (wires the default devices) → CoreNFC.
+// The simulation never imports the reader procedures (OpenNFCTags) nor they the simulation: two independent
+// readings of the specs. The System links no device: neither the simulation, PC/SC nor the remote field.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
