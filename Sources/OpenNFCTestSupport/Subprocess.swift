@@ -32,6 +32,18 @@ package enum TestProcess {
         return env
     }
 
+    /// Starts `executable` in the background (`opennfc emulate`), with its stderr in the returned pipe; the caller
+    /// ends it.
+    package static func start(_ executable: URL, _ arguments: [String]) throws -> (process: Process, stderr: Pipe) {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = arguments
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        return (p, err)
+    }
+
     /// Runs `executable` to its end with `stdin` as its input, reading stdout and stderr at once (a large output
     /// cannot block the child). With `timeout`, a process still running after that many seconds is killed (its
     /// status then tells).

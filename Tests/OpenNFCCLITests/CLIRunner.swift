@@ -21,13 +21,7 @@ enum CLIRunner {
 
     /// Starts `opennfc <arguments>` in the background (`emulate`), with its stderr in the returned pipe.
     static func start(_ arguments: [String]) throws -> (process: Process, stderr: Pipe) {
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = arguments
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        return (p, err)
+        try TestProcess.start(binary, arguments)
     }
 
     /// `opennfc <arguments>` running, its output collected as it comes (``WatchedProcess``).
