@@ -1,10 +1,10 @@
 import Foundation
-import OpenNFCTestSupport
 import Testing
 
 /// `opennfc batch write`: tag after tag from `sim:a+b+…`, the report, skipping, failures, locking, Ctrl-C and
 /// continuing from a report.
 @Suite struct BatchTests {
+    static func hex(_ b: [UInt8]) -> String { b.map { String(format: "%02X", $0) }.joined() }
 
     /// Three NTAG213 tags with distinct UIDs (…01, …02, …03) named t1.json… in `ws`.
     static func tags(_ ws: Workspace, count: Int, message: (Int) -> [UInt8]? = { _ in nil }) throws -> String {
@@ -51,7 +51,7 @@ import Testing
                 """)
         for i in 1...3 {
             let read = try ws.run(["read", "--raw", "--device", "sim:t\(i).json"])
-            #expect(read.stdout == hex(TagFixture.uriMessage("m.example/\(i)")) + "\n")
+            #expect(read.stdout == Self.hex(TagFixture.uriMessage("m.example/\(i)")) + "\n")
         }
     }
 
@@ -177,7 +177,7 @@ import Testing
         #expect(r.stderr.hasPrefix("Continuing: 1 of 3 already done according to the report.\n"))
         #expect(r.stdout == "3 of 3 done: 2 written, 0 skipped, 0 failed; report: r.csv\n")
         let read = try ws.run(["read", "--raw", "--device", "sim:t3.json"])
-        #expect(read.stdout == hex(TagFixture.uriMessage("m.example/3")) + "\n")
+        #expect(read.stdout == Self.hex(TagFixture.uriMessage("m.example/3")) + "\n")
     }
 
     @Test func badInputIsRefusedBeforeAnyTag() throws {
