@@ -58,7 +58,9 @@ let package = Package(
         // default): one folder per device, one registration line in BuiltInDevices.swift.
         .target(
             name: "OpenNFCDevices",
-            dependencies: ["OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCPCSC", "OpenNFCRemote"],
+            dependencies: [
+                "OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCPCSC", "OpenNFCRemote", "OpenNFCVPCD",
+            ],
             swiftSettings: strict),
         .target(
             name: "OpenCoreNFC",
@@ -121,7 +123,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         // libFuzzer driver (`scripts/fuzz`, -DOPENNFC_FUZZ) or, built normally, the corpus replay and seed tool.
-        .executableTarget(name: "opennfc-fuzz", dependencies: ["OpenNFCFuzzTargets"], swiftSettings: strict),
+        .executableTarget(
+            name: "opennfc-fuzz", dependencies: ["OpenNFCFuzzTargets", "OpenNFCBytes"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes", "OpenNFCTestSupport"], swiftSettings: strict),
         .testTarget(name: "OpenNFCCryptoTests", dependencies: ["OpenNFCCrypto"], swiftSettings: strict),
@@ -190,7 +193,7 @@ let package = Package(
             dependencies: [
                 "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCNDEF", "OpenNFCRF",
                 "OpenNFCBytes", "OpenNFCSystem", "OpenNFCDevices", "OpenCoreNFC", "OpenCoreNFCTesting",
-                "OpenNFCTestSupport",
+                "OpenNFCTestSupport", "opencorenfc-example", "opennfc",
             ],
             swiftSettings: strict),
         // Replays every committed fuzz corpus file and every past finding through its target.

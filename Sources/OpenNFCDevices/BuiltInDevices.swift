@@ -10,11 +10,13 @@
 /// | `pcsc` | ``PCSCDevice`` | `pcsc`, `pcsc:<reader>` |
 /// | `remote` | ``RemoteFieldDevice`` | `remote:`, `remote:<port>`, `remote:127.0.0.1:<port>` |
 /// | `replay` | ``ReplayDevice`` | `replay:<transcript>` |
+/// | `vpcd` | ``VPCDCardEmulationDevice`` | `vpcd:`, `vpcd:<port>`, `vpcd:<host>:<port>` (the app's `CardSession` in pcscd) |
 extension DeviceRegistry {
     static let builtIn: [DeviceScheme] = [
         SimulatedDevice.scheme,
         PCSCDevice.scheme,
         RemoteFieldDevice.scheme,
         ReplayDevice.scheme,
+        VPCDCardEmulationDevice.scheme,
     ]
 }

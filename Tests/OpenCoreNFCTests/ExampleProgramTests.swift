@@ -52,6 +52,23 @@ import Testing
         #expect(r.stdout.isEmpty)
     }
 
+    /// iOS traps (`fatalError`) in `CardSession()` without the HCE entitlement; so does a process here.
+    @Test func cardSessionWithoutTheHCEEntitlementTrapsTheProcess() throws {
+        let r = try run(["OPENCORENFC_DEVICE": "sim:empty"], arguments: ["card"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("CardSession: missing entitlement com.apple.developer.nfc.hce"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    /// `OPENCORENFC_HCE=ineligible`: `isEligible` is false, and the program says so instead of emulating.
+    @Test func anIneligibleProcessIsToldByIsEligible() throws {
+        let r = try run(
+            ["OPENCORENFC_DEVICE": "sim:empty", "OPENCORENFC_PROFILE": "desktop", "OPENCORENFC_HCE": "ineligible"],
+            arguments: ["card"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Card emulation is not available on this device.\n")
+    }
+
     /// An empty field: the idle detector jumps the virtual clock to the 60 s limit after a second of quiet.
     @Test func emptyFieldTimesOut() throws {
         let r = try run(["OPENCORENFC_DEVICE": "sim:empty", "OPENCORENFC_PROFILE": "desktop"])

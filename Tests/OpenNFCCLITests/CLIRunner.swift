@@ -32,13 +32,20 @@ enum CLIRunner {
     /// Runs `opennfc <arguments>` with `stdin` as standard input and an environment without OPENCORENFC_* unless
     /// given in `environment` (``TestProcess/run(_:_:stdin:environment:currentDirectory:timeout:)``).
     /// With `timeout`, a process still running after that many seconds is terminated (its status then tells).
+    /// With `launcher` (`["/usr/bin/setpriv", "--reuid=65534", …]`), the binary runs through that program: the
+    /// launcher's arguments, then the binary's path, then `arguments`.
     static func run(
         _ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:],
-        currentDirectory: URL? = nil, timeout: Double? = nil
+        currentDirectory: URL? = nil, timeout: Double? = nil, launcher: [String] = []
     ) throws -> Result {
-        try TestProcess.run(
-            binary, arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory,
-            timeout: timeout)
+        guard let program = launcher.first else {
+            return try TestProcess.run(
+                binary, arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory,
+                timeout: timeout)
+        }
+        return try TestProcess.run(
+            URL(fileURLWithPath: program), launcher.dropFirst() + [binary.path] + arguments, stdin: stdin,
+            environment: environment, currentDirectory: currentDirectory, timeout: timeout)
     }
 
     /// A fresh temporary directory for one test, removed by the caller with `cleanup`.

@@ -99,8 +99,10 @@ struct Workspace {
     func cleanup() { try? FileManager.default.removeItem(at: dir) }
 
     /// `opennfc <args>` run inside the workspace.
-    func run(_ args: [String], environment: [String: String] = [:]) throws -> CLIRunner.Result {
-        try CLIRunner.run(args, environment: environment, currentDirectory: dir)
+    func run(_ args: [String], environment: [String: String] = [:], launcher: [String] = []) throws
+        -> CLIRunner.Result
+    {
+        try CLIRunner.run(args, environment: environment, currentDirectory: dir, launcher: launcher)
     }
 
     @discardableResult

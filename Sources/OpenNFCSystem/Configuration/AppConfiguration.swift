@@ -10,6 +10,9 @@ public struct AppConfiguration: Sendable, Hashable {
     public static let selectIdentifiersKey = "com.apple.developer.nfc.readersession.iso7816.select-identifiers"
     public static let systemCodesKey = "com.apple.developer.nfc.readersession.felica.systemcodes"
     public static let associatedDomainsKey = "com.apple.developer.associated-domains"
+    public static let hceKey = "com.apple.developer.nfc.hce"
+    public static let hcePrefixesKey = "com.apple.developer.nfc.hce.iso7816.select-identifier-prefixes"
+    public static let hceDefaultContactlessAppKey = "com.apple.developer.nfc.hce.default-contactless-app"
 
     public var profile: DeviceProfile
     /// `com.apple.developer.nfc.readersession.formats`: `NDEF`, `TAG`, `PACE`.
@@ -22,6 +25,13 @@ public struct AppConfiguration: Sendable, Hashable {
     public var felicaSystemCodes: [String]
     /// `com.apple.developer.associated-domains` from the entitlements (`applinks:example.com`, `webcredentials:…`).
     public var associatedDomains: [String] = []
+    /// `com.apple.developer.nfc.hce`: the app may create a `CardSession` (host card emulation, iOS 17.4).
+    public var hostCardEmulation = false
+    /// `com.apple.developer.nfc.hce.iso7816.select-identifier-prefixes`, as written in the entitlements: the AIDs
+    /// (or RIDs, or prefixes at least RID-long) whose SELECT reaches the app's `CardSession`.
+    public var hceSelectIdentifierPrefixes: [String] = []
+    /// `com.apple.developer.nfc.hce.default-contactless-app`: the app may be chosen as the default contactless app.
+    public var hceDefaultContactlessApp = false
 
     /// The domains of the `applinks:` entries: what background tag reading's universal links match.
     public var appLinkDomains: [String] {
@@ -60,6 +70,12 @@ public struct AppConfiguration: Sendable, Hashable {
             if let d = e[Self.associatedDomainsKey] {
                 associatedDomains = try Self.strings(d, key: Self.associatedDomainsKey, file: "entitlements")
             }
+            hostCardEmulation = try Self.bool(e[Self.hceKey], key: Self.hceKey)
+            if let p = e[Self.hcePrefixesKey] {
+                hceSelectIdentifierPrefixes = try Self.strings(p, key: Self.hcePrefixesKey, file: "entitlements")
+            }
+            hceDefaultContactlessApp = try Self.bool(
+                e[Self.hceDefaultContactlessAppKey], key: Self.hceDefaultContactlessAppKey)
         }
         if let p = infoPlist {
             guard case .dictionary = p else {
@@ -94,6 +110,12 @@ public struct AppConfiguration: Sendable, Hashable {
             }
         }
         try self.init(infoPlist: load(infoPlistPath), entitlements: load(entitlementsPath), profile: profile)
+    }
+
+    private static func bool(_ v: PropertyList?, key: String) throws(ConfigurationError) -> Bool {
+        guard let v else { return false }
+        guard let b = v.boolValue else { throw ConfigurationError("entitlements: \(key) is not a Boolean") }
+        return b
     }
 
     private static func strings(_ v: PropertyList, key: String, file: String) throws(ConfigurationError) -> [String] {

@@ -1,9 +1,10 @@
-import OpenNFCBytes
+internal import OpenNFCBytes
+package import OpenNFCRF
 
 /// Type 1 (Topaz) commands and answers for `--trace` and `opennfc send` (NFC Forum T1T 1.2 command set): 7-byte
 /// frames `CMD ADD DATA UID0–3`, 14-byte frames `CMD ADD8 D0–D7 UID0–3`; RID carries zeros for the UID.
-extension FrameDecoder {
-    static func describeType1(command c: [UInt8]) -> String? {
+package enum Type1Trace: FrameDescriber {
+    package static func describe(command c: [UInt8]) -> String? {
         guard c.count == 7 || c.count == 14, let first = c.first else { return nil }
         let add = c[1]
         let byteAddress = "byte \(add & 0x7F) (block \(Hex.encode([add >> 3 & 0x0F])), byte \(add & 0x07))"
@@ -21,8 +22,8 @@ extension FrameDecoder {
         }
     }
 
-    static func describeType1(response b: [UInt8], to c: [UInt8]) -> String? {
-        guard describeType1(command: c) != nil else { return nil }
+    package static func describe(response r: RFResponse, to c: [UInt8]) -> String? {
+        guard case .frame(let b) = r, describe(command: c) != nil else { return nil }
         switch c[0] {
         case 0x78 where b.count == 6:
             return "HR0 \(Hex.encode([b[0]])) HR1 \(Hex.encode([b[1]])), UID0-3 \(b[2...].hexString)"

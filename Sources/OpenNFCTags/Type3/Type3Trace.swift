@@ -1,11 +1,12 @@
-import OpenNFCBytes
+internal import OpenNFCBytes
+package import OpenNFCRF
 
 /// FeliCa commands and answers for `--trace` and `opennfc send` (frames `code IDm …` without LEN, as the procedures
 /// send them): Polling per JIS X 6319-4 §8.5, the other commands and the Status Flags per the FeliCa Card User's
 /// Manual, Excerpted Edition §4.4 and §4.5, the FeliCa Lite-S flags (`B1`, `B2`) per the RC-S966 user's manual.
 /// Service, node and key-version codes are little-endian on the air and printed as 16-bit values (`0B 00` → 000B);
 /// system codes are big-endian.
-extension FrameDecoder {
+package enum Type3Trace: FrameDescriber {
     static let feliCaCommandNames: [UInt8: String] = [
         0x02: "Request Service", 0x04: "Request Response", 0x06: "Read Without Encryption",
         0x08: "Write Without Encryption", 0x0A: "Search Service Code", 0x0C: "Request System Code",
@@ -13,7 +14,7 @@ extension FrameDecoder {
         0x3C: "Request Specification Version", 0x3E: "Reset Mode",
     ]
 
-    static func describeFeliCa(command c: [UInt8]) -> String? {
+    package static func describe(command c: [UInt8]) -> String? {
         guard let code = c.first else { return nil }
         if code == 0x00 {
             guard c.count == 5 else { return nil }
@@ -39,8 +40,8 @@ extension FrameDecoder {
         }
     }
 
-    static func describeFeliCa(response b: [UInt8], to c: [UInt8]) -> String? {
-        guard let code = b.first, let sent = c.first, code == sent &+ 1 else { return nil }
+    package static func describe(response r: RFResponse, to c: [UInt8]) -> String? {
+        guard case .frame(let b) = r, let code = b.first, let sent = c.first, code == sent &+ 1 else { return nil }
         if code == 0x01 {
             guard b.count == 17 || b.count == 19 else { return nil }
             var s = "IDm \(b[1..<9].hexString), PMm \(b[9..<17].hexString) (\(icName(b[10])))"

@@ -1,13 +1,12 @@
-import OpenNFCBytes
-import OpenNFCRF
-import OpenNFCTags
+internal import OpenNFCBytes
+package import OpenNFCRF
 
 /// ISO/IEC 15693-3 requests and answers for `--trace` and `opennfc send` on NFC-V tags: the request flags
 /// (§7.3.1 Table 3/4: high data rate, Inventory, Select, Address, Option), the command codes of §10.3–§10.4 and the
 /// extended ones (`30`–`3C`), the NXP ICODE custom commands (NXP SL2S2002/SL2S2602 datasheets §9, manufacturer `04`)
 /// and the answer's error flag with its code (§7.4.2 Table 7).
-extension FrameDecoder {
-    static func describeISO15693(command c: [UInt8]) -> String? {
+package enum Type5Trace: FrameDescriber {
+    package static func describe(command c: [UInt8]) -> String? {
         guard c.count >= 2 else { return nil }
         let flags = c[0]
         let code = c[1]
@@ -69,57 +68,12 @@ extension FrameDecoder {
         return extended ? "\(name) (extended, \(mode))" : "\(name) (\(mode))"
     }
 
-    /// NXP ICODE SLIX/SLIX2 custom commands (NXP SL2S2602 datasheet §9.5).
-    private static func nxpCustomName(_ code: UInt8, _ p: [UInt8]) -> String {
-        let passwords: [UInt8: String] = [
-            0x01: "read", 0x02: "write", 0x04: "privacy", 0x08: "destroy", 0x10: "EAS/AFI",
-        ]
-        let id = p.first.map { passwords[$0] ?? "ID \(Hex.encode([$0]))" } ?? "?"
-        switch code {
-        case 0xA2: return "SET EAS (NXP)"
-        case 0xA3: return "RESET EAS (NXP)"
-        case 0xA4: return "LOCK EAS (NXP)"
-        case 0xA5: return "EAS ALARM (NXP)"
-        case 0xA6: return "PASSWORD PROTECT EAS/AFI (NXP)"
-        case 0xA7: return "WRITE EAS ID (NXP)"
-        case 0xAB: return "GET NXP SYSTEM INFO"
-        case 0xB2: return "GET RANDOM NUMBER (NXP)"
-        case 0xB3: return "SET PASSWORD \(id) (NXP)"
-        case 0xB4: return "WRITE PASSWORD \(id) (NXP)"
-        case 0xB5: return "LOCK PASSWORD \(id) (NXP)"
-        case 0xB6: return "PROTECT PAGE (NXP)"
-        case 0xB7: return "LOCK PAGE PROTECTION CONDITION (NXP)"
-        case 0xB8: return "GET MULTIPLE BLOCK PROTECTION STATUS (NXP)"
-        case 0xB9: return "DESTROY (NXP)"
-        case 0xBA: return "ENABLE PRIVACY (NXP)"
-        case 0xBB: return "64-BIT PASSWORD PROTECTION (NXP)"
-        case 0xBD: return "READ SIGNATURE (NXP)"
-        default: return "NXP custom command \(Hex.encode([code]))"
-        }
-    }
-
-    /// ST25DV custom commands (ST25DV04K/16K/64K datasheet §7.6).
-    private static func stCustomName(_ code: UInt8, _ p: [UInt8]) -> String {
-        let arg = p.first.map { Hex.encode([$0]) } ?? "?"
-        switch code {
-        case 0xA0: return "READ CONFIGURATION \(arg) (ST)"
-        case 0xA1: return "WRITE CONFIGURATION \(arg) (ST)"
-        case 0xAD: return "READ DYNAMIC CONFIGURATION \(arg) (ST)"
-        case 0xAE: return "WRITE DYNAMIC CONFIGURATION \(arg) (ST)"
-        case 0xB1: return "WRITE PASSWORD \(arg) (ST)"
-        case 0xB3: return "PRESENT PASSWORD \(arg) (ST)"
-        case 0xC0: return "FAST READ SINGLE BLOCK (ST)"
-        case 0xC3: return "FAST READ MULTIPLE BLOCKS (ST)"
-        default: return "ST custom command \(Hex.encode([code]))"
-        }
-    }
-
     /// The answer: `flags data`; with the error flag, the error code named (ISO/IEC 15693-3 §7.4.2 Table 7).
-    static func describeISO15693(response r: RFResponse, to c: [UInt8]) -> String? {
+    package static func describe(response r: RFResponse, to c: [UInt8]) -> String? {
         guard case .frame(let b) = r, let flags = b.first else { return nil }
         if flags & 0x01 != 0 {
             guard b.count >= 2 else { return "error" }
-            return "error \(Hex.encode([b[1]])): \(iso15693ErrorName(b[1]))"
+            return "error \(Hex.encode([b[1]])): \(Type5Link.describe(b[1]))"
         }
         guard c.count >= 2 else { return nil }
         switch c[1] {
@@ -136,7 +90,4 @@ extension FrameDecoder {
         default: return b.count == 1 ? "done" : nil
         }
     }
-
-    /// The error code's name (ISO/IEC 15693-3 Table 7), as the reader procedures name it.
-    static func iso15693ErrorName(_ code: UInt8) -> String { Type5Link.describe(code) }
 }
