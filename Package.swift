@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 // OpenCoreNFC: Apple's Core NFC API re-implemented in Swift for Linux and macOS.
-// Layering (see docs/ARCHITECTURE.md): Bytes → NDEF → RF → {Tags | Simulation | PCSC | Remote} →
-// System (arbiter, policies, driver over Tags and RF) → Devices (sim, pcsc, remote, replay) → OpenCoreNFC.
-// The simulation never imports the reader procedures (OpenNFCTags): the two are independent readings of the specs.
-// The System links no device: neither the simulation, PC/SC nor the remote field (scripts/check-layers).
+// Layering (docs/ARCHITECTURE.md, whose table of targets scripts/check-layers compares with this file):
+//   Bytes → NDEF, RF → Tags | Simulation | PCSC | Remote (→ HTTP) → System (the arbiter, the policies, the driver
+//   over Tags and RF) → Devices (sim:, pcsc, remote:, replay:) → OpenCoreNFC (wires the default devices) → CoreNFC.
+// The simulation never imports the reader procedures (OpenNFCTags) nor they the simulation: two independent
+// readings of the specs. The System links no device: neither the simulation, PC/SC nor the remote field.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -102,13 +103,14 @@ let package = Package(
                 "OpenNFCTestSupport", "OpenNFCDemo",
             ],
             swiftSettings: strict),
-        // Test support (no product): hex literals, the seeded generator, the one transcript grammar, the vpcd slot
-        // lock and the emulated-slot fixture, shared by the test targets and the PC/SC benchmark.
+        // Test support (no product), written once for every test target: hex literals and helpers, the seeded
+        // generator, the one transcript grammar, the field bench of frame pins and tear sweeps, phone sessions,
+        // subprocess and daemon launchers, the vpcd slot lock and the emulated-slot fixture (also the benchmarks').
         .target(
             name: "OpenNFCTestSupport",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation",
-                "OpenNFCCrypto",
+                "OpenNFCCrypto", "OpenNFCTags", "OpenCoreNFC", "OpenCoreNFCTesting",
             ],
             swiftSettings: strict),
         // Fuzz target bodies (no product): every parser fed outside bytes, with its invariants (docs/RELIABILITY.md).
@@ -140,13 +142,14 @@ let package = Package(
             name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF", "OpenNFCTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
-        .testTarget(name: "OpenNFCHTTPTests", dependencies: ["OpenNFCHTTP"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCHTTPTests", dependencies: ["OpenNFCHTTP", "OpenNFCTestSupport"], swiftSettings: strict),
         // The field server, the remote frontend and record/replay; the example program and the CLI as processes.
         .testTarget(
             name: "OpenNFCFieldTests",
             dependencies: [
                 "OpenNFCFieldServer", "OpenNFCRemote", "OpenNFCHTTP", "OpenNFCRF", "OpenNFCSimulation", "OpenNFCBytes",
-                "OpenNFCSystem", "OpenNFCDevices", "opennfc", "opencorenfc-example",
+                "OpenNFCSystem", "OpenNFCDevices", "OpenNFCTestSupport", "opennfc", "opencorenfc-example",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -168,7 +171,7 @@ let package = Package(
             name: "OpenCoreNFCTests",
             dependencies: [
                 "opencorenfc-example", "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF",
-                "OpenNFCSimulation", "OpenNFCTags", "OpenNFCDevices",
+                "OpenNFCSimulation", "OpenNFCTags", "OpenNFCDevices", "OpenNFCTestSupport",
             ],
             swiftSettings: strict),
         // Compiled with `import CoreNFC` only: iOS code with `#if canImport(CoreNFC)` guards, unchanged.

@@ -4,6 +4,7 @@ import OpenCoreNFCTesting
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// The testing product's own API: field, time, user, transcript, configuration files.
@@ -46,9 +47,7 @@ import Testing
     @Test func transcriptRecordsFramesWhenAsked() throws {
         let phone = VirtualPhone(recordsFrames: true)
         try phone.put(message: Self.message)
-        let app = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        _ = phone.readFirstNDEF()
         let rf = phone.transcript.filter { $0.kind == .rf }.map(\.text)
         #expect(rf.contains("→ 60"))  // GET_VERSION during identification
         #expect(rf.contains { $0.hasPrefix("→ 30 ") })  // READ
