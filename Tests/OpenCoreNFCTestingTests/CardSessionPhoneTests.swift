@@ -148,7 +148,7 @@ func hex(_ s: String) -> [UInt8] {
 
     @Test func respondTwiceTraps() throws {
         let phone = VirtualPhone(configuration: hceConfiguration(["F04C4F5941"]))
-        let app = DoubleResponder()
+        let app = doubleResponder()
         phone.launch { await app.run() }
         let terminal = VirtualTerminal(phone: phone)
         terminal.bringField()
@@ -171,7 +171,7 @@ func hex(_ s: String) -> [UInt8] {
 
     @Test func anAPDULeftUnansweredEndsEmulation() throws {
         let phone = VirtualPhone(configuration: hceConfiguration(["F04C4F5941"]))
-        let app = DroppingApp()
+        let app = droppingApp()
         phone.launch { await app.run() }
         let terminal = VirtualTerminal(phone: phone)
         terminal.bringField()
@@ -220,22 +220,31 @@ func hex(_ s: String) -> [UInt8] {
     }
 }
 
-/// Holds the first APDU until told, then answers it twice (after the terminal tore the exchange).
-final class TearRecorder: @unchecked Sendable {
+/// A card app that emulates as soon as its session starts and hands each APDU to `onAPDU` (the rule tests vary only
+/// that): optionally holding a presentment assertion first.
+final class EmulatingApp: @unchecked Sendable {
     let log = HandlerLog()
     private let lock = NSLock()
-    private var held: CardSession.APDU?
     private var session: CardSession?
+    private let withAssertion: Bool
+    private let onAPDU: @Sendable (CardSession.APDU) async throws -> Void
+
+    init(withAssertion: Bool = false, onAPDU: @escaping @Sendable (CardSession.APDU) async throws -> Void) {
+        self.withAssertion = withAssertion
+        self.onAPDU = onAPDU
+    }
+
+    func invalidate() { lock.withLock { session }?.invalidate() }
 
     func run() async {
         do {
-            let assertion = try await NFCPresentmentIntentAssertion.acquire()
+            let assertion = withAssertion ? try await NFCPresentmentIntentAssertion.acquire() : nil
             let s = try await CardSession()
             lock.withLock { session = s }
             for try await event in s.eventStream {
                 switch event {
                 case .sessionStarted: try await s.startEmulation()
-                case .received(let apdu): lock.withLock { held = apdu }
+                case .received(let apdu): try await onAPDU(apdu)
                 default: break
                 }
             }
@@ -244,10 +253,28 @@ final class TearRecorder: @unchecked Sendable {
             log.add("error \(error)")
         }
     }
+}
+
+/// Holds the first APDU until told, then answers it twice (after the terminal tore the exchange).
+final class TearRecorder: @unchecked Sendable {
+    let held = Held()
+    let app: EmulatingApp
+    var log: HandlerLog { app.log }
+
+    init() { app = EmulatingApp(withAssertion: true) { [held] apdu in held.set(apdu) } }
+
+    final class Held: @unchecked Sendable {
+        private let lock = NSLock()
+        private var apdu: CardSession.APDU?
+        func set(_ a: CardSession.APDU) { lock.withLock { apdu = a } }
+        func get() -> CardSession.APDU? { lock.withLock { apdu } }
+    }
+
+    func run() async { await app.run() }
 
     /// Answers the held APDU twice: both throw transmissionError (a retry is allowed, and never traps).
     func answerTwice() async {
-        let apdu = lock.withLock { held }
+        let apdu = held.get()
         for _ in 0..<2 {
             do {
                 try await apdu?.respond(response: Data([0x90, 0x00]))
@@ -255,40 +282,17 @@ final class TearRecorder: @unchecked Sendable {
                 log.add("\(error)")
             }
         }
-        lock.withLock { session?.invalidate() }
+        app.invalidate()
     }
 }
 
 /// Answers every APDU twice (the second answer traps).
-final class DoubleResponder: Sendable {
-    func run() async {
-        do {
-            let s = try await CardSession()
-            for try await event in s.eventStream {
-                switch event {
-                case .sessionStarted: try await s.startEmulation()
-                case .received(let apdu):
-                    try await apdu.respond(response: Data([0x90, 0x00]))
-                    try await apdu.respond(response: Data([0x90, 0x00]))
-                default: break
-                }
-            }
-        } catch {}
+func doubleResponder() -> EmulatingApp {
+    EmulatingApp { apdu in
+        try await apdu.respond(response: Data([0x90, 0x00]))
+        try await apdu.respond(response: Data([0x90, 0x00]))
     }
 }
 
-/// Drops every APDU unanswered.
-final class DroppingApp: Sendable {
-    func run() async {
-        do {
-            let s = try await CardSession()
-            for try await event in s.eventStream {
-                switch event {
-                case .sessionStarted: try await s.startEmulation()
-                case .received: break  // the APDU is released here, unanswered
-                default: break
-                }
-            }
-        } catch {}
-    }
-}
+/// Drops every APDU unanswered (released when the handler returns).
+func droppingApp() -> EmulatingApp { EmulatingApp { _ in } }

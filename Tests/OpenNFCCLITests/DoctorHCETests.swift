@@ -6,17 +6,25 @@ import Testing
 @Suite struct DoctorHCETests {
     typealias App = DoctorTests.App
 
+    /// Entitlements with the reader formats (TAG) and these HCE keys.
+    static func entitlements(_ hce: String) -> String {
+        DoctorTests.plist(
+            """
+            <key>com.apple.developer.nfc.readersession.formats</key>
+            <array>
+            <string>TAG</string>
+            </array>
+            \(hce)
+            """)
+    }
+
     @Test func soundHCEEntitlementsPass() throws {
         let app = try App()
         defer { app.cleanup() }
         try app.write(
             "App.entitlements",
-            DoctorTests.plist(
+            Self.entitlements(
                 """
-                <key>com.apple.developer.nfc.readersession.formats</key>
-                <array>
-                <string>TAG</string>
-                </array>
                 <key>com.apple.developer.nfc.hce</key>
                 <true/>
                 <key>com.apple.developer.nfc.hce.iso7816.select-identifier-prefixes</key>
@@ -35,12 +43,8 @@ import Testing
         defer { app.cleanup() }
         try app.write(
             "App.entitlements",
-            DoctorTests.plist(
+            Self.entitlements(
                 """
-                <key>com.apple.developer.nfc.readersession.formats</key>
-                <array>
-                <string>TAG</string>
-                </array>
                 <key>com.apple.developer.nfc.hce.iso7816.select-identifier-prefixes</key>
                 <array>
                 <string>F04C4F5941</string>
@@ -83,12 +87,8 @@ import Testing
         defer { app.cleanup() }
         try app.write(
             "App.entitlements",
-            DoctorTests.plist(
+            Self.entitlements(
                 """
-                <key>com.apple.developer.nfc.readersession.formats</key>
-                <array>
-                <string>TAG</string>
-                </array>
                 <key>com.apple.developer.nfc.hce</key>
                 <string>yes</string>
                 """))

@@ -63,7 +63,7 @@ extension EndToEndSuite {
                 """.utf8
             ).write(to: entitlements)
             let app = Process()
-            app.executableURL = Self.binary("opencorenfc-example")
+            app.executableURL = ProductBinary.url("opencorenfc-example")
             app.arguments = ["card"]
             var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENCORENFC_") }
             env["OPENCORENFC_DEVICE"] = "vpcd:127.0.0.1:\(EndToEnd.ports[0])"
@@ -79,7 +79,7 @@ extension EndToEndSuite {
             let context = try PCSCContext()
             _ = try #require(try context.waitForCard(on: EndToEnd.readers[0], timeoutMilliseconds: 10_000))
             let terminal = Process()
-            terminal.executableURL = Self.binary("opennfc")
+            terminal.executableURL = ProductBinary.url("opennfc")
             terminal.arguments = [
                 "terminal", "--device", "pcsc:\(EndToEnd.readers[0])", "--aid", "F04C4F59414C", "80CA000000",
                 "00A4040007A000000003101000", "80CA000000",
@@ -103,17 +103,6 @@ extension EndToEndSuite {
             let log = String(decoding: appErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(log.contains("emulating") && log.contains("reader detected"))
             #expect(try context.waitForRemoval(on: EndToEnd.readers[0], timeoutMilliseconds: 10_000))
-        }
-
-        static func binary(_ name: String) -> URL {
-            let bundleDir = Bundle.main.bundleURL
-            for dir in [bundleDir, bundleDir.deletingLastPathComponent()] {
-                let candidate = dir.appendingPathComponent(name)
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            }
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent()
-            return root.appendingPathComponent(".build/debug/\(name)")
         }
     }
 }
