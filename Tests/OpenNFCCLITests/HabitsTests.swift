@@ -114,3 +114,23 @@ extension HabitsTests {
         #expect(help.stdout.contains("MIFARE Classic") && help.stdout.contains("FeliCa"))
     }
 }
+
+extension HabitsTests {
+    /// One view's first facts: a factory Topaz fits a screen (its NULL padding is one line), and an empty tag of any
+    /// family says "NDEF message: none".
+    @Test func factoryTopazFitsAScreenAndEmptyTagsSayNone() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        for chip in ["topaz512", "icode-slix", "ntag215", "felica-lite-s"] {
+            #expect(try ws.run(["tag", "new", "--chip", chip, "-o", "\(chip).json"]).status == 0)
+            let show = try ws.run(["tag", "show", "\(chip).json"])
+            #expect(show.status == 0)
+            #expect(show.stdout.hasSuffix("NDEF message: none\n"), "\(chip): \(show.stdout)")
+            #expect(!show.stdout.contains("not a valid NDEF message"), "\(chip)")
+        }
+        let topaz = try ws.run(["tag", "show", "topaz512.json"]).stdout
+        #expect(topaz.split(separator: "\n").count < 80)
+        #expect(topaz.contains("NULL TLVs (00h) at bytes 24–511: 464 padding bytes\n"))
+        #expect(!topaz.contains("TLV 00h at byte"))
+    }
+}

@@ -23,7 +23,7 @@ extension Commands {
             let atqa = [UInt8((a.sensRes ?? 0) >> 8), UInt8((a.sensRes ?? 0) & 0xFF)]
             var decoded: NDEFMessage? = nil
             var decodeError: String? = nil
-            if let message {
+            if let message, !message.isEmpty {
                 do {
                     decoded = try NDEFMessage(decoding: message, options: .lenient)
                 } catch {
@@ -58,7 +58,7 @@ extension Commands {
             ]
             lines += report?.lines ?? []
             lines.append("NDEF access: \(access)")
-            if let message {
+            if let message, !message.isEmpty {
                 lines.append("NDEF message: \(message.count) bytes")
                 if let decoded { lines += decoded.listing().map { "  " + $0 } }
                 if let decodeError { lines.append("  not a valid NDEF message: \(decodeError)") }
