@@ -134,3 +134,21 @@ extension HabitsTests {
         #expect(!topaz.contains("TLV 00h at byte"))
     }
 }
+
+extension HabitsTests {
+    /// `tag show` of an NFC-V, NFC-F or NFC-B tag names its own identifiers, never an ATQA of zeros.
+    @Test func tagShowNamesEachTechnologysIdentifiers() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let expected = ["icode-slix": "DSFID: 00  AFI: 00  IC maker: 04", "felica-lite-s": "IDm: ", "type4b": "PUPI: "]
+        for (chip, line) in expected {
+            #expect(try ws.run(["tag", "new", "--chip", chip, "-o", "\(chip).json"]).status == 0)
+            let show = try ws.run(["tag", "show", "\(chip).json"]).stdout
+            #expect(show.split(separator: "\n")[2].hasPrefix(line), "\(chip): \(show)")
+            #expect(!show.contains("ATQA"), "\(chip)")
+            let json = try ws.run(["tag", "show", "--json", "\(chip).json"])
+            let o = try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any]
+            #expect(o?["atqa"] == nil && o?["sak"] == nil, "\(chip)")
+        }
+    }
+}

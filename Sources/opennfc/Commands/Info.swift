@@ -81,9 +81,11 @@ enum TagInfo {
     }
 
     /// The technology's own identifiers, named as its standard names them.
-    static func identifiers(_ t: RFTarget) -> [Fact] {
+    static func identifiers(_ t: RFTarget) -> [Fact] { identifiers(activation: t.activation) }
+
+    static func identifiers(activation: RFActivation) -> [Fact] {
         var f: [Fact] = []
-        switch t.activation {
+        switch activation {
         case .nfcA(let a):
             f.append(
                 Fact(
