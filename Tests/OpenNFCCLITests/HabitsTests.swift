@@ -114,3 +114,41 @@ extension HabitsTests {
         #expect(help.stdout.contains("MIFARE Classic") && help.stdout.contains("FeliCa"))
     }
 }
+
+extension HabitsTests {
+    /// One view's first facts: a factory Topaz fits a screen (its NULL padding is one line), and an empty tag of any
+    /// family says "NDEF message: none".
+    @Test func factoryTopazFitsAScreenAndEmptyTagsSayNone() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        for chip in ["topaz512", "icode-slix", "ntag215", "felica-lite-s"] {
+            #expect(try ws.run(["tag", "new", "--chip", chip, "-o", "\(chip).json"]).status == 0)
+            let show = try ws.run(["tag", "show", "\(chip).json"])
+            #expect(show.status == 0)
+            #expect(show.stdout.hasSuffix("NDEF message: none\n"), "\(chip): \(show.stdout)")
+            #expect(!show.stdout.contains("not a valid NDEF message"), "\(chip)")
+        }
+        let topaz = try ws.run(["tag", "show", "topaz512.json"]).stdout
+        #expect(topaz.split(separator: "\n").count < 80)
+        #expect(topaz.contains("NULL TLVs (00h) at bytes 24–511: 464 padding bytes\n"))
+        #expect(!topaz.contains("TLV 00h at byte"))
+    }
+}
+
+extension HabitsTests {
+    /// `tag show` of an NFC-V, NFC-F or NFC-B tag names its own identifiers, never an ATQA of zeros.
+    @Test func tagShowNamesEachTechnologysIdentifiers() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let expected = ["icode-slix": "DSFID: 00  AFI: 00  IC maker: 04", "felica-lite-s": "IDm: ", "type4b": "PUPI: "]
+        for (chip, line) in expected {
+            #expect(try ws.run(["tag", "new", "--chip", chip, "-o", "\(chip).json"]).status == 0)
+            let show = try ws.run(["tag", "show", "\(chip).json"]).stdout
+            #expect(show.split(separator: "\n")[2].hasPrefix(line), "\(chip): \(show)")
+            #expect(!show.contains("ATQA"), "\(chip)")
+            let json = try ws.run(["tag", "show", "--json", "\(chip).json"])
+            let o = try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any]
+            #expect(o?["atqa"] == nil && o?["sak"] == nil, "\(chip)")
+        }
+    }
+}

@@ -74,7 +74,7 @@ import Testing
         #expect(try ws.run(["tag", "new", "--chip", "mifare-classic-1k", "-o", "c.json"]).status == 0)
         let r = try ws.run(["info", "--device", "sim:c.json"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("Keys:       key A FFFFFFFFFFFF opens sectors 0–15\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("Keys:       key A FFFFFFFFFFFF opens sectors 0-15\n"), "\(r.stdout)")
         #expect(r.stdout.contains("Memory:     16 sectors, 64 blocks of 16 bytes\n"))
     }
 }

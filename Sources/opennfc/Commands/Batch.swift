@@ -203,14 +203,8 @@ struct BatchRun {
                         + (report.map { " according to the report '\($0.path)'" } ?? "")
                         + "; not programmed again (--rewrite does)\n")
                 if interruptAfter == tagsSeen { Interrupt.raiseNow() }
-                if session.device.waitsForPeople {
-                    Console.err("Remove the tag.\n")
-                    guard try session.device.waitForRemoval(timeout: session.timeout) else {
-                        if Interrupt.requested { return interrupted(done: done, total: total) }
-                        throw CLIError.failure(
-                            "tag \(seenUID) is still on the reader after \(session.timeout); remove it and run the "
-                                + "same command again to continue (\(done) of \(total) done)")
-                    }
+                if session.device.waitsForPeople, try !awaitRemoval(seenUID, done: done, total: total) {
+                    return interrupted(done: done, total: total)
                 }
                 continue
             }
@@ -235,21 +229,26 @@ struct BatchRun {
             Console.err(
                 "[\(done)/\(total)] \(uid) \(result.rawValue)\(detail.isEmpty ? "" : ": \(detail)") — \(rate)\n")
             if interruptAfter == tagsSeen { Interrupt.raiseNow() }
-            if session.device.waitsForPeople, !queue.isEmpty {
-                Console.err("Remove the tag.\n")
-                // Never program the same tag twice with different items: it must leave before the next one counts.
-                guard try session.device.waitForRemoval(timeout: session.timeout) else {
-                    if Interrupt.requested { return interrupted(done: done, total: total) }
-                    throw CLIError.failure(
-                        "tag \(uid) is still on the reader after \(session.timeout); remove it and run the same "
-                            + "command again to continue (\(done) of \(total) done)")
-                }
+            // Never program the same tag twice with different items: it must leave before the next one counts.
+            if session.device.waitsForPeople, !queue.isEmpty, try !awaitRemoval(uid, done: done, total: total) {
+                return interrupted(done: done, total: total)
             }
         }
         // Every item is on a tag: the job is done, even if some tags were rejected on the way (the report lists
         // them as failed).
         Console.out(summary(done: done, total: total))
         return 0
+    }
+
+    /// Asks for the tag to be taken away and waits for it: false when Ctrl-C came meanwhile, a failure when the tag
+    /// stays past the timeout.
+    private func awaitRemoval(_ uid: String, done: Int, total: Int) throws -> Bool {
+        Console.err("Remove the tag.\n")
+        if try session.device.waitForRemoval(timeout: session.timeout) { return true }
+        if Interrupt.requested { return false }
+        throw CLIError.failure(
+            "tag \(uid) is still on the reader after \(session.timeout); remove it and run the same command again "
+                + "to continue (\(done) of \(total) done)")
     }
 
     /// Programs one tag; never throws: every failure is a report line.

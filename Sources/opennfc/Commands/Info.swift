@@ -81,9 +81,11 @@ enum TagInfo {
     }
 
     /// The technology's own identifiers, named as its standard names them.
-    static func identifiers(_ t: RFTarget) -> [Fact] {
+    static func identifiers(_ t: RFTarget) -> [Fact] { identifiers(activation: t.activation) }
+
+    static func identifiers(activation: RFActivation) -> [Fact] {
         var f: [Fact] = []
-        switch t.activation {
+        switch activation {
         case .nfcA(let a):
             f.append(
                 Fact(
@@ -283,16 +285,8 @@ enum TagInfo {
         return f
     }
 
-    /// "sectors 0–15" / "sector 3" / "sectors 0–3, 5".
+    /// "sectors 0-15" / "sector 3" / "sectors 0-3, 5" (the ranges `iso15693` prints locked blocks with).
     static func ranges(_ s: [Int]) -> String {
-        var parts: [String] = []
-        var i = 0
-        while i < s.count {
-            var j = i
-            while j + 1 < s.count && s[j + 1] == s[j] + 1 { j += 1 }
-            parts.append(i == j ? "\(s[i])" : "\(s[i])–\(s[j])")
-            i = j + 1
-        }
-        return (s.count == 1 ? "sector " : "sectors ") + parts.joined(separator: ", ")
+        (s.count == 1 ? "sector " : "sectors ") + Commands.ranges(s)
     }
 }
