@@ -79,7 +79,8 @@ package struct PN532FrameDecoder: Sendable {
             guard b[4] &+ b[5] &+ b[6] == 0 else {
                 throw PN532FrameError(
                     .lengthChecksum, at: base + 6,
-                    "extended length \(PN532Frame.hex([b[4], b[5]])) with LCS \(PN532Frame.hex([b[6]])) do not sum to 00")
+                    "extended length \(PN532Frame.hex([b[4], b[5]])) with LCS \(PN532Frame.hex([b[6]])) do not sum to 00"
+                )
             }
             header = 7
         } else {

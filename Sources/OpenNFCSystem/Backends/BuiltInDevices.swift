@@ -10,11 +10,13 @@
 /// | `pcsc` | ``PCSCDevice`` | `pcsc`, `pcsc:<reader>` |
 /// | `remote` | ``RemoteFieldDevice`` | `remote:`, `remote:<port>`, `remote:127.0.0.1:<port>` |
 /// | `replay` | ``ReplayDevice`` | `replay:<transcript>` |
+/// | `pn532` | ``PN532Device`` | `pn532:<tty>[:<baud>]`, `pn532:i2c:<dev>`, `pn532:spi:<dev>[:<Hz>]` |
 extension DeviceRegistry {
     static let builtIn: [DeviceScheme] = [
         SimulatedDevice.scheme,
         PCSCDevice.scheme,
         RemoteFieldDevice.scheme,
         ReplayDevice.scheme,
+        PN532Device.scheme,
     ]
 }
