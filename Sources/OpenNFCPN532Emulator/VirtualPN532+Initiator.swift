@@ -39,7 +39,7 @@ extension VirtualPN532 {
         selected = nil
         blocks = CardBlockState()
         anticollision = nil
-        guard fieldOn else { return [] }
+        switchFieldOn()
         var targets = field.poll(request)
         if brTy == 0x00 { targets = targets.filter { $0.nfcA?.type1 == nil } }
         if brTy == 0x04 { targets = targets.filter { $0.nfcA?.type1 != nil } }
@@ -161,6 +161,14 @@ extension VirtualPN532 {
             if tg == 0 { listed = [] } else { listed.remove(at: tg - 1) }
         }
         return [code, 0x00]
+    }
+
+    /// The firmware switches the RF field on by itself before it transmits (UM0701-02 §7.3.1: RFConfiguration
+    /// item 01 only says whether it stays on between commands).
+    func switchFieldOn() {
+        guard !fieldOn else { return }
+        fieldOn = true
+        registers[0x6304] = 0x83
     }
 
     /// The selected target, when it is still the field's active one.

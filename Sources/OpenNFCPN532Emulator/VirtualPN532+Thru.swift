@@ -18,7 +18,7 @@ struct CardBlockState {
 ///
 /// | Register | Bits | Effect here |
 /// |---|---|---|
-/// | TxMode `6302` | 7 TxCRCEn; 1–0 framing (00 A, 10 FeliCa, 11 B) | CRC off: the host's last two bytes must be a right CRC_A (else the card ignores the frame: timeout) |
+/// | TxMode `6302` | 7 TxCRCEn; 1–0 framing (00 A, 10 FeliCa, 11 B) | CRC off: the host's last two bytes must be a right CRC_A (else the card ignores the frame: timeout); FeliCa always has its CRC added and checked by the chip |
 /// | RxMode `6303` | 7 RxCRCEn | off: the answer keeps its CRC (none on nonces, ACK/NAK and anticollision answers) |
 /// | ManualRCV `630D` | 4 ParityDisable | on: the data is the bit stream `d0…d7 p` per byte, LSB first; the answer comes back the same way (Crypto1 on the host, as mfoc does) |
 /// | BitFraming `633D` | 2–0 TxLastBits | 7 with one byte: REQA `26` / WUPA `52` as a short frame |
@@ -33,7 +33,8 @@ extension VirtualPN532 {
         let parityOff = register(0x630D) & 0x10 != 0
         let txLastBits = Int(register(0x633D) & 0x07)
         setRxLastBits(0)
-        guard fieldOn, !data.isEmpty else { return [0x01] }
+        guard !data.isEmpty else { return [0x01] }
+        switchFieldOn()
         let framing = txMode & 0x03
         if framing == 0x00 && txLastBits == 7 && data.count == 1 && (data[0] == 0x26 || data[0] == 0x52) {
             return shortFrame(wakeUp: data[0] == 0x52)
@@ -47,9 +48,9 @@ extension VirtualPN532 {
             case (0x02, .nfcF):
                 guard data.count >= 2, Int(data[0]) == data.count else { return [0x01] }
                 guard case .frame(let a) = try reader.exchange(Array(data.dropFirst())) else { return [0x01] }
-                let framed = [UInt8(a.count + 1)] + a
-                let crc = CRC.felica(framed)
-                return [0x00] + framed + (rxCRC ? [] : [UInt8(crc >> 8), UInt8(crc & 0xFF)])
+                // The CIU always generates and checks the CRC at 212 and 424 kbit/s, whatever TxCRCEn/RxCRCEn say
+                // (PN512 datasheet §9.2.3.3, TxModeReg): the answer comes without it.
+                return [0x00, UInt8(a.count + 1)] + a
             case (0x00, .nfcA) where target.brTy == 0x00:
                 if parityOff { return try airFrame(data, bits: txLastBits) }
                 var frame = data

@@ -97,6 +97,7 @@ final class ServedPN532: @unchecked Sendable {
     let chip: VirtualPN532
     let server: PN532PseudoTerminal
     private let done = DispatchSemaphore(value: 0)
+    private var stopped = false
 
     init(_ tags: [any VirtualTag], link: String? = nil) throws {
         for (i, t) in tags.enumerated() { field.place(t, at: i) }
@@ -122,6 +123,8 @@ final class ServedPN532: @unchecked Sendable {
 
     /// Stops the server and waits until its thread no longer touches the field.
     func stop() {
+        guard !stopped else { return }
+        stopped = true
         server.stop()
         done.wait()
     }
