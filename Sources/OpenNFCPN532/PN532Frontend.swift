@@ -37,8 +37,9 @@ package final class PN532Frontend: RFFrontend {
     var nextHandle = 1
     /// The handle of the target the chip has selected as Tg 1, if any.
     var selected: Int?
-    /// A tag was halted (or failed authentication) since the last field reset: REQA would not find it.
-    var haltedSinceReset = false
+    /// A tag was halted (or failed authentication) since the last field reset: REQA would not find it. True at
+    /// first: a program before this one may have left a tag halted, so the first poll starts with a field reset.
+    var haltedSinceReset = true
     var authenticated = false
     /// RxMode as last written (`nil` unknown).
     var rxMode: UInt8?
