@@ -1,5 +1,6 @@
 internal import OpenNFCPN532
 internal import OpenNFCRF
+internal import OpenNFCSystem
 
 /// The `pn532:` device: a PN532 on a serial line, I2C or SPI, through OpenNFCPN532's ``PN532Frontend``
 /// (docs/PN532.md). The virtual PN532 of `opennfc emulate --pn532` is one too, on its pseudo-terminal.
