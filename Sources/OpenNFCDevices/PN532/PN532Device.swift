@@ -14,7 +14,7 @@ internal import OpenNFCSystem
 /// The system runs on the wall clock and polls every 250 ms; a tag command polls the same way.
 enum PN532Device {
     static let scheme = DeviceScheme(
-        name: "pn532", usage: PN532DeviceString.usage,
+        name: "pn532", usage: "pn532:<tty>[:<baud>]",
         help: "pn532:<tty>[:<baud>] | pn532:i2c:<dev> | pn532:spi:<dev>[:<Hz>] — an NXP PN532 (docs/PN532.md)"
     ) { (argument: String, use: DeviceUse) throws(DeviceError) -> OpenedDevice in
         let frontend: PN532Frontend

@@ -58,7 +58,7 @@ extension Commands {
 /// `opennfc emulate`: serves a tag file on a vpcd slot until stopped.
 enum EmulateCommand {
     /// SIGINT and SIGTERM stop the server (run() returns, then --save runs), instead of killing the process.
-    static func stopOnSignals(_ server: VPCDServer) -> [any DispatchSourceSignal] {
+    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
         var sources: [any DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
             // A parent may have started us with the signal blocked (test runners do).
@@ -68,7 +68,7 @@ enum EmulateCommand {
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { server.stop() }
+            source.setEventHandler { stop() }
             source.resume()
             sources.append(source)
         }
@@ -81,6 +81,7 @@ enum EmulateCommand {
     }
 
     static func run(_ inv: Invocation) throws -> Int32 {
+        guard !inv.positionals.isEmpty else { throw CLIError.usage("missing expected argument '<tagfile>'") }
         if inv.flag("pn532") { return try EmulatePN532.run(inv) }
         if inv.value("link") != nil { throw CLIError.usage("--link goes with --pn532") }
         guard inv.positionals.count == 1 else {
@@ -111,7 +112,7 @@ enum EmulateCommand {
         do { try server.connect() } catch { throw CLIError.failure(error.detail) }
 
         // SIGINT and SIGTERM end the emulation cleanly (the tag is saved with --save).
-        let signals = stopOnSignals(server)
+        let signals = stopOnSignals { server.stop() }
         defer { signals.forEach { $0.cancel() } }
         let address = "\(host):\(port)"
         DispatchQueue.global().asyncAfter(deadline: .now() + 2) {

@@ -23,18 +23,7 @@ enum EmulatePN532 {
         do { server = try PN532PseudoTerminal(chip: pn532, link: inv.value("link")) } catch {
             throw CLIError.failure(error.detail)
         }
-        var sources: [any DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, sig)
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { server.stop() }
-            source.resume()
-            sources.append(source)
-        }
+        let sources = EmulateCommand.stopOnSignals { server.stop() }
         defer { sources.forEach { $0.cancel() } }
         Console.out(server.path + "\n")
         for tag in tags {
