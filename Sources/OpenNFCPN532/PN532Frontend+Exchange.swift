@@ -5,6 +5,7 @@ extension PN532Frontend {
     package func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
         guard let h = selected, let k = known[h] else { throw RFError(.notActivated, "no tag is activated") }
         guard !command.isEmpty else { throw RFError(.protocolViolation, "an empty frame") }
+        fresh = false
         switch k.brTy {
         case 0x01, 0x02:
             guard command.count < 255 else {
@@ -106,6 +107,7 @@ extension PN532Frontend {
         guard let h = selected, let k = known[h], k.brTy == 0x00 else {
             throw RFError(.notActivated, "no MIFARE Classic tag is activated")
         }
+        fresh = false
         let what = "authentication of block \(block) with key \(keyType == .a ? "A" : "B")"
         let a = try call(0x40, [0x01, keyType.rawValue, block] + key + k.target.identifier.suffix(4))
         guard let s = a.first else { throw RFError(.protocolViolation, "\(what): no status") }

@@ -8,7 +8,7 @@ package import OpenNFCRF
 /// |---|---|---|
 /// | Poll NFC-A | InListPassiveTarget 106 A (and Jewel `04` when no 14443-3 tag answers); a RF field reset first when a tag was halted since (so HALTed tags answer, as WUPA would) | 1–2, +2 for the reset |
 /// | Poll NFC-B / NFC-F | InListPassiveTarget 106 B (the chip sends ATTRIB) / 212 or 424 FeliCa with the request's system code, request code and slots | 1 |
-/// | Activate | the target the poll selected is used as it is; otherwise InListPassiveTarget by UID (106 A), after a field reset | 0–3 |
+/// | Activate | the target the poll just selected is used as it is; otherwise InListPassiveTarget by UID (106 A), after a field reset when a tag was halted | 0–3 |
 /// | Level-3 NFC-A (Type 2, Ultralight C) | InCommunicateThru with RxCRC off (`6303` = `00`): the chip adds CRC_A, this frontend checks and strips the answer's, 4-bit ACK/NAK come back as one byte | 1 (+1 register write per activation) |
 /// | MIFARE Classic | ``authenticate(_:)`` is InDataExchange `60`/`61` with the key and the UID: the chip's own Crypto1; frames then go by InDataExchange (status `14` = NAK) | 1 |
 /// | ISO-DEP (A with ATS, B) | InDataExchange; the chip does blocks, chaining and WTX; commands above 262 bytes chained with MI, answers with MI collected | 1+ |
@@ -41,6 +41,9 @@ package final class PN532Frontend: RFFrontend {
     /// first: a program before this one may have left a tag halted, so the first poll starts with a field reset.
     var haltedSinceReset = true
     var authenticated = false
+    /// The selected target was listed by the last command and nothing was sent to it since: activating it needs
+    /// no frame. After any exchange, activation selects it again (a NAK or an error leaves an NXP tag mute).
+    var fresh = false
     /// RxMode as last written (`nil` unknown).
     var rxMode: UInt8?
 
@@ -155,6 +158,7 @@ package final class PN532Frontend: RFFrontend {
         }
         known[handle] = Known(target: t, brTy: brTy)
         selected = handle
+        fresh = true
         rxMode = nil
         return [t]
     }
@@ -203,11 +207,12 @@ package final class PN532Frontend: RFFrontend {
             throw RFError(.linkLost, "the PN532 has not seen a target with handle \(target.handle)")
         }
         let wantsISODEP = isoDEP && target.technology == .nfcA && (k.target.selRes ?? 0) & 0x20 != 0
-        if selected == target.handle, !authenticated, wantsISODEP == (k.target.ats != nil) || target.technology != .nfcA
+        if selected == target.handle, fresh,
+            wantsISODEP == (k.target.ats != nil) || target.technology != .nfcA
         {
             return k.target
         }
-        try resetField()
+        if haltedSinceReset { try resetField() }
         let data: [UInt8]
         switch k.brTy {
         case 0x00: data = Self.cascade(k.target.identifier)

@@ -61,7 +61,7 @@ import Testing
         }
     }
 
-    @Test func writesAndReadsBackType2Type4DESFireType3Type1() throws {
+    @Test func writesAndReadsBackType2Type4DESFireType3Type1TypeBUltralightC() throws {
         let ntag = try Type2Tag.factory(.ntag215, uid: h("04A1B2C3D4E580"), holding: Self.message)
         try roundTrip(try PN532Frontend(transport: LoopbackTransport(field([ntag]))), .nfcA, expect: Self.message)
         let t4 = try Type4Tag.factory(uid: h("04C1C2C3C4C5C6"), holding: Self.message)
@@ -72,6 +72,10 @@ import Testing
         try roundTrip(try PN532Frontend(transport: LoopbackTransport(field([felica]))), .nfcF, expect: Self.message)
         let topaz = try Type1Tag.factory(.topaz512, uid: h("11223344556677"), holding: Self.message)
         try roundTrip(try PN532Frontend(transport: LoopbackTransport(field([topaz]))), .nfcA, expect: Self.message)
+        let typeB = try Type4Tag.typeB(pupi: h("0A0B0C0D"), holding: Self.message)
+        try roundTrip(try PN532Frontend(transport: LoopbackTransport(field([typeB]))), .nfcB, expect: Self.message)
+        let ulc = try Type2Tag.factory(.ultralightC, uid: h("04E1E2E3E4E5E6"), holding: Self.message)
+        try roundTrip(try PN532Frontend(transport: LoopbackTransport(field([ulc]))), .nfcA, expect: Self.message)
     }
 
     @Test func mifareClassicWithKeysByTheChipsCrypto1() throws {
