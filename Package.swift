@@ -124,7 +124,7 @@ let package = Package(
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
                 "OpenNFCVPCD", "OpenNFCSystem", "OpenNFCCrypto", "OpenNFCTestSupport",
-                "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCCLIKit",
+                "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCCLIKit", "OpenNFCPN532", "OpenNFCPN532Emulator",
             ],
             swiftSettings: strict),
         // libFuzzer driver (`scripts/fuzz`, -DOPENNFC_FUZZ) or, built normally, the corpus replay and seed tool.
