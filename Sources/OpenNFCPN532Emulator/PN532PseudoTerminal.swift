@@ -42,6 +42,8 @@ package final class PN532PseudoTerminal: @unchecked Sendable {
 
     /// Answers the host until ``stop()`` is called. Blocks the calling thread.
     package func run() {
+        // The symlink goes with the server: a stopped emulation leaves no path pointing at a dead pty.
+        defer { if let link { PlatformPseudoTerminal.removeLink(link) } }
         while true {
             switch PlatformPseudoTerminal.wait(master, stop: stopPipe.read) {
             case .stop, .hangUp: return
