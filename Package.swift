@@ -51,6 +51,13 @@ let package = Package(
         .target(
             name: "OpenNFCVPCD", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCSimulation"], swiftSettings: strict
         ),
+        // The PN532 driver (reader side): host frames, commands, HSU/I2C/SPI transports, PN532Frontend.
+        .target(name: "OpenNFCPN532", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        // The virtual PN532 (card side): the chip's firmware over the simulation's virtual chips, served on a pty;
+        // never imports the reader procedures nor the driver.
+        .target(
+            name: "OpenNFCPN532Emulator",
+            dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCSimulation", "OpenNFCCrypto"], swiftSettings: strict),
         .target(
             name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags"],
             swiftSettings: strict),
@@ -60,6 +67,7 @@ let package = Package(
             name: "OpenNFCDevices",
             dependencies: [
                 "OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCPCSC", "OpenNFCRemote", "OpenNFCVPCD",
+                "OpenNFCPN532",
             ],
             swiftSettings: strict),
         .target(
@@ -90,7 +98,7 @@ let package = Package(
                 "OpenNFCDemo", "OpenNFCCLIKit",
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCDevices", "OpenNFCPCSC",
                 "OpenNFCSimulation", "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
-                "OpenNFCFieldServer",
+                "OpenNFCFieldServer", "OpenNFCPN532", "OpenNFCPN532Emulator",
             ],
             swiftSettings: strict),
         // A plain program written against Core NFC's API, run by the integration tests with OPENCORENFC_DEVICE.
@@ -119,7 +127,7 @@ let package = Package(
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
                 "OpenNFCVPCD", "OpenNFCSystem", "OpenNFCCrypto", "OpenNFCTestSupport",
-                "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCCLIKit",
+                "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCCLIKit", "OpenNFCPN532", "OpenNFCPN532Emulator",
             ],
             swiftSettings: strict),
         // libFuzzer driver (`scripts/fuzz`, -DOPENNFC_FUZZ) or, built normally, the corpus replay and seed tool.
@@ -194,6 +202,15 @@ let package = Package(
                 "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCNDEF", "OpenNFCRF",
                 "OpenNFCBytes", "OpenNFCSystem", "OpenNFCDevices", "OpenCoreNFC", "OpenCoreNFCTesting",
                 "OpenNFCTestSupport", "opencorenfc-example", "opennfc",
+            ],
+            swiftSettings: strict),
+        // The PN532 driver and the virtual PN532: frames, the chip's commands, the two sides over a pty, and libnfc,
+        // mfoc, libfreefare and nfcpy run as subprocesses against the virtual PN532 (skipped loudly when missing).
+        .testTarget(
+            name: "OpenNFCPN532Tests",
+            dependencies: [
+                "OpenNFCPN532", "OpenNFCPN532Emulator", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes",
+                "OpenNFCCrypto", "OpenNFCTestSupport", "OpenNFCTags",
             ],
             swiftSettings: strict),
         // Replays every committed fuzz corpus file and every past finding through its target.

@@ -11,6 +11,7 @@
 /// | `remote` | ``RemoteFieldDevice`` | `remote:`, `remote:<port>`, `remote:127.0.0.1:<port>` |
 /// | `replay` | ``ReplayDevice`` | `replay:<transcript>` |
 /// | `vpcd` | ``VPCDCardEmulationDevice`` | `vpcd:`, `vpcd:<port>`, `vpcd:<host>:<port>` (the app's `CardSession` in pcscd) |
+/// | `pn532` | ``PN532Device`` | `pn532:<tty>[:<baud>]`, `pn532:i2c:<dev>`, `pn532:spi:<dev>[:<Hz>]` |
 extension DeviceRegistry {
     static let builtIn: [DeviceScheme] = [
         SimulatedDevice.scheme,
@@ -18,5 +19,6 @@ extension DeviceRegistry {
         RemoteFieldDevice.scheme,
         ReplayDevice.scheme,
         VPCDCardEmulationDevice.scheme,
+        PN532Device.scheme,
     ]
 }
