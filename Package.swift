@@ -55,6 +55,15 @@ let package = Package(
                 "OpenNFCRemote",
             ],
             swiftSettings: strict),
+        // libmosquitto through dlopen (MQTT 3.1.1 client: QoS 1, Will, TLS), for reader stations.
+        .target(name: "OpenNFCMQTT", swiftSettings: strict),
+        // Reader stations (`opennfc watch`): device watchers, events, the on-disk journal, publishing to MQTT.
+        .target(
+            name: "OpenNFCStation",
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCMQTT",
+            ],
+            swiftSettings: strict),
         .target(
             name: "OpenCoreNFC",
             dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCTags"],
@@ -80,7 +89,7 @@ let package = Package(
                 "OpenNFCDemo", "OpenNFCCLIKit",
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
                 "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
-                "OpenNFCFieldServer",
+                "OpenNFCFieldServer", "OpenNFCStation", "OpenNFCMQTT",
             ],
             swiftSettings: strict),
         // A plain program written against Core NFC's API, run by the integration tests with OPENCORENFC_DEVICE.
@@ -184,6 +193,14 @@ let package = Package(
             dependencies: [
                 "OpenNFCFuzzTargets", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCRF", "OpenNFCTestSupport",
                 "OpenNFCCLIKit", "OpenNFCHTTP", "OpenNFCRemote",
+            ],
+            swiftSettings: strict),
+        // The station: journal, watcher, MQTT against a private mosquitto broker, and `opennfc watch` as a process.
+        .testTarget(
+            name: "OpenNFCStationTests",
+            dependencies: [
+                "OpenNFCStation", "OpenNFCMQTT", "OpenNFCSystem", "OpenNFCRF", "OpenNFCBytes", "OpenNFCSimulation",
+                "OpenNFCTestSupport", "opennfc",
             ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
