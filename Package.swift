@@ -61,7 +61,8 @@ let package = Package(
         .target(
             name: "OpenNFCStation",
             dependencies: [
-                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCMQTT",
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSystem", "OpenNFCPCSC",
+                "OpenNFCMQTT",
             ],
             swiftSettings: strict),
         .target(

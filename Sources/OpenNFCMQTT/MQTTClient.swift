@@ -90,7 +90,8 @@ package final class MQTTClient: @unchecked Sendable {
         if c.tls {
             // nil CA file: libmosquitto has no default; trust the operating system's store (MOSQ_OPT_TLS_USE_OS_CERTS).
             if c.caFile == nil { _ = lib.intOption(handle, 13, 1) }
-            let status = lib.tlsSet(handle, c.caFile, c.caFile == nil ? "/etc/ssl/certs" : nil, c.certFile, c.keyFile, nil)
+            let status = lib.tlsSet(
+                handle, c.caFile, c.caFile == nil ? "/etc/ssl/certs" : nil, c.certFile, c.keyFile, nil)
             guard status == MosquittoStatus.success else {
                 throw MQTTError(.configuration, "the TLS settings were refused: \(lib.describe(status))")
             }
@@ -129,7 +130,8 @@ package final class MQTTClient: @unchecked Sendable {
         // The callbacks find this object through libmosquitto's user data (it did not exist yet at mosquitto_new).
         lib.userDataSet(handle, Unmanaged.passUnretained(self).toOpaque())
         try check(lib.loopStart(handle), "starting libmosquitto's network thread")
-        let status = lib.connectAsync(handle, configuration.host, Int32(configuration.port), Int32(configuration.keepAlive))
+        let status = lib.connectAsync(
+            handle, configuration.host, Int32(configuration.port), Int32(configuration.keepAlive))
         // With the thread already running, a failed first attempt (broker down, name not found yet) is retried by it.
         if status != MosquittoStatus.success && status != MosquittoStatus.errno && status != 15 {
             throw MQTTError(.unreachable, "cannot connect to \(configuration.redacted): \(lib.describe(status))")

@@ -38,7 +38,8 @@ package struct MQTTConfiguration: Sendable, Hashable {
     package init(url: String, clientID: String) throws(MQTTError) {
         func bad(_ why: String) -> MQTTError {
             MQTTError(
-                .configuration, "--mqtt '\(url)': \(why); use mqtt://[user:pass@]host[:port]/topic/prefix (or mqtts://)")
+                .configuration, "--mqtt '\(url)': \(why); use mqtt://[user:pass@]host[:port]/topic/prefix (or mqtts://)"
+            )
         }
         let schemeEnd: String.Index
         if url.hasPrefix("mqtt://") {

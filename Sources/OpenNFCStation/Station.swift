@@ -141,7 +141,8 @@ package final class Station: @unchecked Sendable {
         seen += 1
         if let journal {
             do {
-                try journal.append(sequence: sequence, topic: topics.events(reader: e.reader), payload: Array(json.utf8))
+                try journal.append(
+                    sequence: sequence, topic: topics.events(reader: e.reader), payload: Array(json.utf8))
             } catch {
                 dropped += 1
                 counter = sequence - 1

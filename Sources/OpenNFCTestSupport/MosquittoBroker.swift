@@ -9,7 +9,8 @@ package import Foundation
 package final class Broker {
     package static let binary = "/usr/sbin/mosquitto"
     package static var available: Bool { FileManager.default.isExecutableFile(atPath: binary) }
-    package static let skipNote = "SKIPPED: mosquitto is not installed (scripts/test installs Debian's mosquitto and "
+    package static let skipNote =
+        "SKIPPED: mosquitto is not installed (scripts/test installs Debian's mosquitto and "
         + "mosquitto-clients)"
 
     package let dir: URL
@@ -20,7 +21,8 @@ package final class Broker {
     /// `users` non-empty: anonymous clients are refused and only these may connect (mosquitto_passwd file).
     package init(users: [String: String] = [:]) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("opennfc-broker-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("data"), withIntermediateDirectories: true)
         port = try Self.freePort()
         self.users = users
         var conf = """
@@ -37,9 +39,9 @@ package final class Broker {
             conf += "allow_anonymous true\n"
         } else {
             let pw = dir.appendingPathComponent("passwords").path
-            FileManager.default.createFile(atPath: pw, contents: Data())
-            for (u, p) in users {
-                let r = try Tool.run("/usr/bin/mosquitto_passwd", ["-b", pw, u, p])
+            for (n, (u, p)) in users.sorted(by: { $0.key < $1.key }).enumerated() {
+                // -c creates the file with the first user.
+                let r = try Tool.run("/usr/bin/mosquitto_passwd", (n == 0 ? ["-c"] : []) + ["-b", pw, u, p])
                 guard r.status == 0 else { throw TestFailure("mosquitto_passwd failed: \(r.stderr)") }
             }
             conf += "allow_anonymous false\npassword_file \(pw)\n"
@@ -78,7 +80,9 @@ package final class Broker {
         }
     }
 
-    package var log: String { (try? String(contentsOf: dir.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? "" }
+    package var log: String {
+        (try? String(contentsOf: dir.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+    }
 
     package static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -89,7 +93,9 @@ package final class Broker {
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         let r = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         return r == 0
     }
@@ -226,7 +232,9 @@ package final class Subscriber {
     package let lines: LineProcess
     package static let binary = "/usr/bin/mosquitto_sub"
 
-    package init(broker: Broker, topic: String, id: String = "sub-\(UUID().uuidString.prefix(8))", extra: [String] = []) throws {
+    package init(broker: Broker, topic: String, id: String = "sub-\(UUID().uuidString.prefix(8))", extra: [String] = [])
+        throws
+    {
         lines = try LineProcess(
             Self.binary,
             ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-c", "-i", id, "-v", "-d", "-t", topic] + extra)
@@ -268,7 +276,8 @@ package enum Tool {
         let status = p.waitForExit(seconds: 60) ?? -1
         p.waitForOutputEnd(seconds: 5)
         return Result(
-            status: status, stdout: p.stdoutLines.joined(separator: "\n"), stderr: p.stderrLines.joined(separator: "\n"))
+            status: status, stdout: p.stdoutLines.joined(separator: "\n"), stderr: p.stderrLines.joined(separator: "\n")
+        )
     }
 
     /// A bounded pause used only while polling an observable condition (a port accepting connections).

@@ -46,7 +46,8 @@ func runWatchBenchmark(_ args: [String]) throws -> JSONValue {
     defer { try? FileManager.default.removeItem(at: dir) }
     let tag = dir.appendingPathComponent("tag.json").path
     let made = try Tool.run(
-        opennfc, ["tag", "new", "--chip", "ntag215", "--uid", "04A1B2C3D4E5F6", "--uri", "https://example.org/", "-o", tag])
+        opennfc,
+        ["tag", "new", "--chip", "ntag215", "--uid", "04A1B2C3D4E5F6", "--uri", "https://example.org/", "-o", tag])
     guard made.status == 0 else { throw BenchError(description: "tag new failed: \(made.stderr)") }
 
     let broker = try Broker()
@@ -82,7 +83,9 @@ func runWatchBenchmark(_ args: [String]) throws -> JSONValue {
         last = max(last, at)
     }
     latencies.sort()
-    func pct(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(p * Double(latencies.count)))] }
+    func pct(_ p: Double) -> Double {
+        latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(p * Double(latencies.count)))]
+    }
     let seconds = last - first
     return .object([
         ("mode", .string("watch")),

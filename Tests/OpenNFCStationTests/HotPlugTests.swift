@@ -1,7 +1,7 @@
 import Foundation
-import OpenNFCTestSupport
 import OpenNFCRF
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Synchronization
 import Testing
 

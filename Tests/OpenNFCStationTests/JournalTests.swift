@@ -155,7 +155,8 @@ import Testing
                     #expect(w.contains("torn header"), "cut at \(cut): \(w)")
                 } else {
                     let offset = boundaries[whole]
-                    #expect(w.contains("at byte offset \(offset) (\(cut - offset) bytes dropped)"), "cut at \(cut): \(w)")
+                    #expect(
+                        w.contains("at byte offset \(offset) (\(cut - offset) bytes dropped)"), "cut at \(cut): \(w)")
                 }
             }
             // The recovered journal takes new events and reopens cleanly.

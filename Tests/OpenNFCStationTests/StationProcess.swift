@@ -1,6 +1,6 @@
 import Foundation
-import OpenNFCTestSupport
 import OpenNFCBytes
+import OpenNFCTestSupport
 
 /// `opennfc watch` as a process, and the tag files the tests present to it.
 enum Watch {

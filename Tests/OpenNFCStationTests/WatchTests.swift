@@ -1,6 +1,6 @@
 import Foundation
-import OpenNFCTestSupport
 import OpenNFCBytes
+import OpenNFCTestSupport
 import Testing
 
 /// `opennfc watch` as a process over simulated devices: the JSON lines, ids and sequence numbers, `--uid-only`,
@@ -15,9 +15,10 @@ import Testing
         w.signal(SIGTERM)
         #expect(w.waitForExit(seconds: 30) == 0)
         let events = Watch.events(w.stdoutLines)
-        #expect(events.map { $0["type"]?.stringValue ?? "" } == [
-            "reader-added", "arrived", "left", "arrived", "left", "reader-removed",
-        ])
+        #expect(
+            events.map { $0["type"]?.stringValue ?? "" } == [
+                "reader-added", "arrived", "left", "arrived", "left", "reader-removed",
+            ])
         #expect(events.map { $0["seq"]?.intValue ?? 0 } == [1, 2, 3, 4, 5, 6])
         let ids = events.compactMap { $0["id"]?.stringValue }
         #expect(ids.count == 6 && Set(ids).count == 6)
@@ -32,7 +33,9 @@ import Testing
         #expect(first["ndef"]?["status"]?.stringValue == "read-write")
         let record = first["ndef"]?["message"]?["records"]?.arrayValue?.first
         #expect(record?["uri"]?.stringValue == "https://example.org/a")
-        #expect(events[3]["ndef"]?["message"]?["records"]?.arrayValue?.first?["uri"]?.stringValue == "https://example.org/b")
+        #expect(
+            events[3]["ndef"]?["message"]?["records"]?.arrayValue?.first?["uri"]?.stringValue == "https://example.org/b"
+        )
         #expect(events[2]["uid"]?.stringValue == "04A1B2C3D4E5F6")
         #expect(w.stderrLines.contains { $0.contains(" INFO signal: SIGTERM, stopping") })
     }
@@ -55,7 +58,10 @@ import Testing
         #expect(!out[1].contains("NDEF"), "--uid-only reads no NDEF")
         // Stopping waits for the --exec queue: every event's command ran, in order.
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(lines == ["1 reader-added  ", "2 arrived 04A1B2C3D4E5F6 ntag215", "3 left 04A1B2C3D4E5F6 ", "4 reader-removed  "])
+        #expect(
+            lines == [
+                "1 reader-added  ", "2 arrived 04A1B2C3D4E5F6 ntag215", "3 left 04A1B2C3D4E5F6 ", "4 reader-removed  ",
+            ])
     }
 
     @Test func severalDevicesAtOnceEachInOrder() throws {

@@ -1,9 +1,10 @@
+internal import Synchronization
+
 #if canImport(Glibc)
     internal import Glibc
 #elseif canImport(Darwin)
     internal import Darwin
 #endif
-internal import Synchronization
 
 // libmosquitto's C API (mosquitto.h of libmosquitto 2.0): opaque `struct mosquitto *`, `int` results
 // (``MosquittoStatus``), C `bool` (one byte, Swift `Bool` through `@convention(c)`).

@@ -21,7 +21,8 @@
 /// 2. Acknowledgement records are not synced: one lost in a crash only makes the event be published again, and
 ///    consumers drop duplicates by event id.
 /// 3. Records leave the file only by compaction, which rewrites the unacknowledged ones atomically
-///    (``JournalFile/replace(with:)``), when the acknowledged part is large or everything is acknowledged.
+///    (``JournalFile/replace(with:)``), once the acknowledged part reaches 256 KiB and outweighs the unacknowledged
+///    part (each byte is copied a bounded number of times), or 64 KiB with everything acknowledged.
 /// 4. On opening, the records are read until the first one that is incomplete or fails its CRC; the file is cut
 ///    there and ``warnings`` says where and how much was dropped.
 /// 5. Sequence numbers only grow, across restarts and compactions (the base record keeps the next one).
@@ -104,7 +105,8 @@ package final class Journal {
             case Self.eventKind:
                 let topicLength = Int(body[9]) | Int(body[10]) << 8
                 let topic = String(decoding: body[11..<(11 + topicLength)], as: UTF8.self)
-                events.append((Record(sequence: seq, topic: topic, payload: Array(body[(11 + topicLength)...])), end - offset))
+                events.append(
+                    (Record(sequence: seq, topic: topic, payload: Array(body[(11 + topicLength)...])), end - offset))
             case Self.ackKind:
                 acked = max(acked, seq)
                 ackBytes += end - offset
@@ -221,7 +223,10 @@ package final class Journal {
         try file.append(record, sync: false)
         size += record.count
         garbage += record.count
-        if garbage >= max(256 << 10, capacity / 4) || (pending.isEmpty && garbage >= 64 << 10) { try compact() }
+        // Amortised: the rewrite copies the pending bytes only once at least as many dead bytes were freed.
+        if (garbage >= 256 << 10 && garbage >= pendingSize) || (pending.isEmpty && garbage >= 64 << 10) {
+            try compact()
+        }
     }
 
     /// Rewrites the file with only the unacknowledged events (atomically).
@@ -229,7 +234,8 @@ package final class Journal {
         var bytes = Self.magic
         bytes += Self.frame(Self.body(kind: Self.baseKind, sequence: pending.first?.sequence ?? nextSequence))
         for r in pending {
-            bytes += Self.frame(Self.body(kind: Self.eventKind, sequence: r.sequence, topic: r.topic, payload: r.payload))
+            bytes += Self.frame(
+                Self.body(kind: Self.eventKind, sequence: r.sequence, topic: r.topic, payload: r.payload))
         }
         try file.replace(with: bytes)
         size = bytes.count

@@ -20,7 +20,8 @@ final class JournalFile {
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
             throw JournalError(
-                .locked, "the journal '\(path)' is in use by another process (another `opennfc watch` with the same "
+                .locked,
+                "the journal '\(path)' is in use by another process (another `opennfc watch` with the same "
                     + "--journal); give each station its own journal")
         }
         self.fd = fd

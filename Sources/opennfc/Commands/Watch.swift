@@ -45,7 +45,8 @@ extension Commands {
             .init(
                 name: "mqtt", value: "<url>",
                 help: "Publish to mqtt://[user:pass@]host[:port]/topic/prefix or mqtts://… (QoS 1, journaled)."),
-            .init(name: "ca-file", value: "<pem>", help: "mqtts: the CA certificates the broker's certificate chains to."),
+            .init(
+                name: "ca-file", value: "<pem>", help: "mqtts: the CA certificates the broker's certificate chains to."),
             .init(name: "cert", value: "<pem>", help: "mqtts: this station's client certificate."),
             .init(name: "key", value: "<pem>", help: "mqtts: the private key of --cert."),
             .init(
@@ -201,8 +202,9 @@ enum WatchOptions {
         if let m = c.mqtt {
             do {
                 try station.checkBroker(seconds: 10)
-                Console.out("ok: broker \(m.redacted) accepted client id \(m.clientID) (libmosquitto "
-                    + "\((try? MQTTClient.libraryVersion()) ?? "?"))\n")
+                Console.out(
+                    "ok: broker \(m.redacted) accepted client id \(m.clientID) (libmosquitto "
+                        + "\((try? MQTTClient.libraryVersion()) ?? "?"))\n")
             } catch let e as MQTTError {
                 Console.out("failed: broker \(m.redacted): \(e.message)\n")
                 failed += 1
