@@ -6,7 +6,7 @@ package import Foundation
 
 /// A private mosquitto broker for one test or benchmark: its own directory, config, loopback port and persistence, started and
 /// stopped by pid. Missing mosquitto skips the test loudly (scripts/test installs Debian's `mosquitto`).
-package final class Broker {
+package final class Broker: @unchecked Sendable {
     package static let binary = "/usr/sbin/mosquitto"
     package static var available: Bool { FileManager.default.isExecutableFile(atPath: binary) }
     package static let skipNote =
@@ -20,7 +20,7 @@ package final class Broker {
 
     /// `users` non-empty: anonymous clients are refused and only these may connect (mosquitto_passwd file).
     package init(users: [String: String] = [:]) throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("opennfc-broker-\(UUID().uuidString)")
+        dir = Self.scratch.appendingPathComponent("opennfc-broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: dir.appendingPathComponent("data"), withIntermediateDirectories: true)
         port = try Self.freePort()
@@ -49,7 +49,23 @@ package final class Broker {
         try conf.write(to: dir.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    /// Where brokers and stations under test keep their files: memory (`/dev/shm`) when there is one. On a disk
+    /// shared with busy builds one `fsync` can take seconds (it flushes what others wrote), which would time the
+    /// machine, not the code; the calls are the same either way. `opennfc-bench watch` measures on the real disk.
+    package static var scratch: URL {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue,
+            FileManager.default.isWritableFile(atPath: "/dev/shm")
+        {
+            return URL(fileURLWithPath: "/dev/shm")
+        }
+        return FileManager.default.temporaryDirectory
+    }
 
     package var url: String { "mqtt://127.0.0.1:\(port)" }
 
@@ -60,7 +76,7 @@ package final class Broker {
         p.arguments = ["-c", dir.appendingPathComponent("mosquitto.conf").path]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try Tool.spawn(p)
         process = p
         let deadline = Date(timeIntervalSinceNow: 10)
         while !Self.accepts(port: port) {
@@ -74,14 +90,24 @@ package final class Broker {
     package func stop() {
         guard let p = process else { return }
         process = nil
-        if p.isRunning {
-            kill(p.processIdentifier, SIGTERM)
-            p.waitUntilExit()
-        }
+        kill(p.processIdentifier, SIGTERM)
+        // Exited = a zombie or gone (/proc); Foundation may reap it (and call its handler) much later.
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while Self.alive(p.processIdentifier) && Date() < deadline { _ = Tool.pause(milliseconds: 10) }
+        if Self.alive(p.processIdentifier) { kill(p.processIdentifier, SIGKILL) }
     }
 
     package var log: String {
         (try? String(contentsOf: dir.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// True while `pid` runs (not yet a zombie).
+    static func alive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state != "Z" && state != "X"
     }
 
     package static func accepts(port: Int) -> Bool {
@@ -149,7 +175,7 @@ package final class LineProcess: @unchecked Sendable {
             self.condition.broadcast()
             self.condition.unlock()
         }
-        try process.run()
+        try Tool.spawn(process)
         collect(o.fileHandleForReading, stdout: true)
         collect(e.fileHandleForReading, stdout: false)
     }
@@ -227,26 +253,26 @@ package final class LineProcess: @unchecked Sendable {
     deinit { signal(SIGKILL) }
 }
 
-/// A `mosquitto_sub` subscriber with a persistent session (QoS 1), collecting `topic payload` lines.
+/// A `mosquitto_sub` subscriber with a persistent session (QoS 1), collecting `topic payload` lines. The session is
+/// created first by a `mosquitto_sub -E` that exits once the broker acknowledged the subscription, so nothing
+/// published after ``init(broker:topic:id:)`` returns can be missed (the broker queues it for the session).
 package final class Subscriber {
     package let lines: LineProcess
     package static let binary = "/usr/bin/mosquitto_sub"
 
-    package init(broker: Broker, topic: String, id: String = "sub-\(UUID().uuidString.prefix(8))", extra: [String] = [])
-        throws
-    {
-        lines = try LineProcess(
-            Self.binary,
-            ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-c", "-i", id, "-v", "-d", "-t", topic] + extra)
-        guard lines.wait(seconds: 10, until: { out, _ in out.contains { $0.contains("SUBACK") } }) else {
-            throw TestFailure("mosquitto_sub did not subscribe: \(lines.stdoutLines) \(lines.stderrLines)")
+    package init(broker: Broker, topic: String, id: String = "sub-\(UUID().uuidString.prefix(8))") throws {
+        let base = ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-c", "-i", id, "-t", topic]
+        let subscribed = try Tool.run(Self.binary, base + ["-E"])
+        guard subscribed.status == 0 else {
+            throw TestFailure("mosquitto_sub could not subscribe: \(subscribed.stderr)")
         }
+        lines = try LineProcess(Self.binary, base + ["-v"])
     }
 
     /// The messages (`topic`, `payload`) received so far, debug lines left out.
     package var messages: [(topic: String, payload: String)] {
         lines.stdoutLines.compactMap { line in
-            guard !line.hasPrefix("Client "), let sp = line.firstIndex(of: " ") else { return nil }
+            guard let sp = line.firstIndex(of: " ") else { return nil }
             return (String(line[..<sp]), String(line[line.index(after: sp)...]))
         }
     }
@@ -255,7 +281,7 @@ package final class Subscriber {
         lines.wait(seconds: seconds) { out, _ in
             predicate(
                 out.compactMap { line in
-                    guard !line.hasPrefix("Client "), let sp = line.firstIndex(of: " ") else { return nil }
+                    guard let sp = line.firstIndex(of: " ") else { return nil }
                     return (String(line[..<sp]), String(line[line.index(after: sp)...]))
                 })
         }
@@ -265,6 +291,33 @@ package final class Subscriber {
 }
 
 package enum Tool {
+    /// Starts `process` from a thread whose signal mask blocks nothing: a child inherits the spawning thread's mask,
+    /// and test runners block SIGTERM and SIGINT, which would make `mosquitto` deaf to SIGTERM (no clean shutdown,
+    /// no saved persistence).
+    package static func spawn(_ process: Process) throws {
+        final class Outcome: @unchecked Sendable {
+            var error: (any Error)?
+            var finished = false
+        }
+        let outcome = Outcome()
+        let done = NSCondition()
+        let t = Thread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            pthread_sigmask(SIG_SETMASK, &set, nil)
+            do { try process.run() } catch { outcome.error = error }
+            done.lock()
+            outcome.finished = true
+            done.broadcast()
+            done.unlock()
+        }
+        t.start()
+        done.lock()
+        while !outcome.finished { done.wait() }
+        done.unlock()
+        if let e = outcome.error { throw e }
+    }
+
     package struct Result {
         package var status: Int32
         package var stdout: String

@@ -49,6 +49,7 @@ import Testing
 
     @Test func eventsStatusAndWillReachASubscriber() throws {
         guard let (dir, tag) = try setUp() else { return }
+        defer { try? FileManager.default.removeItem(at: dir) }
         let broker = try Broker()
         try broker.start()
         let sub = try Subscriber(broker: broker, topic: "nfc/#")
@@ -84,6 +85,7 @@ import Testing
 
     @Test func brokerStoppedAndRestartedMidStreamLosesNothing() throws {
         guard let (dir, tag) = try setUp() else { return }
+        defer { try? FileManager.default.removeItem(at: dir) }
         let broker = try Broker()
         try broker.start()
         let sub = try Subscriber(broker: broker, topic: "nfc/#")
@@ -114,6 +116,7 @@ import Testing
 
     @Test func stationKilledMidStreamPublishesItsJournalOnRestart() throws {
         guard let (dir, tag) = try setUp() else { return }
+        defer { try? FileManager.default.removeItem(at: dir) }
         let broker = try Broker()
         try broker.start()
         let sub = try Subscriber(broker: broker, topic: "nfc/#")
@@ -141,6 +144,7 @@ import Testing
 
     @Test func tenThousandEventsThroughOneBrokerNoneLostOrderKeptPerReader() throws {
         guard let (dir, tag) = try setUp() else { return }
+        defer { try? FileManager.default.removeItem(at: dir) }
         let other = try Watch.tagFile(in: dir, name: "b.json", uid: "04010203040506", uri: "https://example.org/b")
         let broker = try Broker()
         try broker.start()
@@ -161,7 +165,8 @@ import Testing
     }
 
     @Test func wrongCredentialsAreAClearError() throws {
-        guard let (_, tag) = try setUp() else { return }
+        guard let (dir, tag) = try setUp() else { return }
+        defer { try? FileManager.default.removeItem(at: dir) }
         let broker = try Broker(users: ["station": "right-secret"])
         try broker.start()
         let bad = try Watch.run([
@@ -182,7 +187,7 @@ import Testing
         // A running station says so in its log, once, and keeps its events journaled.
         let w = try Watch.start([
             "--device", "sim:\(tag)", "--station-id", "s5", "--journal",
-            try Watch.temporaryDirectory().appendingPathComponent("j").path,
+            dir.appendingPathComponent("j").path,
             "--mqtt", "mqtt://station:wrong@127.0.0.1:\(broker.port)/nfc", "--drain-timeout", "0",
         ])
         #expect(

@@ -34,7 +34,7 @@ enum Watch {
     }
 
     static func temporaryDirectory() throws -> URL {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("opennfc-watch-\(UUID().uuidString)")
+        let d = Broker.scratch.appendingPathComponent("opennfc-watch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
         return d
     }

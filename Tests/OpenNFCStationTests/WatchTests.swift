@@ -8,6 +8,7 @@ import Testing
 @Suite(.serialized) struct WatchTests {
     @Test func simTagsGiveReaderAddedArrivedLeftAndReaderRemoved() throws {
         let dir = try Watch.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let a = try Watch.tagFile(in: dir, name: "a.json", uid: "04A1B2C3D4E5F6", uri: "https://example.org/a")
         let b = try Watch.tagFile(in: dir, name: "b.json", uid: "04010203040506", uri: "https://example.org/b")
         let w = try Watch.start(["--device", "sim:\(a)+\(b)", "--station-id", "t1"])
@@ -42,6 +43,7 @@ import Testing
 
     @Test func uidOnlyTextFormatAndExec() throws {
         let dir = try Watch.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let a = try Watch.tagFile(in: dir, name: "a.json", uid: "04A1B2C3D4E5F6", uri: "https://example.org/a")
         let log = dir.appendingPathComponent("exec.log").path
         let w = try Watch.start([
@@ -66,6 +68,7 @@ import Testing
 
     @Test func severalDevicesAtOnceEachInOrder() throws {
         let dir = try Watch.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let a = try Watch.tagFile(in: dir, name: "a.json", uid: "04A1B2C3D4E5F6", uri: "https://example.org/a")
         let b = try Watch.tagFile(in: dir, name: "b.json", uid: "04010203040506", uri: "https://example.org/b")
         let w = try Watch.start(["--device", "sim:\(a)", "--device", "sim:\(b)", "--repeat", "20", "--uid-only"])
