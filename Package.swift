@@ -1,7 +1,9 @@
 // swift-tools-version:6.0
 // OpenCoreNFC: Apple's Core NFC API re-implemented in Swift for Linux and macOS.
-// Layering (see docs/ARCHITECTURE.md): Bytes → NDEF → RF → {Tags | Simulation | PCSC} → System → OpenCoreNFC.
+// Layering (see docs/ARCHITECTURE.md): Bytes → NDEF → RF → {Tags | Simulation | PCSC | Remote} →
+// System (arbiter, policies, driver over Tags and RF) → Devices (sim, pcsc, remote, replay) → OpenCoreNFC.
 // The simulation never imports the reader procedures (OpenNFCTags): the two are independent readings of the specs.
+// The System links no device: neither the simulation, PC/SC nor the remote field (scripts/check-layers).
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -49,11 +51,13 @@ let package = Package(
             name: "OpenNFCVPCD", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCSimulation"], swiftSettings: strict
         ),
         .target(
-            name: "OpenNFCSystem",
-            dependencies: [
-                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
-                "OpenNFCRemote",
-            ],
+            name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags"],
+            swiftSettings: strict),
+        // The devices and their scheme registry (`sim:`, `pcsc`, `remote:`, `replay:`, recording, the process
+        // default): one folder per device, one registration line in BuiltInDevices.swift.
+        .target(
+            name: "OpenNFCDevices",
+            dependencies: ["OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCPCSC", "OpenNFCRemote"],
             swiftSettings: strict),
         // libmosquitto through dlopen (MQTT 3.1.1 client: QoS 1, Will, TLS), for reader stations.
         .target(name: "OpenNFCMQTT", swiftSettings: strict),
@@ -61,19 +65,22 @@ let package = Package(
         .target(
             name: "OpenNFCStation",
             dependencies: [
-                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSystem", "OpenNFCPCSC",
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCDevices", "OpenNFCPCSC",
                 "OpenNFCMQTT",
             ],
             swiftSettings: strict),
         .target(
             name: "OpenCoreNFC",
-            dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCTags"],
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCTags", "OpenNFCDevices",
+            ],
             swiftSettings: strict),
         .target(name: "CoreNFC", dependencies: ["OpenCoreNFC"], swiftSettings: strict),
         .target(
             name: "OpenCoreNFCTesting",
             dependencies: [
-                "OpenCoreNFC", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCNDEF", "OpenNFCBytes",
+                "OpenCoreNFC", "OpenNFCSystem", "OpenNFCDevices", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCNDEF",
+                "OpenNFCBytes",
             ],
             swiftSettings: strict),
         // The seed flows `opennfc demo` plays and the sessions benchmark: drivers, not product API (no product).
@@ -88,8 +95,8 @@ let package = Package(
             name: "opennfc",
             dependencies: [
                 "OpenNFCDemo", "OpenNFCCLIKit",
-                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCPCSC", "OpenNFCSimulation",
-                "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCDevices", "OpenNFCPCSC",
+                "OpenNFCSimulation", "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
                 "OpenNFCFieldServer", "OpenNFCStation", "OpenNFCMQTT",
             ],
             swiftSettings: strict),
@@ -146,7 +153,7 @@ let package = Package(
             name: "OpenNFCFieldTests",
             dependencies: [
                 "OpenNFCFieldServer", "OpenNFCRemote", "OpenNFCHTTP", "OpenNFCRF", "OpenNFCSimulation", "OpenNFCBytes",
-                "OpenNFCSystem", "opennfc", "opencorenfc-example",
+                "OpenNFCSystem", "OpenNFCDevices", "opennfc", "opencorenfc-example",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -160,11 +167,15 @@ let package = Package(
             name: "OpenNFCSystemTests",
             dependencies: ["OpenNFCSystem", "OpenNFCRF", "OpenNFCTags", "OpenNFCTestSupport"],
             swiftSettings: strict),
+        // The device strings and their registry: the one grammar for `OPENCORENFC_DEVICE` and `opennfc --device`.
+        .testTarget(
+            name: "OpenNFCDevicesTests", dependencies: ["OpenNFCDevices", "OpenNFCSystem", "OpenNFCRF"],
+            swiftSettings: strict),
         .testTarget(
             name: "OpenCoreNFCTests",
             dependencies: [
                 "opencorenfc-example", "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF",
-                "OpenNFCSimulation", "OpenNFCTags",
+                "OpenNFCSimulation", "OpenNFCTags", "OpenNFCDevices",
             ],
             swiftSettings: strict),
         // Compiled with `import CoreNFC` only: iOS code with `#if canImport(CoreNFC)` guards, unchanged.
@@ -185,7 +196,8 @@ let package = Package(
             name: "OpenNFCPCSCEndToEndTests",
             dependencies: [
                 "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCNDEF", "OpenNFCRF",
-                "OpenNFCBytes", "OpenNFCSystem", "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCTestSupport",
+                "OpenNFCBytes", "OpenNFCSystem", "OpenNFCDevices", "OpenCoreNFC", "OpenCoreNFCTesting",
+                "OpenNFCTestSupport",
             ],
             swiftSettings: strict),
         // Replays every committed fuzz corpus file and every past finding through its target.
@@ -200,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "OpenNFCStationTests",
             dependencies: [
-                "OpenNFCStation", "OpenNFCMQTT", "OpenNFCSystem", "OpenNFCRF", "OpenNFCBytes", "OpenNFCSimulation",
+                "OpenNFCStation", "OpenNFCMQTT", "OpenNFCDevices", "OpenNFCRF", "OpenNFCBytes", "OpenNFCSimulation",
                 "OpenNFCTestSupport", "opennfc",
             ],
             swiftSettings: strict),

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OpenNFCDevices
 internal import OpenNFCSystem
 
 /// Carries a value into a `@Sendable` closure when the value is only ever used on the session's queue, as Core

@@ -1,5 +1,6 @@
 internal import Foundation
 public import OpenCoreNFC
+internal import OpenNFCDevices
 internal import OpenNFCNDEF
 public import OpenNFCRF
 public import OpenNFCSimulation

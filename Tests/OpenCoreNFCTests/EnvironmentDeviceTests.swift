@@ -1,6 +1,7 @@
 import Foundation
 import OpenCoreNFC
 import OpenCoreNFCTesting
+import OpenNFCDevices
 import OpenNFCSystem
 import Testing
 

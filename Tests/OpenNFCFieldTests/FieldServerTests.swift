@@ -1,5 +1,6 @@
 import Foundation
 import OpenNFCBytes
+import OpenNFCDevices
 import OpenNFCFieldServer
 import OpenNFCHTTP
 import OpenNFCRF

@@ -2,6 +2,7 @@ import Foundation
 import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCBytes
+import OpenNFCDevices
 import OpenNFCPCSC
 import OpenNFCRF
 import OpenNFCSystem

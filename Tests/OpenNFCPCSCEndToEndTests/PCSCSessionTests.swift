@@ -2,6 +2,7 @@ import Foundation
 import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCBytes
+import OpenNFCDevices
 import OpenNFCSimulation
 import OpenNFCSystem
 import OpenNFCTestSupport

@@ -1,6 +1,6 @@
 import Foundation
+import OpenNFCDevices
 import OpenNFCRF
-import OpenNFCSystem
 import OpenNFCTestSupport
 import Synchronization
 import Testing

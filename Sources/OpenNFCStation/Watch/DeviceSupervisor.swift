@@ -1,6 +1,6 @@
 internal import Foundation
+internal import OpenNFCDevices
 package import OpenNFCRF
-internal import OpenNFCSystem
 internal import Synchronization
 
 /// Keeps one device watched for the life of the station: opens it, reports `reader-added`, runs its

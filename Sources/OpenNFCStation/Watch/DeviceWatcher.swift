@@ -1,7 +1,7 @@
 internal import Foundation
 internal import OpenNFCBytes
+package import OpenNFCDevices
 package import OpenNFCRF
-package import OpenNFCSystem
 
 /// The loop over one device a tag command would use (a ``DeviceTagSource``: one PC/SC reader, a `sim:` field, a
 /// `remote:` field …): wait for a tag, read it, report `arrived`, wait until it is gone, report `left`.

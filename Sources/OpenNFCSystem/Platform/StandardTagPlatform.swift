@@ -1,5 +1,6 @@
 package import OpenNFCRF
 package import OpenNFCTags
+internal import Synchronization
 
 /// The reader procedures of `OpenNFCTags` as the system's platform: identification (`TagIdentifier`) and the NFC
 /// Forum NDEF procedures (`Type1NDEF`, `Type2NDEF`, `Type4NDEF`, `Type5NDEF`), with their errors mapped to the session's codes — the read and
@@ -80,4 +81,21 @@ package struct StandardTagPlatform: TagPlatform {
             }
         }
     }
+}
+
+extension NFCSystem {
+    private static let platformStorage = Mutex<any TagPlatform>(StandardTagPlatform())
+    /// The reader procedures systems use unless told otherwise.
+    package static var standardPlatform: any TagPlatform {
+        get { platformStorage.withLock { $0 } }
+        set { platformStorage.withLock { $0 = newValue } }
+    }
+}
+
+/// A platform without reader procedures: nothing can be identified.
+struct NoProcedures: TagPlatform {
+    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> IdentifiedTag {
+        IdentifiedTag(target: target, kind: .unsupported("no reader procedures are linked"))
+    }
+    func ndefAccess(for tag: IdentifiedTag, frontend: any RFFrontend) -> (any NDEFAccess)? { nil }
 }

@@ -1,8 +1,8 @@
 import Foundation
+import OpenNFCDevices
 import OpenNFCMQTT
 import OpenNFCRF
 import OpenNFCStation
-import OpenNFCSystem
 
 extension Commands {
     static let watch = Command(

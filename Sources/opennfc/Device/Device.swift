@@ -1,9 +1,10 @@
+import OpenNFCDevices
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCSystem
 
 /// A place where tags are presented to the tag commands: any device string of the one device registry
-/// (`OpenNFCSystem/Backends`: `sim:`, `pcsc`, and whatever scheme is registered there), opened for a tag command.
+/// (`OpenNFCDevices`: `sim:`, `pcsc`, and whatever scheme is registered there), opened for a tag command.
 ///
 /// A device hands out one tag at a time. ``waitForTag(timeout:)`` returns the next tag in the field (waiting for one
 /// when there is none, on the device's own clock), and ``release()`` ends the command's use of it: a simulated

@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCDevices
 import OpenNFCRF
 import OpenNFCRemote
 import OpenNFCSystem

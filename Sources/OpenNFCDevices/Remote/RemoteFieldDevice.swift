@@ -1,6 +1,7 @@
 internal import Foundation
 internal import OpenNFCRF
 internal import OpenNFCRemote
+internal import OpenNFCSystem
 
 /// The `remote:` device: the app's reader is a virtual field served by `opennfc field serve` on loopback
 /// (docs/FIELD.md), through OpenNFCRemote's ``RemoteFieldFrontend``.

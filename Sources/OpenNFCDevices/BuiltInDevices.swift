@@ -1,5 +1,5 @@
-/// The device schemes every program knows without registering anything: the one list a new backend joins (one
-/// line here, plus its target in OpenNFCSystem's dependencies). Programs may add more at run time with
+/// The device schemes every program knows without registering anything: the one list a new device joins (its folder
+/// under `Sources/OpenNFCDevices/`, one line here, and the target it drives in OpenNFCDevices' dependencies). Programs may add more at run time with
 /// ``DeviceRegistry/register(_:)``. A scheme listed here reaches both `OPENCORENFC_DEVICE` (the phone) and
 /// `opennfc --device` (tag commands): its ``DeviceScheme`` is told which of the two opens it (``DeviceUse``), and a
 /// scheme that gives no ``DeviceTagSource`` of its own is polled by the CLI on the device's clock.

@@ -1,5 +1,6 @@
 internal import Dispatch
 package import OpenNFCRF
+package import OpenNFCSystem
 
 /// Moves a simulated device's virtual clock when nothing else can happen (Core NFC parity issue item 5): a session
 /// is waiting for a tag, no callback or completion is running or queued, no command is in flight, and the app has
@@ -7,9 +8,6 @@ package import OpenNFCRF
 /// 500 ms before `restartPolling()` — run first). Then the clock jumps to its next due timer, so a 60 s timeout
 /// happens at once while an app busy between awaits or inside callbacks is never cut short.
 package enum IdleDetector {
-    /// Wall time without API calls before the clock may jump.
-    package static let quietSpell: UInt64 = 1_000_000_000
-
     /// Checks every 100 ms of wall time, for as long as the system lives.
     package static func start(system: NFCSystem, clock: VirtualClock) {
         let queue = DispatchQueue(label: "OpenCoreNFC.IdleDetector")
@@ -29,18 +27,6 @@ package enum IdleDetector {
                 system.synchronized { clock.advance(by: NFCDuration(nanoseconds: elapsed)) }
             }
             schedule(queue: queue, system: system, clock: clock, last: now)
-        }
-    }
-}
-
-extension NFCSystem {
-    /// The idle rule: the active session is waiting for a tag (scanning, nothing delivered, nothing connected — a
-    /// card no declared AID selects counts as no tag), nothing running, and a quiet spell of wall time.
-    package var isIdle: Bool {
-        guard isQuiescent, wallTimeSinceLastAPICall >= IdleDetector.quietSpell else { return false }
-        return perform {
-            guard let id = arbiter.active, let s = sessions[id] else { return false }
-            return s.tags.isPolling
         }
     }
 }

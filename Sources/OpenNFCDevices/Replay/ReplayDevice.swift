@@ -1,6 +1,7 @@
 internal import Foundation
 internal import OpenNFCRF
 internal import OpenNFCRemote
+internal import OpenNFCSystem
 
 /// The `replay:<file>` device: plays back an RF transcript recorded with `OPENCORENFC_RECORD` (or the CLI's
 /// `--record`) on a virtual clock, without the reader or the tag (docs/FIELD.md "Record and replay"). A program that
@@ -28,22 +29,6 @@ enum ReplayDevice {
         replay.onMismatch = { FileHandle.standardError.write(Data("OpenCoreNFC \($0)\n".utf8)) }
         return OpenedDevice(
             frontend: InstrumentedFrontend(replay), clock: .virtual(clock), pollInterval: .milliseconds(250))
-    }
-}
-
-/// `OPENCORENFC_RECORD=<file>`: wraps the opened device's frontend in a ``RecordingFrontend``.
-enum DeviceRecording {
-    static func wrap(_ opened: OpenedDevice, device: String, path: String) -> OpenedDevice {
-        var o = opened
-        let now: () -> NFCInstant
-        switch opened.clock {
-        case .virtual(let c): now = { c.now }
-        case .wall:
-            let wall = WallClock()
-            now = { wall.now }
-        }
-        o.frontend = InstrumentedFrontend(RecordingFrontend(opened.frontend, path: path, device: device, now: now))
-        return o
     }
 }
 

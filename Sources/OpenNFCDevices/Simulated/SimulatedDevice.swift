@@ -1,6 +1,7 @@
 internal import Foundation
 package import OpenNFCRF
 package import OpenNFCSimulation
+internal import OpenNFCSystem
 
 /// The `sim:` device: a simulated reader over a ``VirtualField`` on a ``VirtualClock``.
 ///

@@ -1,6 +1,6 @@
 internal import Foundation
 internal import OpenNFCRF
-internal import OpenNFCTags
+package import OpenNFCSystem
 internal import Synchronization
 
 /// The process-wide system, for programs that use the public module without the testing product: built once from
@@ -20,12 +20,6 @@ internal import Synchronization
 /// what to set and ends it with `readerErrorUnsupportedFeature`.
 extension NFCSystem {
     private static let defaultSystem = Mutex<NFCSystem?>(nil)
-    private static let platformStorage = Mutex<any TagPlatform>(StandardTagPlatform())
-    /// The reader procedures systems use unless told otherwise.
-    package static var standardPlatform: any TagPlatform {
-        get { platformStorage.withLock { $0 } }
-        set { platformStorage.withLock { $0 = newValue } }
-    }
 
     /// The process default system (created from the environment on first use).
     package static var processDefault: NFCSystem {
@@ -117,12 +111,4 @@ extension NFCSystem {
         opened.connect?(system)
         return system
     }
-}
-
-/// A platform without reader procedures: nothing can be identified.
-struct NoProcedures: TagPlatform {
-    func identify(_ target: RFTarget, frontend: any RFFrontend) throws(SystemError) -> IdentifiedTag {
-        IdentifiedTag(target: target, kind: .unsupported("no reader procedures are linked"))
-    }
-    func ndefAccess(for tag: IdentifiedTag, frontend: any RFFrontend) -> (any NDEFAccess)? { nil }
 }

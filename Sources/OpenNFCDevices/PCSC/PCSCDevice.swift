@@ -1,5 +1,6 @@
 internal import OpenNFCPCSC
 package import OpenNFCRF
+internal import OpenNFCSystem
 
 /// The `pcsc:` device: a USB (or virtual) reader through pcscd, with OpenNFCPCSC's ``PCSCFrontend``.
 ///

@@ -1,9 +1,10 @@
 import Foundation
+import OpenNFCDevices
 import OpenNFCRF
 import OpenNFCSystem
 import Testing
 
-/// One device layer (docs/ARCHITECTURE.md, "Backends and device strings"): one grammar and one registry for
+/// One device layer (docs/ARCHITECTURE.md, "Devices and device strings"): one grammar and one registry for
 /// `OPENCORENFC_DEVICE` (the phone) and `opennfc --device` (tag commands).
 @Suite struct DeviceLayerTests {
     /// A directory with two bare NDEF tag files (each loads as a factory NTAG215).

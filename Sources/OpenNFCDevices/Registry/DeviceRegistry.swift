@@ -1,9 +1,10 @@
 internal import Foundation
 package import OpenNFCRF
+package import OpenNFCSystem
 internal import Synchronization
 
 /// Who opens a device string. The grammar and the registry are the same for both; what differs is how a device is
-/// used (docs/ARCHITECTURE.md, "Backends and device strings"):
+/// used (docs/ARCHITECTURE.md, "Devices and device strings"):
 ///
 /// | Use | Opened by | PC/SC without a reader name | `sim:` tag files |
 /// |---|---|---|---|
@@ -148,7 +149,7 @@ package struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The schemes device strings may use, and the one grammar of device strings: `<scheme>` or `<scheme>:<argument>`.
-/// Backends register here, so a new backend needs no change to the system's internals or to the CLI.
+/// Devices register here, so a new device needs no change to the system's internals or to the CLI.
 package enum DeviceRegistry {
     /// The environment variables that name a device, in order of precedence (`OPENNFC_DEVICE` is the CLI's older
     /// name, still accepted).
