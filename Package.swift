@@ -70,6 +70,16 @@ let package = Package(
                 "OpenNFCPN532",
             ],
             swiftSettings: strict),
+        // libmosquitto through dlopen (MQTT 3.1.1 client: QoS 1, Will, TLS), for reader stations.
+        .target(name: "OpenNFCMQTT", swiftSettings: strict),
+        // Reader stations (`opennfc watch`): device watchers, events, the on-disk journal, publishing to MQTT.
+        .target(
+            name: "OpenNFCStation",
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCDevices", "OpenNFCPCSC",
+                "OpenNFCMQTT",
+            ],
+            swiftSettings: strict),
         .target(
             name: "OpenCoreNFC",
             dependencies: [
@@ -98,7 +108,7 @@ let package = Package(
                 "OpenNFCDemo", "OpenNFCCLIKit",
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCDevices", "OpenNFCPCSC",
                 "OpenNFCSimulation", "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
-                "OpenNFCFieldServer", "OpenNFCPN532", "OpenNFCPN532Emulator",
+                "OpenNFCFieldServer", "OpenNFCPN532", "OpenNFCPN532Emulator", "OpenNFCStation", "OpenNFCMQTT",
             ],
             swiftSettings: strict),
         // A plain program written against Core NFC's API, run by the integration tests with OPENCORENFC_DEVICE.
@@ -219,6 +229,14 @@ let package = Package(
             dependencies: [
                 "OpenNFCFuzzTargets", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCRF", "OpenNFCTestSupport",
                 "OpenNFCCLIKit", "OpenNFCHTTP", "OpenNFCRemote",
+            ],
+            swiftSettings: strict),
+        // The station: journal, watcher, MQTT against a private mosquitto broker, and `opennfc watch` as a process.
+        .testTarget(
+            name: "OpenNFCStationTests",
+            dependencies: [
+                "OpenNFCStation", "OpenNFCMQTT", "OpenNFCDevices", "OpenNFCRF", "OpenNFCBytes", "OpenNFCSimulation",
+                "OpenNFCTestSupport", "opennfc",
             ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.

@@ -26,6 +26,7 @@ let root = Command(
         Commands.classic,
         Commands.iso15693,
         Commands.batch,
+        Commands.watch,
         Commands.doctor,
     ]
 )
