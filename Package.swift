@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 // OpenCoreNFC: Apple's Core NFC API re-implemented in Swift for Linux and macOS.
-// Layering (see docs/ARCHITECTURE.md): Bytes → NDEF → RF → {Tags | Simulation | PCSC | Remote} →
-// System (arbiter, policies, driver over Tags and RF) → Devices (sim, pcsc, remote, replay) → OpenCoreNFC.
-// The simulation never imports the reader procedures (OpenNFCTags): the two are independent readings of the specs.
-// The System links no device: neither the simulation, PC/SC nor the remote field (scripts/check-layers).
+// Layering (docs/ARCHITECTURE.md, whose table of targets scripts/check-layers compares with this file):
+//   Bytes → NDEF, RF → Tags | Simulation | PCSC | Remote (→ HTTP) → System (the arbiter, the policies, the driver
+//   over Tags and RF) → Devices (sim:, pcsc, remote:, replay:) → OpenCoreNFC (wires the default devices) → CoreNFC.
+// The simulation never imports the reader procedures (OpenNFCTags) nor they the simulation: two independent
+// readings of the specs. The System links no device: neither the simulation, PC/SC nor the remote field.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -50,6 +51,13 @@ let package = Package(
         .target(
             name: "OpenNFCVPCD", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCSimulation"], swiftSettings: strict
         ),
+        // The PN532 driver (reader side): host frames, commands, HSU/I2C/SPI transports, PN532Frontend.
+        .target(name: "OpenNFCPN532", dependencies: ["OpenNFCBytes", "OpenNFCRF"], swiftSettings: strict),
+        // The virtual PN532 (card side): the chip's firmware over the simulation's virtual chips, served on a pty;
+        // never imports the reader procedures nor the driver.
+        .target(
+            name: "OpenNFCPN532Emulator",
+            dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCSimulation", "OpenNFCCrypto"], swiftSettings: strict),
         .target(
             name: "OpenNFCSystem", dependencies: ["OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags"],
             swiftSettings: strict),
@@ -60,8 +68,18 @@ let package = Package(
             // PC/SC exists on Linux (pcsc-lite) and macOS (PCSC.framework), not on iOS: there the `pcsc:` device is
             // left out (docs/APPLE-PLATFORMS.md).
             dependencies: [
-                "OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRemote",
+                "OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRemote", "OpenNFCVPCD", "OpenNFCPN532",
                 .target(name: "OpenNFCPCSC", condition: .when(platforms: [.linux, .macOS])),
+            ],
+            swiftSettings: strict),
+        // libmosquitto through dlopen (MQTT 3.1.1 client: QoS 1, Will, TLS), for reader stations.
+        .target(name: "OpenNFCMQTT", swiftSettings: strict),
+        // Reader stations (`opennfc watch`): device watchers, events, the on-disk journal, publishing to MQTT.
+        .target(
+            name: "OpenNFCStation",
+            dependencies: [
+                "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCDevices", "OpenNFCPCSC",
+                "OpenNFCMQTT",
             ],
             swiftSettings: strict),
         .target(
@@ -92,7 +110,7 @@ let package = Package(
                 "OpenNFCDemo", "OpenNFCCLIKit",
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCSystem", "OpenNFCDevices", "OpenNFCPCSC",
                 "OpenNFCSimulation", "OpenNFCTags", "OpenCoreNFCTesting", "OpenNFCVPCD", "OpenNFCHTTP", "OpenNFCRemote",
-                "OpenNFCFieldServer",
+                "OpenNFCFieldServer", "OpenNFCPN532", "OpenNFCPN532Emulator", "OpenNFCStation", "OpenNFCMQTT",
             ],
             swiftSettings: strict),
         // A plain program written against Core NFC's API, run by the integration tests with OPENCORENFC_DEVICE.
@@ -106,13 +124,14 @@ let package = Package(
                 "OpenNFCTestSupport", "OpenNFCDemo",
             ],
             swiftSettings: strict),
-        // Test support (no product): hex literals, the seeded generator, the one transcript grammar, the vpcd slot
-        // lock and the emulated-slot fixture, shared by the test targets and the PC/SC benchmark.
+        // Test support (no product), written once for every test target: hex literals and helpers, the seeded
+        // generator, the one transcript grammar, the field bench of frame pins and tear sweeps, phone sessions,
+        // subprocess and daemon launchers, the vpcd slot lock and the emulated-slot fixture (also the benchmarks').
         .target(
             name: "OpenNFCTestSupport",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation",
-                "OpenNFCCrypto",
+                "OpenNFCCrypto", "OpenNFCTags", "OpenCoreNFC", "OpenCoreNFCTesting",
             ],
             swiftSettings: strict),
         // Fuzz target bodies (no product): every parser fed outside bytes, with its invariants (docs/RELIABILITY.md).
@@ -121,11 +140,12 @@ let package = Package(
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCTags", "OpenNFCSimulation", "OpenNFCPCSC",
                 "OpenNFCVPCD", "OpenNFCSystem", "OpenNFCCrypto", "OpenNFCTestSupport",
-                "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCCLIKit",
+                "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCCLIKit", "OpenNFCPN532", "OpenNFCPN532Emulator",
             ],
             swiftSettings: strict),
         // libFuzzer driver (`scripts/fuzz`, -DOPENNFC_FUZZ) or, built normally, the corpus replay and seed tool.
-        .executableTarget(name: "opennfc-fuzz", dependencies: ["OpenNFCFuzzTargets"], swiftSettings: strict),
+        .executableTarget(
+            name: "opennfc-fuzz", dependencies: ["OpenNFCFuzzTargets", "OpenNFCBytes"], swiftSettings: strict),
         .testTarget(
             name: "OpenNFCBytesTests", dependencies: ["OpenNFCBytes", "OpenNFCTestSupport"], swiftSettings: strict),
         .testTarget(name: "OpenNFCCryptoTests", dependencies: ["OpenNFCCrypto"], swiftSettings: strict),
@@ -143,13 +163,14 @@ let package = Package(
             name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF", "OpenNFCTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
-        .testTarget(name: "OpenNFCHTTPTests", dependencies: ["OpenNFCHTTP"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenNFCHTTPTests", dependencies: ["OpenNFCHTTP", "OpenNFCTestSupport"], swiftSettings: strict),
         // The field server, the remote frontend and record/replay; the example program and the CLI as processes.
         .testTarget(
             name: "OpenNFCFieldTests",
             dependencies: [
                 "OpenNFCFieldServer", "OpenNFCRemote", "OpenNFCHTTP", "OpenNFCRF", "OpenNFCSimulation", "OpenNFCBytes",
-                "OpenNFCSystem", "OpenNFCDevices", "opennfc", "opencorenfc-example",
+                "OpenNFCSystem", "OpenNFCDevices", "OpenNFCTestSupport", "opennfc", "opencorenfc-example",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -171,7 +192,7 @@ let package = Package(
             name: "OpenCoreNFCTests",
             dependencies: [
                 "opencorenfc-example", "OpenCoreNFC", "OpenCoreNFCTesting", "OpenNFCNDEF", "OpenNFCSystem", "OpenNFCRF",
-                "OpenNFCSimulation", "OpenNFCTags", "OpenNFCDevices",
+                "OpenNFCSimulation", "OpenNFCTags", "OpenNFCDevices", "OpenNFCTestSupport",
             ],
             swiftSettings: strict),
         // Compiled with `import CoreNFC` only: iOS code with `#if canImport(CoreNFC)` guards, unchanged.
@@ -193,7 +214,16 @@ let package = Package(
             dependencies: [
                 "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCNDEF", "OpenNFCRF",
                 "OpenNFCBytes", "OpenNFCSystem", "OpenNFCDevices", "OpenCoreNFC", "OpenCoreNFCTesting",
-                "OpenNFCTestSupport",
+                "OpenNFCTestSupport", "opencorenfc-example", "opennfc",
+            ],
+            swiftSettings: strict),
+        // The PN532 driver and the virtual PN532: frames, the chip's commands, the two sides over a pty, and libnfc,
+        // mfoc, libfreefare and nfcpy run as subprocesses against the virtual PN532 (skipped loudly when missing).
+        .testTarget(
+            name: "OpenNFCPN532Tests",
+            dependencies: [
+                "OpenNFCPN532", "OpenNFCPN532Emulator", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCBytes",
+                "OpenNFCCrypto", "OpenNFCTestSupport", "OpenNFCTags",
             ],
             swiftSettings: strict),
         // Replays every committed fuzz corpus file and every past finding through its target.
@@ -202,6 +232,14 @@ let package = Package(
             dependencies: [
                 "OpenNFCFuzzTargets", "OpenNFCSimulation", "OpenNFCTags", "OpenNFCRF", "OpenNFCTestSupport",
                 "OpenNFCCLIKit", "OpenNFCHTTP", "OpenNFCRemote",
+            ],
+            swiftSettings: strict),
+        // The station: journal, watcher, MQTT against a private mosquitto broker, and `opennfc watch` as a process.
+        .testTarget(
+            name: "OpenNFCStationTests",
+            dependencies: [
+                "OpenNFCStation", "OpenNFCMQTT", "OpenNFCDevices", "OpenNFCRF", "OpenNFCBytes", "OpenNFCSimulation",
+                "OpenNFCTestSupport", "opennfc",
             ],
             swiftSettings: strict),
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.

@@ -2,10 +2,10 @@ internal import Foundation
 internal import OpenNFCSystem
 internal import OpenNFCTags
 
-/// An `NFCISO15693Tag`: an NFC Forum Type 5 tag delivered to a session. Each command becomes one ISO/IEC 15693-3
-/// request `flags command [UID] parameters` (§10.4 command formats; the frontend adds the CRC), sent through the
-/// system's ``NFCSystem/sendISO15693(_:_:passingErrors:silent:)`` (docs/PARITY.md, docs/DIFFERENCES.md "Type 5
-/// tags").
+/// An `NFCISO15693Tag`: an NFC Forum Type 5 tag delivered to a session. Each command checks Apple's parameters and
+/// becomes one ``ISO15693Request`` (framed in `OpenNFCTags/Type5/`, §10.4 command formats) sent with the app's request
+/// flags through the system's ``NFCSystem/iso15693(_:flags:_:passingErrors:silent:)`` (NFCSystem+ISO15693.swift;
+/// docs/PARITY.md, docs/DIFFERENCES.md "Type 5 tags").
 ///
 /// | Rule | What is done |
 /// |---|---|
@@ -20,117 +20,60 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
     var icManufacturerCode: Int { delivered.identifier.count == 8 ? Int(delivered.identifier[1]) : 0 }
     var icSerialNumber: Data { Data(delivered.identifier.dropFirst(2)) }
 
-    // MARK: framing
-
-    /// The request as Core NFC frames it.
-    static func frame(_ flags: NFCISO15693RequestFlag, _ command: UInt8, uid: [UInt8], _ parameters: [UInt8])
-        -> [UInt8]
-    {
-        var f = flags.rawValue & ~0x04
-        if flags.contains(.select) {
-            f &= ~NFCISO15693RequestFlag.address.rawValue
-            return [f, command] + parameters
-        }
-        f |= NFCISO15693RequestFlag.address.rawValue
-        return [f, command] + uid.reversed() + parameters
-    }
+    // MARK: requests
 
     /// Sends a request and hands over the answer after its flags byte.
     private func request(
-        _ flags: NFCISO15693RequestFlag, _ command: UInt8,
-        _ parameters:
-            @escaping @Sendable () throws(SystemError)
-            -> [UInt8] = { [] },
+        _ flags: NFCISO15693RequestFlag,
+        _ request: @escaping @Sendable () throws(SystemError) -> ISO15693Request,
         silent: Bool = false, then done: @escaping (Result<[UInt8], any Error>) -> Void
     ) {
-        let (system, ref, uid) = (self.system, reference, delivered.identifier)
+        let (system, ref) = (self.system, reference)
         perform(
             { () throws(SystemError) in
-                let frame = Self.frame(flags, command, uid: uid, try parameters())
-                return Array(try system.sendISO15693(ref, frame, silent: silent).dropFirst())
+                Array(try system.iso15693(ref, flags: flags.rawValue, try request(), silent: silent).dropFirst())
             }, then: done)
     }
 
     /// Sends a request whose answer flags reach the app: an error answer is passed through.
     private func rawRequest(
-        _ frame: @escaping @Sendable () throws(SystemError) -> [UInt8],
+        _ send: @escaping @Sendable (NFCSystem, TagReference) throws(SystemError) -> [UInt8],
         then done: @escaping (Result<(NFCISO15693ResponseFlag, [UInt8]), any Error>) -> Void
     ) {
         let (system, ref) = (self.system, reference)
         perform(
             { () throws(SystemError) in
-                let answer = try system.sendISO15693(ref, try frame(), passingErrors: true)
+                let answer = try send(system, ref)
                 return (NFCISO15693ResponseFlag(rawValue: answer[0]), Array(answer.dropFirst()))
             }, then: done)
     }
 
-    private var uid: [UInt8] { delivered.identifier }
-
-    static func block(_ n: UInt8) -> [UInt8] { [n] }
-
-    static func extendedBlock(_ n: Int) throws(SystemError) -> [UInt8] {
-        guard (0...0xFFFF).contains(n) else {
-            throw SystemError(.parameterOutOfBound, "block number \(n) is outside 0…65535")
-        }
-        return [UInt8(n & 0xFF), UInt8(n >> 8)]
+    /// Runs a System operation and hands its outcome to `done`.
+    private func run<T>(
+        _ work: @escaping @Sendable (NFCSystem, TagReference) throws(SystemError) -> T,
+        _ done: @escaping (Result<T, any Error>) -> Void
+    ) {
+        let (system, ref) = (self.system, reference)
+        perform({ () throws(SystemError) in try work(system, ref) }, then: done)
     }
 
-    /// First block and count − 1 (ISO/IEC 15693-3 §10.4.5), one byte each.
-    static func range(_ r: NSRange) throws(SystemError) -> [UInt8] {
-        guard r.location >= 0, r.location <= 0xFF, r.length >= 1, r.length <= 256, r.location + r.length <= 256
-        else {
-            throw SystemError(
-                .parameterOutOfBound, "block range \(r.location)+\(r.length) is outside blocks 0…255 (1–256 blocks)")
-        }
-        return [UInt8(r.location), UInt8(r.length - 1)]
+    static func extendedBlock(_ n: Int) throws(SystemError) -> Int { try NFCSystem.checkISO15693ExtendedBlock(n) }
+    static func byte(_ value: Int, _ what: String) throws(SystemError) -> UInt8 {
+        try NFCSystem.checkISO15693Byte(value, what)
     }
-
-    /// First block and count − 1, two bytes each, LSB first (the extended commands, §10.4.15 onwards).
-    static func extendedRange(_ r: NSRange) throws(SystemError) -> [UInt8] {
-        guard r.location >= 0, r.location <= 0xFFFF, r.length >= 1, r.length <= 0x10000,
-            r.location + r.length <= 0x10000
-        else {
-            throw SystemError(
-                .parameterOutOfBound,
-                "block range \(r.location)+\(r.length) is outside blocks 0…65535 (1–65536 blocks)")
-        }
-        let last = r.length - 1
-        return [UInt8(r.location & 0xFF), UInt8(r.location >> 8), UInt8(last & 0xFF), UInt8(last >> 8)]
-    }
-
-    /// The blocks to write, concatenated: as many as the range holds, all of one non-zero size.
-    static func blocks(_ data: [Data], for r: NSRange) throws(SystemError) -> [UInt8] {
-        guard data.count == r.length else {
-            throw SystemError(
-                .invalidParameterLength, "\(data.count) data blocks for a range of \(r.length) blocks")
-        }
-        guard let size = data.first?.count, size > 0, data.allSatisfy({ $0.count == size }) else {
-            throw SystemError(.invalidParameterLength, "the data blocks are empty or not all of one size")
-        }
-        return data.flatMap { [UInt8]($0) }
-    }
-
-    /// The answer split into `count` blocks of one size.
-    static func split(_ data: [UInt8], into count: Int) throws(SystemError) -> [Data] {
-        guard count > 0, !data.isEmpty, data.count % count == 0 else {
-            throw SystemError(
-                .tagResponseError, "\(data.count) data bytes cannot be \(count) blocks", unexpectedLength: true)
-        }
-        let size = data.count / count
-        return (0..<count).map { Data(data[($0 * size)..<(($0 + 1) * size)]) }
-    }
+    private static func bytes(_ data: [Data]) -> [[UInt8]] { data.map { [UInt8]($0) } }
 
     // MARK: iOS 13 commands
 
     func stayQuiet(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
-        request([], 0x02, silent: true) { completionHandler($0.failure) }
+        request([], { .stayQuiet }, silent: true) { completionHandler($0.failure) }
     }
 
     func readSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
         completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
     ) {
-        request(flags, 0x20, { [blockNumber] }) { Self.deliver($0, completionHandler) }
+        request(flags, { .readSingleBlock(Int(blockNumber)) }) { Self.deliver($0, completionHandler) }
     }
 
     func writeSingleBlock(
@@ -139,10 +82,10 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
     ) {
         let data = [UInt8](dataBlock)
         request(
-            flags, 0x21,
+            flags,
             { () throws(SystemError) in
                 guard !data.isEmpty else { throw SystemError(.invalidParameterLength, "an empty data block") }
-                return [blockNumber] + data
+                return .writeSingleBlock(Int(blockNumber), data)
             }
         ) { completionHandler($0.failure) }
     }
@@ -151,58 +94,55 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8,
         completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        request(flags, 0x22, { [blockNumber] }) { completionHandler($0.failure) }
+        request(flags, { .lockBlock(Int(blockNumber)) }) { completionHandler($0.failure) }
     }
 
     func readMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
     ) {
-        readBlocks(flags, 0x23, blockRange, extended: false) { Self.deliver($0, completionHandler) }
+        readBlocks(flags, blockRange, extended: false, fast: false) {
+            Self.deliver($0, completionHandler)
+        }
     }
 
     func writeMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
         completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        request(
-            flags, 0x24,
-            { () throws(SystemError) in
-                try Self.range(blockRange) + Self.blocks(dataBlocks, for: blockRange)
-            }
-        ) { completionHandler($0.failure) }
+        writeBlocks(flags, blockRange, dataBlocks, extended: false) { completionHandler($0.failure) }
     }
 
     func select(
         requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        request(flags, 0x25) { completionHandler($0.failure) }
+        request(flags, { .select }) { completionHandler($0.failure) }
     }
 
     func resetToReady(
         requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        request(flags, 0x26) { completionHandler($0.failure) }
+        request(flags, { .resetToReady }) { completionHandler($0.failure) }
     }
 
     func writeAFI(
         requestFlags flags: NFCISO15693RequestFlag, afi: UInt8,
         completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        request(flags, 0x27, { [afi] }) { completionHandler($0.failure) }
+        request(flags, { .writeAFI(afi) }) { completionHandler($0.failure) }
     }
 
     func lockAFI(
         requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        request(flags, 0x28) { completionHandler($0.failure) }
+        request(flags, { .lockAFI }) { completionHandler($0.failure) }
     }
 
     func writeDSFID(
         requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8,
         completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        request(flags, 0x29, { [dsfid] }) { completionHandler($0.failure) }
+        request(flags, { .writeDSFID(dsfid) }) { completionHandler($0.failure) }
     }
 
     func lockDFSID(
@@ -214,7 +154,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
     func lockDSFID(
         requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        request(flags, 0x2A) { completionHandler($0.failure) }
+        request(flags, { .lockDSFID }) { completionHandler($0.failure) }
     }
 
     func getSystemInfo(
@@ -236,10 +176,10 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag,
         resultHandler: @escaping @Sendable (Result<NFCISO15693SystemInfo, any Error>) -> Void
     ) {
-        let (system, ref, uid) = (self.system, reference, self.uid)
+        let (system, ref) = (self.system, reference)
         perform(
             { () throws(SystemError) in
-                let answer = Array(try system.sendISO15693(ref, Self.frame(flags, 0x2B, uid: uid, [])).dropFirst())
+                let answer = Array(try system.iso15693(ref, flags: flags.rawValue, .getSystemInformation).dropFirst())
                 var problem = ""
                 guard let info = Type5SystemInfo(getSystemInformationAnswer: answer, problem: &problem) else {
                     throw SystemError(.tagResponseError, problem, unexpectedLength: true)
@@ -255,7 +195,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void
     ) {
-        securityStatus(flags, 0x2C, blockRange, extended: false) { result in
+        securityStatus(flags, blockRange, extended: false) { result in
             switch result {
             case .success(let s): completionHandler(s.map { NSNumber(value: $0) }, nil)
             case .failure(let e): completionHandler([], e)
@@ -267,33 +207,33 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
     ) {
-        readBlocks(flags, 0x2D, blockRange, extended: false, then: resultHandler)
+        readBlocks(flags, blockRange, extended: false, fast: true, then: resultHandler)
     }
 
     func customCommand(
         requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
         completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
     ) {
-        let (parameters, manufacturer) = ([UInt8](customRequestParameters), UInt8(icManufacturerCode & 0xFF))
-        let (system, ref, uid) = (self.system, reference, self.uid)
-        perform({ () throws(SystemError) in
-            guard (0xA0...0xDF).contains(customCommandCode) else {
-                throw SystemError(.parameterOutOfBound, "custom command code \(customCommandCode) is outside A0…DF")
+        let parameters = [UInt8](customRequestParameters)
+        request(
+            flags,
+            { () throws(SystemError) in
+                guard (0xA0...0xDF).contains(customCommandCode) else {
+                    throw SystemError(
+                        .parameterOutOfBound, "custom command code \(customCommandCode) is outside A0…DF")
+                }
+                return .custom(UInt8(customCommandCode), parameters)
             }
-            // ISO/IEC 15693-3 §10.5: a custom request carries the IC manufacturer code after the command code.
-            var frame = Self.frame(flags, UInt8(customCommandCode), uid: [], [])
-            frame += [manufacturer] + (flags.contains(.select) ? [] : uid.reversed()) + parameters
-            return Array(try system.sendISO15693(ref, frame).dropFirst())
-        }) { Self.deliver($0, completionHandler) }
+        ) { Self.deliver($0, completionHandler) }
     }
 
     func extendedReadSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
         completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
     ) {
-        request(flags, 0x30, { () throws(SystemError) in try Self.extendedBlock(blockNumber) }) {
-            Self.deliver($0, completionHandler)
-        }
+        request(
+            flags, { () throws(SystemError) in .readSingleBlock(try Self.extendedBlock(blockNumber), extended: true) }
+        ) { Self.deliver($0, completionHandler) }
     }
 
     func extendedWriteSingleBlock(
@@ -302,10 +242,10 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
     ) {
         let data = [UInt8](dataBlock)
         request(
-            flags, 0x31,
+            flags,
             { () throws(SystemError) in
                 guard !data.isEmpty else { throw SystemError(.invalidParameterLength, "an empty data block") }
-                return try Self.extendedBlock(blockNumber) + data
+                return .writeSingleBlock(try Self.extendedBlock(blockNumber), data, extended: true)
             }
         ) { completionHandler($0.failure) }
     }
@@ -314,7 +254,7 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int,
         completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        request(flags, 0x32, { () throws(SystemError) in try Self.extendedBlock(blockNumber) }) {
+        request(flags, { () throws(SystemError) in .lockBlock(try Self.extendedBlock(blockNumber), extended: true) }) {
             completionHandler($0.failure)
         }
     }
@@ -323,7 +263,9 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
     ) {
-        readBlocks(flags, 0x33, blockRange, extended: true) { Self.deliver($0, completionHandler) }
+        readBlocks(flags, blockRange, extended: true, fast: false) {
+            Self.deliver($0, completionHandler)
+        }
     }
 
     // MARK: iOS 14 commands
@@ -332,26 +274,30 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
         completionHandler: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        request(
-            flags, 0x34,
-            { () throws(SystemError) in
-                try Self.extendedRange(blockRange) + Self.blocks(dataBlocks, for: blockRange)
-            }
-        ) { completionHandler($0.failure) }
+        writeBlocks(flags, blockRange, dataBlocks, extended: true) { completionHandler($0.failure) }
     }
 
     func authenticate(
         requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
         resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
-        cryptoRequest(flags, 0x35, cryptoSuiteIdentifier, "crypto suite identifier", message, resultHandler)
+        let bytes = [UInt8](message)
+        cryptoRequest(
+            flags,
+            { () throws(SystemError) in
+                .authenticate(cryptoSuite: try Self.byte(cryptoSuiteIdentifier, "crypto suite identifier"), bytes)
+            }, resultHandler)
     }
 
     func keyUpdate(
         requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data,
         resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
-        cryptoRequest(flags, 0x36, keyIdentifier, "key identifier", message, resultHandler)
+        let bytes = [UInt8](message)
+        cryptoRequest(
+            flags,
+            { () throws(SystemError) in .keyUpdate(keyIdentifier: try Self.byte(keyIdentifier, "key identifier"), bytes)
+            }, resultHandler)
     }
 
     func challenge(
@@ -361,9 +307,9 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         // ISO/IEC 15693-3:2019 §10.4.26: tags answer no Challenge; they compute into their buffer (Read Buffer).
         let bytes = [UInt8](message)
         request(
-            flags, 0x39,
+            flags,
             { () throws(SystemError) in
-                [try Self.byte(cryptoSuiteIdentifier, "crypto suite identifier")] + bytes
+                .challenge(cryptoSuite: try Self.byte(cryptoSuiteIdentifier, "crypto suite identifier"), bytes)
             }, silent: true
         ) { completionHandler($0.failure) }
     }
@@ -372,15 +318,14 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag,
         resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
-        let uid = self.uid
-        rawRequest({ Self.frame(flags, 0x3A, uid: uid, []) }) { resultHandler($0.map { ($0.0, Data($0.1)) }) }
+        cryptoRequest(flags, { .readBuffer }, resultHandler)
     }
 
     func extendedGetMultipleBlockSecurityStatus(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping @Sendable (Result<NFCISO15693MultipleBlockSecurityStatus, any Error>) -> Void
     ) {
-        securityStatus(flags, 0x3C, blockRange, extended: true) { result in
+        securityStatus(flags, blockRange, extended: true) { result in
             resultHandler(result.map { NFCISO15693MultipleBlockSecurityStatus(blockSecurityStatus: $0) })
         }
     }
@@ -389,68 +334,66 @@ final class ISO15693TagObject: TagObject, NFCISO15693Tag, @unchecked Sendable {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
     ) {
-        readBlocks(flags, 0x3D, blockRange, extended: true, then: resultHandler)
+        readBlocks(flags, blockRange, extended: true, fast: true, then: resultHandler)
     }
 
     func sendRequest(
         requestFlags flags: Int, commandCode: Int, data: Data?,
         resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void
     ) {
+        // The app's own frame: its flags, its command code, its data, nothing added.
         let bytes = data.map { [UInt8]($0) } ?? []
-        rawRequest({ () throws(SystemError) in
-            [try Self.byte(flags, "request flags"), try Self.byte(commandCode, "command code")] + bytes
+        rawRequest({ (system, ref) throws(SystemError) in
+            let frame = [try Self.byte(flags, "request flags"), try Self.byte(commandCode, "command code")] + bytes
+            return try system.sendISO15693(ref, frame, passingErrors: true)
         }) { resultHandler($0.map { ($0.0, $0.1.isEmpty ? nil : Data($0.1)) }) }
     }
 
     // MARK: shared shapes
 
     private func readBlocks(
-        _ flags: NFCISO15693RequestFlag, _ command: UInt8, _ r: NSRange, extended: Bool,
+        _ flags: NFCISO15693RequestFlag, _ r: NSRange, extended: Bool, fast: Bool,
         then done: @escaping (Result<[Data], any Error>) -> Void
     ) {
-        let (system, ref, uid) = (self.system, reference, self.uid)
-        perform(
-            { () throws(SystemError) in
-                let parameters = extended ? try Self.extendedRange(r) : try Self.range(r)
-                let answer = try system.sendISO15693(ref, Self.frame(flags, command, uid: uid, parameters))
-                return try Self.split(Array(answer.dropFirst()), into: r.length)
-            }, then: done)
+        run(
+            { (system, ref) throws(SystemError) in
+                try system.iso15693ReadBlocks(
+                    ref, flags: flags.rawValue, first: r.location, count: r.length, extended: extended, fast: fast
+                ).map { Data($0) }
+            }, done)
+    }
+
+    private func writeBlocks(
+        _ flags: NFCISO15693RequestFlag, _ r: NSRange, _ data: [Data], extended: Bool,
+        then done: @escaping (Result<Void, any Error>) -> Void
+    ) {
+        let blocks = Self.bytes(data)
+        run(
+            { (system, ref) throws(SystemError) in
+                try system.iso15693WriteBlocks(
+                    ref, flags: flags.rawValue, first: r.location, count: r.length, data: blocks, extended: extended)
+            }, done)
     }
 
     private func securityStatus(
-        _ flags: NFCISO15693RequestFlag, _ command: UInt8, _ r: NSRange, extended: Bool,
+        _ flags: NFCISO15693RequestFlag, _ r: NSRange, extended: Bool,
         then done: @escaping (Result<[Int], any Error>) -> Void
     ) {
-        let (system, ref, uid) = (self.system, reference, self.uid)
-        perform(
-            { () throws(SystemError) in
-                let parameters = extended ? try Self.extendedRange(r) : try Self.range(r)
-                let status = Array(
-                    try system.sendISO15693(ref, Self.frame(flags, command, uid: uid, parameters)).dropFirst())
-                guard status.count == r.length else {
-                    throw SystemError(
-                        .tagResponseError, "\(status.count) status bytes for \(r.length) blocks", unexpectedLength: true
-                    )
-                }
-                return status.map(Int.init)
-            }, then: done)
+        run(
+            { (system, ref) throws(SystemError) in
+                try system.iso15693SecurityStatus(
+                    ref, flags: flags.rawValue, first: r.location, count: r.length, extended: extended)
+            }, done)
     }
 
+    /// A request whose answer flags reach the app (Authenticate, Key Update, Read Buffer).
     private func cryptoRequest(
-        _ flags: NFCISO15693RequestFlag, _ command: UInt8, _ identifier: Int, _ what: String, _ message: Data,
+        _ flags: NFCISO15693RequestFlag, _ request: @escaping @Sendable () throws(SystemError) -> ISO15693Request,
         _ done: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
-        let (uid, bytes) = (self.uid, [UInt8](message))
-        rawRequest({ () throws(SystemError) in
-            Self.frame(flags, command, uid: uid, [try Self.byte(identifier, what)] + bytes)
+        rawRequest({ (system, ref) throws(SystemError) in
+            try system.iso15693(ref, flags: flags.rawValue, try request(), passingErrors: true)
         }) { done($0.map { ($0.0, Data($0.1)) }) }
-    }
-
-    static func byte(_ value: Int, _ what: String) throws(SystemError) -> UInt8 {
-        guard (0...0xFF).contains(value) else {
-            throw SystemError(.parameterOutOfBound, "\(what) \(value) is not a byte")
-        }
-        return UInt8(value)
     }
 
     private static func deliver(_ r: Result<[UInt8], any Error>, _ done: (Data, (any Error)?) -> Void) {

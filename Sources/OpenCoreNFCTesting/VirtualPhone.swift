@@ -69,6 +69,7 @@ public final class VirtualPhone: @unchecked Sendable {
         }
         system.recordsFrames = recordsFrames
         system.supportsBackgroundReading = backgroundTagReading
+        system.recordsTraps = true
         let box = termination
         system.terminate = { reason in box.set(reason) }
     }
@@ -134,13 +135,42 @@ public final class VirtualPhone: @unchecked Sendable {
     }
 
     /// Puts "a tag holding this message" into the field: a factory NTAG215 (unless told otherwise) whose NDEF area
-    /// holds the raw NDEF message bytes.
+    /// holds the raw NDEF message bytes. Bytes that are not a well-formed NDEF message (NFC Forum NDEF 1.0 §3) throw
+    /// ``MalformedMessage`` naming the byte offset, rather than making a tag the app could never read (no callback,
+    /// no diagnostic); an empty array is an empty, formatted tag. A tag with deliberately broken contents is made
+    /// with `Type2Tag.factory` and ``put(_:at:)``.
     @discardableResult
     public func put(
         message: [UInt8], chip: Type2ChipProfile = .ntag215, uid: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66],
         at position: Int = 0
     ) throws -> Int {
-        put(try Type2Tag.factory(chip, uid: uid, holding: message), at: position)
+        if !message.isEmpty {
+            do {
+                _ = try NDEFMessage(decoding: message)
+            } catch {
+                throw MalformedMessage(offset: error.offset, reason: error.description)
+            }
+        }
+        return put(try Type2Tag.factory(chip, uid: uid, holding: message), at: position)
+    }
+
+    /// Puts a tag holding this Core NFC message into the field (the same as ``put(_:chip:uid:at:)``).
+    @discardableResult
+    public func put(
+        message: NFCNDEFMessage, chip: Type2ChipProfile = .ntag215,
+        uid: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66], at position: Int = 0
+    ) throws -> Int {
+        try put(message, chip: chip, uid: uid, at: position)
+    }
+
+    /// Bytes given to ``put(message:chip:uid:at:)`` that are not an NDEF message.
+    public struct MalformedMessage: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The byte offset in the message where the rule is broken.
+        public var offset: Int
+        /// The rule broken, in words.
+        public var reason: String
+        /// "not a valid NDEF message: <reason>".
+        public var description: String { "not a valid NDEF message: \(reason)" }
     }
 
     /// Puts a tag holding this Core NFC message into the field.

@@ -1,3 +1,5 @@
+internal import OpenNFCBytes
+
 /// Parses arguments against a ``Command`` tree and runs the selected command.
 package enum CLI {
     package static let version = "0.1.0"
@@ -19,7 +21,8 @@ package enum CLI {
                 var targetPath = path
                 for word in rest.dropFirst() {
                     guard let sub = target.subcommands.first(where: { $0.name == word }) else {
-                        io.err("Error: unknown command '\(word)'\n")
+                        let hint = Suggestion.hint(for: word, among: target.subcommands.map(\.name))
+                        io.err("Error: unknown command '\(word)'\(hint)\n")
                         io.err(usageLine(target, path: targetPath))
                         return 64
                     }
@@ -46,7 +49,8 @@ package enum CLI {
 
         guard let run = command.run else {
             if let first = rest.first {
-                io.err("Error: unknown command '\(first)'\n")
+                let hint = Suggestion.hint(for: first, among: command.subcommands.map(\.name))
+                io.err("Error: unknown command '\(first)'\(hint)\n")
             } else {
                 io.err("Error: missing subcommand\n")
             }

@@ -25,6 +25,28 @@ package enum SeedFlows {
         ]
     }
 
+    /// The flows by the name `opennfc demo NAME` takes, with the function holding each one's code.
+    package static let catalogue: [(name: String, function: String, run: @Sendable () throws -> Outcome)] = [
+        ("inventory-scanner", "inventoryScanner()", inventoryScanner),
+        ("write-and-lock", "writeAndLock()", writeAndLock),
+        ("select-application", "selectApplication()", selectApplication),
+        ("error-paths", "errorPaths()", errorPaths),
+        ("background-reading", "backgroundReading()", backgroundReading),
+    ]
+
+    /// Where the flows' code lives, for people reading the demo's output.
+    package static let sourceFile = "Sources/OpenNFCDemo/SeedFlows.swift"
+
+    /// An `NFCNDEFStatus` by its Swift name (`.readWrite`), as an app's author reads it.
+    static func name(_ status: NFCNDEFStatus) -> String {
+        switch status {
+        case .notSupported: return ".notSupported"
+        case .readWrite: return ".readWrite"
+        case .readOnly: return ".readOnly"
+        @unknown default: return "status \(status.rawValue)"
+        }
+    }
+
     static func lines(_ phone: VirtualPhone) -> [String] {
         phone.transcript.filter { $0.kind == .sheet || $0.kind == .app || $0.kind == .user }.map(\.description)
     }
@@ -292,7 +314,7 @@ final class TagWriterApp: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sen
                 return
             }
             tag.queryNDEFStatus { status, capacity, error in
-                self.phone.note("queryNDEFStatus: status \(status.rawValue), capacity \(capacity) bytes")
+                self.phone.note("queryNDEFStatus: \(SeedFlows.name(status)), capacity \(capacity) bytes")
                 if self.locking {
                     tag.writeLock { error in
                         self.phone.note("writeLock: \(SeedFlows.code(error))")

@@ -10,6 +10,8 @@
 /// | `pcsc` | ``PCSCDevice`` | `pcsc`, `pcsc:<reader>` |
 /// | `remote` | ``RemoteFieldDevice`` | `remote:`, `remote:<port>`, `remote:127.0.0.1:<port>` |
 /// | `replay` | ``ReplayDevice`` | `replay:<transcript>` |
+/// | `vpcd` | ``VPCDCardEmulationDevice`` | `vpcd:`, `vpcd:<port>`, `vpcd:<host>:<port>` (the app's `CardSession` in pcscd) |
+/// | `pn532` | ``PN532Device`` | `pn532:<tty>[:<baud>]`, `pn532:i2c:<dev>`, `pn532:spi:<dev>[:<Hz>]` |
 extension DeviceRegistry {
     static let builtIn: [DeviceScheme] = {
         var schemes = [SimulatedDevice.scheme]
@@ -17,6 +19,8 @@ extension DeviceRegistry {
         #if canImport(OpenNFCPCSC)
             schemes.append(PCSCDevice.scheme)
         #endif
-        return schemes + [RemoteFieldDevice.scheme, ReplayDevice.scheme]
+        return schemes + [
+            RemoteFieldDevice.scheme, ReplayDevice.scheme, VPCDCardEmulationDevice.scheme, PN532Device.scheme,
+        ]
     }()
 }

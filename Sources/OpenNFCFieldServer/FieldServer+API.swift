@@ -175,6 +175,7 @@ extension FieldServer {
     func resolveExisting(_ ref: String) throws(FieldServerError) -> Int {
         if let id = Int(ref), let i = shelf.firstIndex(where: { $0.id == id }) { return i }
         if let i = shelf.firstIndex(where: { $0.name == ref || $0.path == ref }) { return i }
+        if FileManager.default.fileExists(atPath: ref), let i = shelfIndex(ofFile: ref) { return i }
         let known = shelf.map { "\($0.id) \($0.name)" }.joined(separator: ", ")
         throw FieldServerError(
             "no tag \"\(ref)\" on the shelf (\(known.isEmpty ? "the shelf is empty" : known))", status: 404)
@@ -192,6 +193,7 @@ extension FieldServer {
             ("uid", .string(Hex.encode(t.tag.activation.uid))), ("onPhone", .bool(t.handle != nil)),
             ("position", position.map { .int($0) } ?? .null), ("revision", .int(t.revision)),
             ("unsaved", .bool(t.saved == nil || encoded(t) != t.saved)),
+            ("changed", .bool((encoded(t) ?? []) != (t.saved ?? t.created ?? []))),
         ]
         if let h = t.handle { m.append(("handle", .int(h))) }
         return .object(m)
@@ -205,6 +207,7 @@ extension FieldServer {
             ("app", app.map { .object([("name", .string($0.name)), ("pid", .int($0.pid))]) } ?? .null),
             ("sheet", sheet.json),
             ("tags", .array(shelf.map(tagSummary))),
+            ("unsaved", .array(shelf.indices.filter { changedSinceSaved($0) }.map { .string(shelf[$0].name) })),
             ("chips", .array(TagFile.chips.map { .string($0.name) })),
             ("transcript", .int(nextLine - 1)),
         ])
@@ -247,7 +250,7 @@ extension FieldServer {
         shelf[i].saved = bytes
         shelf[i].revision += 1
         revision += 1
-        log("user", "saves \(t.name) to \(t.path)")
+        log("field", "saved \(t.name) to \(t.path)")
         return .object([("ok", .bool(true)), ("tag", tagSummary(shelf[i]))])
     }
 
@@ -298,7 +301,9 @@ extension FieldServer {
             throw FieldServerError("a tag named \(name) is already on the shelf", status: 409)
         }
         let path = URL(fileURLWithPath: newTagDirectory).appendingPathComponent(name).path
-        shelf.append(ShelfTag(id: nextTagID, name: name, path: path, tag: tag, saved: nil))
+        var made = ShelfTag(id: nextTagID, name: name, path: path, realPath: path, tag: tag, saved: nil)
+        made.created = encoded(made)
+        shelf.append(made)
         nextTagID += 1
         revision += 1
         log("user", "makes a new \(chip.name) (UID \(Hex.encode(uid))) as \(name)")

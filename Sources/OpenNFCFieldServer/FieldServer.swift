@@ -15,7 +15,8 @@ internal import OpenNFCSimulation
 /// | Tags | the shelf holds tag files (`.json`, `.nfc`, `.ndef`) and new tags; any number may be on the phone at once, at positions (poll order) |
 /// | The app's frames | answered by a ``VirtualFieldFrontend`` over the field, with the iPhone's capabilities |
 /// | The sheet | shown as the app reports it; Cancel goes to the app as an event (Core NFC 200 there) |
-/// | Saving | a tag is written back to its file atomically only on Save (the API's `save`), never implicitly |
+/// | Saving | a tag an app changed is written back to its file (through the one writer, ``FileAccess``) on Save, when it is taken off the phone, and when the server stops (``saveAll()``); with `autosave` off only on Save |
+/// | Identity | the shelf is keyed by the file's real path: a second `put` of a file (or of a link to it) is the same tag |
 /// | Transcript | the last 2,000 lines: app, sheet, field and RF events, frames with the `--trace` comments |
 /// | Security | loopback only; requests whose `Host` is not this server's loopback address, and browser requests from another origin, are refused (403): a web page elsewhere cannot drive the field |
 package final class FieldServer: @unchecked Sendable {
@@ -37,9 +38,13 @@ package final class FieldServer: @unchecked Sendable {
         var id: Int
         var name: String
         var path: String
+        /// `path` with every link resolved (`realpath(3)`): two paths of the same file name the same shelf tag.
+        var realPath: String
         var tag: any VirtualTag
         /// The file's bytes as last read or saved (nil: never saved).
         var saved: [UInt8]?
+        /// A new tag's bytes as made (nil for a tag from a file): it is written on its own only once an app changed it.
+        var created: [UInt8]? = nil
         var handle: Int?
         var revision = 0
     }
@@ -67,6 +72,8 @@ package final class FieldServer: @unchecked Sendable {
     let describer: Describer
     /// Where new tags are saved.
     let newTagDirectory: String
+    /// Write a changed tag back when it leaves the phone and when the server stops (off: `field serve --no-save`).
+    let autosave: Bool
     var shelf: [ShelfTag] = []
     var nextTagID = 1
     var sheet = FieldProtocol.Sheet()
@@ -97,17 +104,18 @@ package final class FieldServer: @unchecked Sendable {
     /// Loads the tag files onto the shelf (each one of `onPhone` is also put on the phone) and binds the port.
     package init(
         port: UInt16, shelf files: [String], onPhone: [String] = [], describer: Describer = .none,
-        newTagDirectory: String = FileManager.default.currentDirectoryPath
+        newTagDirectory: String = FileManager.default.currentDirectoryPath, autosave: Bool = true
     ) throws(FieldServerError) {
         field = VirtualField(clock: clock)
         virtualFrontend = VirtualFieldFrontend(field: field, capabilities: .simulatedIPhone)
         self.describer = describer
         self.newTagDirectory = newTagDirectory
-        for path in files + onPhone where !shelf.contains(where: { $0.path == path }) {
+        self.autosave = autosave
+        for path in files + onPhone where shelfIndex(ofFile: path) == nil {
             _ = try addFile(path)
         }
         for path in onPhone {
-            guard let i = shelf.firstIndex(where: { $0.path == path }) else { continue }
+            guard let i = shelfIndex(ofFile: path) else { continue }
             place(i, at: nil)
         }
         field.addObserver { [weak self] _ in self?.fieldChanged() }
@@ -133,6 +141,28 @@ package final class FieldServer: @unchecked Sendable {
         log("field", "serving on http://\(address)/ (apps: OPENCORENFC_DEVICE=remote:\(address))")
     }
 
+    /// The names of the tags an app changed since they were last read or saved (what a stop would write).
+    package var unsavedTags: [String] {
+        lock.withLock { shelf.indices.filter { changedSinceSaved($0) }.map { shelf[$0].name } }
+    }
+
+    /// Writes every tag an app changed back to its file: the names saved, and the names that failed with why.
+    package func saveAll() -> (saved: [String], failed: [(name: String, reason: String)]) {
+        lock.withLock {
+            var saved: [String] = []
+            var failed: [(String, String)] = []
+            for i in shelf.indices where changedSinceSaved(i) {
+                do throws(FieldServerError) {
+                    _ = try save(i)
+                    saved.append(shelf[i].path)
+                } catch {
+                    failed.append((shelf[i].path, error.message))
+                }
+            }
+            return (saved, failed)
+        }
+    }
+
     /// Stops serving and disconnects the app.
     package func stop() {
         let a = lock.withLock { app }
@@ -156,17 +186,40 @@ package final class FieldServer: @unchecked Sendable {
             throw FieldServerError(error.file == nil ? "tag file '\(path)': \(error)" : "\(error)")
         }
         let name = URL(fileURLWithPath: path).lastPathComponent
-        shelf.append(ShelfTag(id: nextTagID, name: name, path: path, tag: tag, saved: bytes))
+        shelf.append(
+            ShelfTag(id: nextTagID, name: name, path: path, realPath: Self.realPath(path), tag: tag, saved: bytes))
         nextTagID += 1
         revision += 1
         log("field", "shelf: \(name) (\(tag.chip), UID \(Hex.encode(tag.activation.uid)))")
         return shelf.count - 1
     }
 
+    /// `path` as `realpath(3)` gives it (links resolved, absolute), or `path` made absolute when it does not exist.
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else {
+            return URL(fileURLWithPath: path).standardizedFileURL.path
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The shelf tag that holds the file `path` (by its real path), if any.
+    func shelfIndex(ofFile path: String) -> Int? {
+        let real = Self.realPath(path)
+        return shelf.firstIndex { $0.realPath == real }
+    }
+
+    /// True when the tag's bytes differ from its file's (a new tag: from how it was made).
+    func changedSinceSaved(_ i: Int) -> Bool {
+        guard let now = encoded(shelf[i]) else { return false }
+        return now != (shelf[i].saved ?? shelf[i].created)
+    }
+
     /// The shelf index a reference names: an id, a name, a path on the shelf, or a tag file to add.
     func resolve(_ reference: String) throws(FieldServerError) -> Int {
         if let id = Int(reference), let i = shelf.firstIndex(where: { $0.id == id }) { return i }
         if let i = shelf.firstIndex(where: { $0.name == reference || $0.path == reference }) { return i }
+        if let i = shelfIndex(ofFile: reference) { return i }
         guard FileManager.default.fileExists(atPath: reference) else {
             let known = shelf.map { "\($0.id) \($0.name)" }.joined(separator: ", ")
             throw FieldServerError(
@@ -193,6 +246,12 @@ package final class FieldServer: @unchecked Sendable {
         shelf[i].revision += 1
         log("user", "takes \(shelf[i].name) away")
         field.remove(h)
+        guard autosave, changedSinceSaved(i) else { return }
+        do throws(FieldServerError) {
+            _ = try save(i)
+        } catch {
+            log("field", "could not save \(shelf[i].name): \(error.message); it stays unsaved")
+        }
     }
 
     private func fieldChanged() {

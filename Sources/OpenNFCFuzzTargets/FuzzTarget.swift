@@ -42,6 +42,7 @@ package enum FuzzTargets {
         CLIFuzz.target,
         FieldFuzz.target,
         TranscriptFuzz.target,
+        PN532Fuzz.target,
     ]
 
     package static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -177,12 +177,12 @@ package struct RFTranscript: Sendable, Hashable {
         return try RFTranscript(parsing: text, file: path)
     }
 
-    /// Writes the file atomically: a temporary file in the same directory, then a rename over the old one.
+    /// Writes the file through the project's one writer (``FileAccess/write(_:to:)``: atomic, links followed).
     package func write(path: String) throws(RFWire.Problem) {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileAccess.write(Array(text.utf8), to: path)
         } catch {
-            throw RFWire.Problem(path, "cannot write: \(error.localizedDescription)")
+            throw RFWire.Problem(path, "cannot write: \(error.reason)")
         }
     }
 }

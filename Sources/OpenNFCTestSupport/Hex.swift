@@ -9,3 +9,8 @@ package func h(_ literal: String) -> [UInt8] {
         fatalError("malformed hex literal in a test: \"\(literal)\" (\(error))")
     }
 }
+
+/// `bytes` as hex digits without separators, uppercase as the CLI and the transcripts print them.
+package func hex(_ bytes: some Collection<UInt8>, uppercase: Bool = true) -> String {
+    Hex.encode(bytes, uppercase: uppercase)
+}

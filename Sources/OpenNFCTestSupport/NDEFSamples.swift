@@ -51,3 +51,10 @@ package enum NDEFSamples {
         ]
     }
 }
+
+/// A one-record URI message, `https://` + `rest` (NDEF 1.0: MB ME SR, TNF 1, type "U"; URI RTD prefix 04), encoded:
+/// the message the tests put on tags when the content does not matter.
+package func uriMessage(_ rest: String) -> [UInt8] {
+    let payload = [0x04] + Array(rest.utf8)
+    return [0xD1, 0x01, UInt8(payload.count), 0x55] + payload
+}

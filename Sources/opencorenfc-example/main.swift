@@ -5,8 +5,15 @@
 //     OPENCORENFC_DEVICE=sim:poster.ndef OPENCORENFC_PROFILE=desktop opencorenfc-example
 //     OPENCORENFC_DEVICE=sim:tag.json OPENCORENFC_PROFILE=desktop opencorenfc-example write https://example.com
 //
+// `card` makes the program a loyalty card through CardSession (host card emulation, written as Apple's documentation
+// shows a handler): it answers SELECT with 90 00 and GET DATA (80 CA) with its member number until emulation ends.
+// With OPENCORENFC_DEVICE=vpcd: the card appears in pcscd, where any PC/SC program is the terminal:
+//
+//     OPENCORENFC_DEVICE=vpcd: OPENCORENFC_ENTITLEMENTS=App.entitlements opencorenfc-example card
+//     opennfc terminal --device pcsc --aid F04C4F59414C 80CA000000
+//
 // The integration tests run it with and without a device (OpenCoreNFCTests/ExampleProgramTests,
-// OpenCoreNFCTests/SimTagFileSaveTests).
+// OpenCoreNFCTests/SimTagFileSaveTests, OpenNFCPCSCEndToEndTests/CardSessionVPCDTests).
 import Foundation
 import OpenCoreNFC
 
@@ -88,11 +95,61 @@ final class TagWriter: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendab
     func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error) { done.signal() }
 }
 
+/// A loyalty card: the handler Apple's `CardSession` documentation describes.
+func loyaltyCard() async -> Int32 {
+    guard CardSession.isSupported, await CardSession.isEligible else {
+        FileHandle.standardError.write(Data("Card emulation is not available on this device.\n".utf8))
+        return 1
+    }
+    let log: (String) -> Void = { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+    do {
+        let session = try await CardSession()
+        for try await event in session.eventStream {
+            switch event {
+            case .sessionStarted:
+                session.alertMessage = "Hold near the reader."
+                try await session.startEmulation()
+                log("emulating")
+            case .readerDetected: log("reader detected")
+            case .readerDeselected: log("reader deselected")
+            case .received(let apdu):
+                let b = [UInt8](apdu.payload)
+                let answer: [UInt8]
+                switch b.count >= 4 ? b[1] : 0 {
+                case 0xA4: answer = [0x90, 0x00]
+                case 0xCA: answer = Array("MEMBER-0042".utf8) + [0x90, 0x00]
+                default: answer = [0x6D, 0x00]
+                }
+                try await apdu.respond(response: Data(answer))
+            case .sessionInvalidated(let reason):
+                log("session ended: \(reason)")
+            }
+        }
+        return 0
+    } catch {
+        log("card session failed: \(error)")
+        return 1
+    }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["card"] {
+    final class Outcome: @unchecked Sendable {
+        let finished = DispatchSemaphore(value: 0)
+        var status: Int32 = 1
+    }
+    let outcome = Outcome()
+    Task.detached {  // top-level code runs on the main actor, which waits below
+        outcome.status = await loyaltyCard()
+        outcome.finished.signal()
+    }
+    outcome.finished.wait()
+    exit(outcome.status)
+}
 guard NFCNDEFReaderSession.readingAvailable else {
     FileHandle.standardError.write(Data("NFC reading is not available on this device.\n".utf8))
     exit(1)
 }
-let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case nil:
     let reader = TagReader()
@@ -117,6 +174,6 @@ case "write" where arguments.count == 2, "lock" where arguments.count == 1:
     writer.done.wait()
     exit(writer.status)
 default:
-    FileHandle.standardError.write(Data("usage: opencorenfc-example [write <uri> | lock]\n".utf8))
+    FileHandle.standardError.write(Data("usage: opencorenfc-example [write <uri> | lock | card]\n".utf8))
     exit(64)
 }

@@ -18,6 +18,7 @@ let benchModes: [BenchMode] = [
     isodepBenchmark,
     pcscBenchmark,
     soakBenchmark,
+    watchBenchmark,
 ]
 
 @MainActor func benchUsage() -> String {

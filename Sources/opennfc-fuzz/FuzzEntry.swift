@@ -8,6 +8,7 @@
 //     opennfc-fuzz smoke <target> <dir> <seconds>      the corpus, then seeded random mutations of it (bit flips,
 //                                                      byte changes, inserts, deletes, splices) until the time is up
 internal import Foundation
+internal import OpenNFCBytes
 internal import OpenNFCFuzzTargets
 
 #if OPENNFC_FUZZ
@@ -124,7 +125,7 @@ internal import OpenNFCFuzzTargets
                             bytes = Array(bytes.prefix(next(bytes.count + 1))) + other.suffix(next(other.count + 1))
                         }
                     }
-                    if let lastInput { _ = FileManager.default.createFile(atPath: lastInput, contents: Data(bytes)) }
+                    if let lastInput { _ = try? FileAccess.write(bytes, to: lastInput, durable: false) }
                     t.run(bytes)
                     executions += 1
                 }
@@ -155,7 +156,7 @@ internal import OpenNFCFuzzTargets
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 for (i, seed) in t.seeds().enumerated() {
                     let name = dir + "/seed-" + String(repeating: "0", count: max(0, 3 - String(i).count)) + String(i)
-                    try Data(seed).write(to: URL(fileURLWithPath: name), options: .atomic)
+                    try FileAccess.write(seed, to: name)
                 }
             } catch {
                 fail("cannot write the seeds of \(t.name) into \(dir): \(error.localizedDescription)")

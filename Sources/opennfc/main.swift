@@ -12,6 +12,7 @@ let root = Command(
         Commands.emulate,
         Commands.field,
         Commands.tag,
+        Commands.info,
         Commands.read,
         Commands.write,
         Commands.lock,
@@ -19,11 +20,13 @@ let root = Command(
         Commands.dump,
         Commands.restore,
         Commands.send,
+        Commands.terminal,
         Commands.password,
         Commands.desfire,
         Commands.classic,
         Commands.iso15693,
         Commands.batch,
+        Commands.watch,
         Commands.doctor,
     ]
 )

@@ -5,6 +5,7 @@ import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCSystem
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// Background tag reading on the virtual phone (Apple, "Adding Support for Background Tag Reading"), through
@@ -154,9 +155,7 @@ import Testing
 
     @Test func aReaderSessionTakesTheTagAndTheTagsItLeavesAreNotReadAgain() throws {
         let phone = Self.phone()
-        let app = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let app = phone.readFirstNDEF()
         let message = NFCNDEFMessage(records: [Self.uri("https://museum.example.com/session")])
         let h = try phone.put(message)
         #expect(app.messages.count == 1)
@@ -192,9 +191,7 @@ import Testing
         #expect(phone.system.appInForeground)
         #expect(app.activities.count == 1)
         // Back in the foreground, the app can start a session again.
-        let recorder = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: recorder, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let recorder = phone.readFirstNDEF()
         #expect(
             recorder.events == [
                 .becameActive, .detectedNDEFs(1), .invalidated(.readerSessionInvalidationErrorFirstNDEFTagRead),

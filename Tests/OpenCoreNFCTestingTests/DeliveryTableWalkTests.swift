@@ -13,6 +13,10 @@ import Testing
     static let ev1 = DESFireVersion(
         hardware: [0x04, 0x01, 0x01, 0x01, 0x00, 0x18, 0x05], software: [0x04, 0x01, 0x01, 0x01, 0x04, 0x18, 0x05],
         production: [UInt8](repeating: 0x00, count: 14))!
+    /// A MIFARE Plus EV1 2K's GetVersion (hardware 04 02 01 11 00 16 05).
+    static let plus = MIFAREPlusVersion(
+        hardware: [0x04, 0x02, 0x01, 0x11, 0x00, 0x16, 0x05], software: [0x04, 0x02, 0x01, 0x11, 0x00, 0x16, 0x05],
+        production: [UInt8](repeating: 0x00, count: 14))!
     static let uri = RealStackTests.uri("walk.example")
     static let aid = "D2760000850101"
 
@@ -26,6 +30,12 @@ import Testing
             ),
             (.desfire(ev1), try DESFireEV1Tag.ndefFormatted(uid: [0x04, 1, 2, 3, 4, 5, 6], holding: uri)),
             (.iso7816, try Type4Tag.factory(uid: [0x02, 0x01, 0x02, 0x03], holding: uri)),
+            (
+                .mifarePlus(plus),
+                try MIFAREPlusTag(
+                    model: MIFAREPlusModel(generation: .ev1, is4K: false, uidLength: 7), uid: [0x04, 1, 2, 3, 4, 5, 6],
+                    securityLevel: 3)
+            ),
         ]
     }
 

@@ -3,6 +3,7 @@ import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// `NFCFeliCaTag` against the virtual FeliCa Lite-S (OpenNFCSimulation/Type3, written from the card side): delivery on
@@ -17,13 +18,10 @@ import Testing
         phone.put(card, at: 0)
         let app = TagSessionRecorder()
         let log = Shared<[String]>([])
-        let once = Shared(false)
-        app.onDetect = { session, tags in
-            guard !once.value else { return }
-            once.value = true
+        app.onFirstDetect { session, tags in
             guard case .feliCa(let tagObject) = tags[0] else { return log.update { $0.append("not FeliCa") } }
             nonisolated(unsafe) let tag = tagObject
-            log.update { $0.append("feliCa \(FeliCaPhoneTests.hex(tag.currentSystemCode))") }
+            log.update { $0.append("feliCa \(hex(tag.currentSystemCode))") }
             session.connect(to: tags[0]) { _ in
                 @Sendable func next(_ k: Int) {
                     guard k < steps.count else { return }
@@ -75,7 +73,7 @@ import Testing
                 },
                 { t, done in t.requestResponse { mode, e in done("mode \(mode) \(Pin.code(e))") } },
                 { t, done in
-                    t.requestSystemCode { codes, e in done("systems \(codes.map(FeliCaPhoneTests.hex)) \(Pin.code(e))")
+                    t.requestSystemCode { codes, e in done("systems \(codes.map { hex($0) }) \(Pin.code(e))")
                     }
                 },
                 // Reset Mode is a FeliCa Standard command: the Lite-S stays silent.

@@ -19,9 +19,6 @@ import Testing
         AppConfiguration(profile: profile, readerSessionFormats: ["TAG"], felicaSystemCodes: codes)
     }
 
-    static func hex(_ d: Data) -> String { d.map { String(format: "%02X", $0) }.joined() }
-    static func hex(_ b: [UInt8]) -> String { hex(Data(b)) }
-
     /// One step of a test: gets the connected tag and reports one line.
     typealias Step = @Sendable (any NFCFeliCaTag, @escaping @Sendable (String) -> Void) -> Void
 
@@ -34,10 +31,7 @@ import Testing
         phone.put(card, at: 0)
         let app = TagSessionRecorder()
         let log = Shared<[String]>([])
-        let once = Shared(false)
-        app.onDetect = { session, tags in
-            guard !once.value else { return }
-            once.value = true
+        app.onFirstDetect { session, tags in
             guard case .feliCa(let tagObject) = tags[0] else {
                 log.update { $0.append("not a FeliCa tag: \(tags[0])") }
                 return
@@ -45,7 +39,7 @@ import Testing
             nonisolated(unsafe) let tag = tagObject
             log.update {
                 $0.append(
-                    "feliCa \(Self.hex(tag.currentSystemCode)) \(Self.hex(tag.currentIDm)) type \(tag.type.rawValue)")
+                    "feliCa \(hex(tag.currentSystemCode)) \(hex(tag.currentIDm)) type \(tag.type.rawValue)")
             }
             session.connect(to: tags[0]) { error in
                 log.update { $0.append("connect \(Pin.code(error))") }
@@ -89,7 +83,7 @@ import Testing
         let (lines, _, _) = run(["8008", "0003", "FE00"], card: card, [])
         // 8008 is not on the card; 0003 answers before FE00 is tried. __NFCTagType.feliCa is 2.
         #expect(lines == ["feliCa 0003 112E4CE445055B87 type 2", "connect 0"])
-        #expect(card.frames.map(Self.hex).suffix(2) == ["0080080000", "0000030000"])
+        #expect(card.frames.map { hex($0) }.suffix(2) == ["0080080000", "0000030000"])
     }
 
     @Test func aCardWithNoDeclaredSystemIsNotDelivered() {
@@ -117,22 +111,22 @@ import Testing
                     tag.polling(systemCode: Data([0x00, 0x03]), requestCode: .systemCode, timeSlot: .max4) {
                         pmm, rd, e in
                         done(
-                            "poll \(Self.hex(pmm)) \(Self.hex(rd)) \(Pin.code(e)) now \(Self.hex(tag.currentSystemCode)) "
-                                + Self.hex(tag.currentIDm))
+                            "poll \(hex(pmm)) \(hex(rd)) \(Pin.code(e)) now \(hex(tag.currentSystemCode)) "
+                                + hex(tag.currentIDm))
                     }
                 },
                 { tag, done in
                     tag.polling(systemCode: Data([0xFE, 0x00]), requestCode: .noRequest, timeSlot: .max1) {
                         result in
                         guard case .success(let r) = result else { return done("failure") }
-                        done("result \(Self.hex(r.manufactureParameter)) \(r.requestData.map(Self.hex) ?? "nil")")
+                        done("result \(hex(r.manufactureParameter)) \(r.requestData.map { hex($0) } ?? "nil")")
                     }
                 },
                 { tag, done in
                     nonisolated(unsafe) let tag = tag
                     tag.polling(
                         systemCode: Data([0xFE, 0x00]), requestCode: .communicationPerformance, timeSlot: .max16
-                    ) { _, rd, e in done("performance \(Self.hex(rd)) \(Pin.code(e)) \(Self.hex(tag.currentIDm))") }
+                    ) { _, rd, e in done("performance \(hex(rd)) \(Pin.code(e)) \(hex(tag.currentIDm))") }
                 },
             ])
         #expect(
@@ -143,7 +137,7 @@ import Testing
                 "performance 0083 0 012E4CE445055B87",
             ])
         // Polling with the time slot number as Apple's raw values give it (max4 = 03, max16 = 0F).
-        #expect(card.frames.map(Self.hex).suffix(3) == ["0000030103", "00FE000000", "00FE00020F"])
+        #expect(card.frames.map { hex($0) }.suffix(3) == ["0000030103", "00FE000000", "00FE00020F"])
     }
 
     @Test func pollingRefusesUndeclaredWildcardAndMisSizedCodesAndKeepsTheSelection() {
@@ -153,7 +147,7 @@ import Testing
                 nonisolated(unsafe) let tag = tag
                 tag.polling(systemCode: Data(code), requestCode: .noRequest, timeSlot: .max1) { _, _, e in
                     done(
-                        "\(Self.hex(code)) \(Pin.code(e)) \(Self.hex(tag.currentSystemCode)) \(Self.hex(tag.currentIDm))"
+                        "\(hex(code)) \(Pin.code(e)) \(hex(tag.currentSystemCode)) \(hex(tag.currentIDm))"
                     )
                 }
             }
@@ -177,7 +171,7 @@ import Testing
                 { tag, done in
                     nonisolated(unsafe) let tag = tag
                     tag.polling(systemCode: Data([0x00, 0x03]), requestCode: .noRequest, timeSlot: .max1) { _, _, e in
-                        done("poll \(Pin.code(e)) \(Self.hex(tag.currentSystemCode)) [\(Self.hex(tag.currentIDm))]")
+                        done("poll \(Pin.code(e)) \(hex(tag.currentSystemCode)) [\(hex(tag.currentIDm))]")
                     }
                 },
                 { tag, done in tag.requestResponse { _, e in done("requestResponse \(Pin.code(e))") } },
@@ -211,14 +205,14 @@ import Testing
             [
                 { t, done in
                     t.requestService(nodeCodeList: [Data([0x0B, 0x00]), Data([0x09, 0x10])]) { v, e in
-                        done("requestService \(v.map(Self.hex)) \(Pin.code(e))")
+                        done("requestService \(v.map { hex($0) }) \(Pin.code(e))")
                     }
                 },
                 { t, done in t.requestResponse { m, e in done("requestResponse \(m) \(Pin.code(e))") } },
                 { t, done in
                     t.readWithoutEncryption(serviceCodeList: [Data([0x0B, 0x00])], blockList: [Data([0x80, 0x01])]) {
                         sf1, sf2, blocks, e in
-                        done("read \(sf1) \(sf2) \(blocks.map(Self.hex)) \(Pin.code(e))")
+                        done("read \(sf1) \(sf2) \(blocks.map { hex($0) }) \(Pin.code(e))")
                     }
                 },
                 { t, done in
@@ -227,34 +221,34 @@ import Testing
                         blockData: [Data(block)]
                     ) { sf1, sf2, e in done("write \(sf1) \(sf2) \(Pin.code(e))") }
                 },
-                { t, done in t.requestSystemCode { c, e in done("systemCodes \(c.map(Self.hex)) \(Pin.code(e))") } },
+                { t, done in t.requestSystemCode { c, e in done("systemCodes \(c.map { hex($0) }) \(Pin.code(e))") } },
                 { t, done in
                     t.requestServiceV2(nodeCodeList: [Data([0x0B, 0x00])]) { sf1, sf2, id, aes, des, e in
-                        done("v2 \(sf1) \(sf2) \(id) \(aes.map(Self.hex)) \(des.map(Self.hex)) \(Pin.code(e))")
+                        done("v2 \(sf1) \(sf2) \(id) \(aes.map { hex($0) }) \(des.map { hex($0) }) \(Pin.code(e))")
                     }
                 },
                 { t, done in
                     t.requestSpecificationVersion { sf1, sf2, basic, option, e in
-                        done("spec \(sf1) \(sf2) \(Self.hex(basic)) \(Self.hex(option)) \(Pin.code(e))")
+                        done("spec \(sf1) \(sf2) \(hex(basic)) \(hex(option)) \(Pin.code(e))")
                     }
                 },
                 { t, done in t.resetMode { sf1, sf2, e in done("reset \(sf1) \(sf2) \(Pin.code(e))") } },
                 { t, done in
                     t.sendFeliCaCommand(commandPacket: Data([0x04] + Self.idmA)) { r, e in
-                        done("send \(Self.hex(r)) \(Pin.code(e))")
+                        done("send \(hex(r)) \(Pin.code(e))")
                     }
                 },
             ])
-        let hexBlock = Self.hex(block)
+        let hexBlock = hex(block)
         #expect(
             lines.dropFirst(2) == [
                 "requestService [\"0001\", \"FFFF\"] 0", "requestResponse 3 0", "read 0 0 [\"\(hexBlock)\"] 0",
                 "write 0 0 0", "systemCodes [\"FE00\", \"0003\"] 0", "v2 0 0 AES_DES [\"1000\"] [\"2000\"] 0",
                 "spec 0 0 0001 1000 0", "reset 0 0 0", "send 05012E4CE445055B8703 0",
             ])
-        let idm = Self.hex(Self.idmA)
+        let idm = hex(Self.idmA)
         #expect(
-            card.frames.map(Self.hex).dropFirst() == [
+            card.frames.map { hex($0) }.dropFirst() == [
                 "02\(idm)020B000910", "04\(idm)", "06\(idm)010B00018001", "08\(idm)010900010001" + "00" + hexBlock,
                 "0C\(idm)", "32\(idm)010B00", "3C\(idm)0000", "3E\(idm)0000", "04\(idm)",
             ])
@@ -418,11 +412,11 @@ import Testing
         try await session.connect(to: tag)
         let (pmm, rd) = try await felica.polling(
             systemCode: Data([0x00, 0x03]), requestCode: .systemCode, timeSlot: .max1)
-        #expect(Self.hex(pmm) == "00F1000000014300" && Self.hex(rd) == "0003")
-        #expect(Self.hex(felica.currentIDm) == Self.hex(Self.idmB))
+        #expect(hex(pmm) == "00F1000000014300" && hex(rd) == "0003")
+        #expect(hex(felica.currentIDm) == hex(Self.idmB))
         _ = try await felica.polling(systemCode: Data([0xFE, 0x00]), requestCode: .noRequest, timeSlot: .max1)
         #expect(try await felica.requestResponse() == 1)
-        #expect(try await felica.requestSystemCode().map(Self.hex) == ["FE00"])
+        #expect(try await felica.requestSystemCode().map { hex($0) } == ["FE00"])
         let (sf1, sf2) = try await felica.resetMode()
         #expect(sf1 == 0 && sf2 == 0)
         await #expect(throws: NFCReaderError.self) { _ = try await felica.requestServiceV2(nodeCodeList: []) }

@@ -14,8 +14,6 @@ import Testing
 @Suite struct FeliCaStandardPhoneTests {
     static let idmA = FeliCaPhoneTests.idmA
     static let idmB = FeliCaPhoneTests.idmB
-    static func hex(_ b: [UInt8]) -> String { FeliCaPhoneTests.hex(b) }
-    static func hex(_ d: Data) -> String { FeliCaPhoneTests.hex(d) }
 
     static func blocks(_ n: Int, _ seed: UInt8) -> [[UInt8]] {
         (0..<n).map { b in [UInt8](repeating: seed &+ UInt8(b), count: 16) }
@@ -54,7 +52,7 @@ import Testing
             #expect(!lines.isEmpty == c.delivered, "\(c.codes)")
             // Before the session, background tag reading looked at the card (wildcard, then Polling 12FC for NDEF);
             // the session's first discovery round starts after it, and later rounds repeat it.
-            let all = card.allFrames.map(Self.hex)
+            let all = card.allFrames.map { hex($0) }
             #expect(all.prefix(2) == ["00FFFF0000", "0012FC0100"])
             #expect(Array(all.dropFirst(2).prefix(c.frames.count)) == c.frames, "\(c.codes)")
         }
@@ -67,12 +65,12 @@ import Testing
             [
                 { t, done in
                     t.requestService(nodeCodeList: [Data([0x0F, 0x09]), Data([0x09, 0x10])]) { v, e in
-                        done("requestService \(v.map(Self.hex)) \(Pin.code(e))")
+                        done("requestService \(v.map { hex($0) }) \(Pin.code(e))")
                     }
                 },
                 { t, done in
                     t.readWithoutEncryption(serviceCodeList: [Data([0x0F, 0x09])], blockList: [Data([0x80, 0x01])]) {
-                        sf1, sf2, b, e in done("read 090F \(sf1) \(sf2) \(b.map(Self.hex)) \(Pin.code(e))")
+                        sf1, sf2, b, e in done("read 090F \(sf1) \(sf2) \(b.map { hex($0) }) \(Pin.code(e))")
                     }
                 },
                 { t, done in
@@ -80,30 +78,30 @@ import Testing
                     t.polling(systemCode: Data([0xFE, 0x00]), requestCode: .systemCode, timeSlot: .max1) {
                         pmm, rd, e in
                         done(
-                            "poll \(Self.hex(pmm)) \(Self.hex(rd)) \(Pin.code(e)) now \(Self.hex(t.currentSystemCode)) "
-                                + Self.hex(t.currentIDm))
+                            "poll \(hex(pmm)) \(hex(rd)) \(Pin.code(e)) now \(hex(t.currentSystemCode)) "
+                                + hex(t.currentIDm))
                     }
                 },
                 { t, done in
                     t.requestService(nodeCodeList: [Data([0x09, 0x10]), Data([0x00, 0x00])]) { v, e in
-                        done("requestService \(v.map(Self.hex)) \(Pin.code(e))")
+                        done("requestService \(v.map { hex($0) }) \(Pin.code(e))")
                     }
                 },
-                { t, done in t.requestSystemCode { c, e in done("systemCodes \(c.map(Self.hex)) \(Pin.code(e))") } },
+                { t, done in t.requestSystemCode { c, e in done("systemCodes \(c.map { hex($0) }) \(Pin.code(e))") } },
                 { t, done in
                     nonisolated(unsafe) let t = t
                     // An undeclared system code is refused before any frame, the selection kept.
                     t.polling(systemCode: Data([0x12, 0xFC]), requestCode: .noRequest, timeSlot: .max1) { _, _, e in
-                        done("poll 12FC \(Pin.code(e)) \(Self.hex(t.currentSystemCode))")
+                        done("poll 12FC \(Pin.code(e)) \(hex(t.currentSystemCode))")
                     }
                 },
             ])
         #expect(
             lines == [
-                "feliCa 0003 \(Self.hex(Self.idmB)) type 2", "connect 0",
+                "feliCa 0003 \(hex(Self.idmB)) type 2", "connect 0",
                 "requestService [\"0000\", \"FFFF\"] 0",
                 "read 090F 0 0 [\"\(String(repeating: "51", count: 16))\"] 0",
-                "poll 03014B024F4993FF FE00 0 now FE00 \(Self.hex(Self.idmA))",
+                "poll 03014B024F4993FF FE00 0 now FE00 \(hex(Self.idmA))",
                 "requestService [\"0201\", \"0000\"] 0",
                 "systemCodes [\"FE00\", \"0003\"] 0",
                 "poll 12FC 2 FE00",
@@ -126,7 +124,7 @@ import Testing
                     t.readWithoutEncryption(
                         serviceCodeList: [Data([0x09, 0x10])],
                         blockList: [Data([0x80, 0x02]), Data([0x00, 0x03, 0x00])]
-                    ) { sf1, sf2, b, e in done("read \(sf1) \(sf2) \(b.map(Self.hex)) \(Pin.code(e))") }
+                    ) { sf1, sf2, b, e in done("read \(sf1) \(sf2) \(b.map { hex($0) }) \(Pin.code(e))") }
                 },
                 { t, done in
                     t.readWithoutEncryption(serviceCodeList: [Data([0x08, 0x10])], blockList: [Data([0x80, 0x00])]) {
@@ -149,7 +147,7 @@ import Testing
         #expect(
             lines.dropFirst(2) == [
                 "write 0 0 0",
-                "read 0 0 [\"\(Self.hex(data))\", \"\(String(repeating: "13", count: 16))\"] 0",
+                "read 0 0 [\"\(hex(data))\", \"\(String(repeating: "13", count: 16))\"] 0",
                 // A5: the service needs a key (JIS X 6319-4 §8.6); SF1 01 names the first block-list element.
                 "keyed read 1 165 0", "keyed write 1 165 0",
                 "past the end 1 168 0 0",
@@ -175,9 +173,7 @@ import Testing
         ])
         let phone = VirtualPhone()
         phone.put(withNDEF)
-        let app = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let app = phone.readFirstNDEF()
         #expect(
             app.events == [
                 .becameActive, .detectedNDEFs(1), .invalidated(.readerSessionInvalidationErrorFirstNDEFTagRead),

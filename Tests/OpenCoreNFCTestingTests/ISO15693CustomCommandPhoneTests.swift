@@ -2,6 +2,7 @@ import Foundation
 import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 /// `NFCISO15693Tag.customCommand` and `sendRequest` against the virtual NXP ICODE SLIX2 and ST25DV04K through a tag
@@ -26,7 +27,7 @@ import Testing
             t.customCommand(requestFlags: T.hd, customCommandCode: code, customRequestParameters: Data(parameters)) {
                 d, e in
                 if let random, e == nil { random.bytes = [UInt8](d) }
-                log("\(label) \(T.hex(d)) \(T.outcome(e))")
+                log("\(label) \(hex(d)) \(T.outcome(e))")
             }
         }
     }
@@ -36,7 +37,7 @@ import Testing
             t.customCommand(
                 requestFlags: T.hd, customCommandCode: 0xB3,
                 customRequestParameters: Data([id] + random.xor(password))
-            ) { d, e in log("\(label) \(T.hex(d)) \(T.outcome(e))") }
+            ) { d, e in log("\(label) \(hex(d)) \(T.outcome(e))") }
         }
     }
 
@@ -65,7 +66,7 @@ import Testing
                 },
                 { _, t, log in
                     t.readSingleBlock(requestFlags: T.hd, blockNumber: 4) { d, e in
-                        log("read 4 \(T.hex(d)) \(T.outcome(e))")
+                        log("read 4 \(hex(d)) \(T.outcome(e))")
                     }
                 },
                 Self.custom(0xA2, [], "set eas"),
@@ -92,8 +93,8 @@ import Testing
                 "protection status 0103 ok", "write 4 ok", "read 4 09080706 ok",
             ])
         #expect(lines[10] == "set eas  ok")
-        #expect(lines[11] == "alarm \(T.hex(Data(ISO15693Tag.easSequence))) ok")
-        #expect(lines[12] == "signature \(T.hex(Data(chip.nxp.signature))) ok")
+        #expect(lines[11] == "alarm \(hex(Data(ISO15693Tag.easSequence))) ok")
+        #expect(lines[12] == "signature \(hex(Data(chip.nxp.signature))) ok")
         #expect(lines[13] == "raw random flags 0 2 bytes")
         #expect(lines[14] == "write unknown password  102 iso 0F")
         #expect(chip.nxp.protectionPointer == 4 && chip.nxp.protectionCondition == 0x31 && chip.nxp.eas)
@@ -116,12 +117,12 @@ import Testing
             [
                 { _, t, log in
                     t.readSingleBlock(requestFlags: T.hd, blockNumber: 4) { d, e in
-                        log("read 4 \(T.hex(d)) \(T.outcome(e))")
+                        log("read 4 \(hex(d)) \(T.outcome(e))")
                     }
                 },
                 { _, t, log in
                     t.readSingleBlock(requestFlags: T.hd, blockNumber: 0) { d, e in
-                        log("read 0 \(T.hex(d)) \(T.outcome(e))")
+                        log("read 0 \(hex(d)) \(T.outcome(e))")
                     }
                 },
                 Self.custom(0xB6, [0x00, 0x00], "protect page"),
@@ -149,13 +150,13 @@ import Testing
                 // The wrong password closed every session: area 2 (from block 8) is read protected now.
                 { _, t, log in
                     t.readSingleBlock(requestFlags: T.hd, blockNumber: 8) { d, e in
-                        log("read 8 \(T.hex(d)) \(T.outcome(e))")
+                        log("read 8 \(hex(d)) \(T.outcome(e))")
                     }
                 },
                 Self.custom(0xB3, [0x01] + zero, "present area password 1"),
                 { _, t, log in
                     t.readSingleBlock(requestFlags: T.hd, blockNumber: 8) { d, e in
-                        log("read 8 \(T.hex(d)) \(T.outcome(e))")
+                        log("read 8 \(hex(d)) \(T.outcome(e))")
                     }
                 },
             ])

@@ -3,6 +3,7 @@ import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// `NFCISO15693Tag` through a tag reader session polling `.iso15693` on the simulated iPhone, against every virtual
@@ -29,8 +30,6 @@ import Testing
         if r.userInfo[NFCTagResponseUnexpectedLengthErrorKey] != nil { s += " length" }
         return s
     }
-
-    static func hex(_ d: Data) -> String { d.map { String(format: "%02X", $0) }.joined() }
 
     /// Runs `steps` one after the other on the first ISO 15693 tag a session polling `.iso15693` delivers (each
     /// step logs one line and then calls on), connecting first unless told not to; returns the lines.
@@ -88,7 +87,7 @@ import Testing
             [
                 { _, t, log in
                     log(
-                        "identifier \(Self.hex(t.identifier)) mfg \(t.icManufacturerCode) serial \(Self.hex(t.icSerialNumber))"
+                        "identifier \(hex(t.identifier)) mfg \(t.icManufacturerCode) serial \(hex(t.icSerialNumber))"
                     )
                 },
                 { _, t, log in
@@ -98,12 +97,12 @@ import Testing
                 },
                 { _, t, log in
                     t.readSingleBlock(requestFlags: Self.hd, blockNumber: 5) { d, e in
-                        log("read \(Self.hex(d)) \(Self.outcome(e))")
+                        log("read \(hex(d)) \(Self.outcome(e))")
                     }
                 },
                 { _, t, log in
                     t.readMultipleBlocks(requestFlags: Self.hd, blockRange: NSRange(location: 4, length: 3)) { b, e in
-                        log("read multiple \(b.map(Self.hex).joined(separator: " ")) \(Self.outcome(e))")
+                        log("read multiple \(b.map { hex($0) }.joined(separator: " ")) \(Self.outcome(e))")
                     }
                 },
                 { _, t, log in
@@ -111,7 +110,7 @@ import Testing
                 },
                 { _, t, log in
                     t.readSingleBlock(requestFlags: [.highDataRate, .option], blockNumber: 5) { d, e in
-                        log("read with status \(Self.hex(d)) \(Self.outcome(e))")
+                        log("read with status \(hex(d)) \(Self.outcome(e))")
                     }
                 },
                 { _, t, log in
@@ -138,10 +137,10 @@ import Testing
         #expect(
             lines == [
                 "connect ok",
-                "identifier \(Self.hex(Data(uid))) mfg \(uid[1]) serial \(Self.hex(Data(uid[2...])))",
+                "identifier \(hex(Data(uid))) mfg \(uid[1]) serial \(hex(Data(uid[2...])))",
                 "write ok", "read 01020304 ok",
-                "read multiple \(Self.hex(Data(chip.memory[16..<20]))) 01020304 "
-                    + "\(Self.hex(Data(chip.memory[24..<28]))) ok",
+                "read multiple \(hex(Data(chip.memory[16..<20]))) 01020304 "
+                    + "\(hex(Data(chip.memory[24..<28]))) ok",
                 "lock ok", "read with status 0101020304 ok", "security [0, 1, 0] ok", "write locked 102 iso 12",
                 "lock again 102 iso 11",
                 profile.blockCount > 255 ? "read past the end 4 ok" : "read past the end 0 102 iso 10",
@@ -161,7 +160,7 @@ import Testing
         phone.put(chip)
         let w = Self.writeFlags(profile)
         @Sendable func info(_ i: NFCISO15693SystemInfo) -> String {
-            "uid \(Self.hex(i.uniqueIdentifier)) dsfid \(i.dataStorageFormatIdentifier) afi \(i.applicationFamilyIdentifier) "
+            "uid \(hex(i.uniqueIdentifier)) dsfid \(i.dataStorageFormatIdentifier) afi \(i.applicationFamilyIdentifier) "
                 + "size \(i.blockSize) blocks \(i.totalBlocks) ic \(i.icReference)"
         }
         let lines = Self.run(
@@ -208,7 +207,7 @@ import Testing
                     }
                 },
             ])
-        let lsb = Self.hex(Data(Self.uid(profile).reversed()))
+        let lsb = hex(Data(Self.uid(profile).reversed()))
         let size = profile.blockCount > 256 ? -1 : 4
         let blocks = profile.blockCount > 256 ? -1 : profile.blockCount
         let ic = profile.icReference.map(Int.init) ?? -1
@@ -232,7 +231,7 @@ import Testing
         let ext = profile.hasExtendedCommands
         @Sendable func pair(_ r: Result<(NFCISO15693ResponseFlag, Data), any Error>) -> String {
             switch r {
-            case .success(let (flags, data)): return "flags \(flags.rawValue) data \(Self.hex(data))"
+            case .success(let (flags, data)): return "flags \(flags.rawValue) data \(hex(data))"
             case .failure(let e): return Self.outcome(e)
             }
         }
@@ -246,7 +245,7 @@ import Testing
                 },
                 { _, t, log in
                     t.extendedReadSingleBlock(requestFlags: Self.hd, blockNumber: last) { d, e in
-                        log("ext read \(Self.hex(d)) \(Self.outcome(e))")
+                        log("ext read \(hex(d)) \(Self.outcome(e))")
                     }
                 },
                 { _, t, log in
@@ -259,7 +258,7 @@ import Testing
                     t.extendedReadMultipleBlocks(
                         requestFlags: Self.hd, blockRange: NSRange(location: last - 2, length: 3)
                     ) { b, e in
-                        log("ext read multiple \(b.map(Self.hex).joined(separator: " ")) \(Self.outcome(e))")
+                        log("ext read multiple \(b.map { hex($0) }.joined(separator: " ")) \(Self.outcome(e))")
                     }
                 },
                 { _, t, log in
@@ -319,7 +318,7 @@ import Testing
                     let uid = Data(t.identifier.reversed())
                     t.sendRequest(requestFlags: 0x22, commandCode: 0x20, data: uid + Data([0x00])) { r in
                         switch r {
-                        case .success(let (f, d)): log("raw read flags \(f.rawValue) data \(Self.hex(d ?? Data()))")
+                        case .success(let (f, d)): log("raw read flags \(f.rawValue) data \(hex(d ?? Data()))")
                         case .failure(let e): log("raw read \(Self.outcome(e))")
                         }
                     }
@@ -327,13 +326,13 @@ import Testing
                 { _, t, log in
                     t.sendRequest(requestFlags: 0x02, commandCode: 0x3F, data: nil) { r in
                         switch r {
-                        case .success(let (f, d)): log("raw unknown flags \(f.rawValue) data \(Self.hex(d ?? Data()))")
+                        case .success(let (f, d)): log("raw unknown flags \(f.rawValue) data \(hex(d ?? Data()))")
                         case .failure(let e): log("raw unknown \(Self.outcome(e))")
                         }
                     }
                 },
             ])
-        let cc = Self.hex(Data(chip.memory[0..<4]))
+        let cc = hex(Data(chip.memory[0..<4]))
         #expect(
             lines == [
                 "connect ok",
@@ -451,7 +450,7 @@ import Testing
         } throws: { ($0 as? NFCReaderError)?.code == .readerTransceiveErrorTagNotConnected }
         try await session.connect(to: tag)
         let block = try await t5.readSingleBlock(requestFlags: Self.hd, blockNumber: 0)
-        #expect(Self.hex(block) == "E1402701")
+        #expect(hex(block) == "E1402701")
         let info = try await t5.systemInfo(requestFlags: Self.hd)
         #expect(info.totalBlocks == 80 && info.icReference == 1)
         #expect(

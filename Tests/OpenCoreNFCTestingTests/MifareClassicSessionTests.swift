@@ -2,6 +2,7 @@ import Foundation
 import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 /// What the simulated iPhone does with a real (virtual) MIFARE Classic, NFC-formatted with a URI (NXP AN1305):
@@ -53,10 +54,7 @@ import Testing
         phone.put(formattedClassic())
         let app = TagSessionRecorder()
         let log = Shared<[String]>([])
-        let once = Shared(false)
-        app.onDetect = { session, tags in
-            guard !once.value else { return }
-            once.value = true
+        app.onFirstDetect { session, tags in
             guard case .miFare(let mObject) = tags[0] else {
                 log.update { $0.append("not a MIFARE tag") }
                 return

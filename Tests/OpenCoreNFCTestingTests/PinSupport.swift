@@ -4,6 +4,7 @@ import OpenCoreNFCTesting
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 
 /// Shared fixtures of the pin suites (SessionRulesPinTests, NDEFRulesPinTests, TagRulesPinTests): each pins one
 /// documented Core NFC behaviour through the public API on a `VirtualPhone` running the real reader procedures over
@@ -14,11 +15,8 @@ enum Pin {
     static let uidC: [UInt8] = [0x04, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6]
     static let appletAID: [UInt8] = [0xF0, 0x01, 0x02, 0x03, 0x04, 0x05]
 
-    /// A one-record URI message (NDEF 1.0: MB ME SR, TNF 1, type "U", prefix 04 = "https://").
-    static func uri(_ s: String) -> [UInt8] {
-        let payload = [0x04] + Array(s.utf8)
-        return [0xD1, 0x01, UInt8(payload.count), 0x55] + payload
-    }
+    /// A one-record URI message, `https://` + `s` (``uriMessage(_:)``).
+    static func uri(_ s: String) -> [UInt8] { uriMessage(s) }
 
     /// The host of the first URI record of a delivered message.
     static func host(_ message: NFCNDEFMessage?) -> String {

@@ -3,22 +3,17 @@ import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCRF
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 /// Sessions over the real reader procedures and virtual chips (no test doubles).
 @Suite struct RealStackTests {
-    static func uri(_ s: String) -> [UInt8] {
-        // NDEF 1.0: MB ME SR, TNF 1, type "U", payload: prefix 0x04 (https://) + text.
-        let payload = [0x04] + Array(s.utf8)
-        return [0xD1, 0x01, UInt8(payload.count), 0x55] + payload
-    }
+    static func uri(_ s: String) -> [UInt8] { uriMessage(s) }
 
     @Test func readsAnNTAG215InReadOnlyMode() throws {
         let phone = VirtualPhone()
         try phone.put(message: Self.uri("example.com"))
-        let app = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let app = phone.readFirstNDEF()
         #expect(
             app.events == [
                 .becameActive, .detectedNDEFs(1), .invalidated(.readerSessionInvalidationErrorFirstNDEFTagRead),
@@ -33,9 +28,7 @@ import Testing
         ] {
             let phone = VirtualPhone()
             phone.put(tag)
-            let app = NDEFMessageRecorder()
-            phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-            phone.settle()
+            let app = phone.readFirstNDEF()
             #expect(app.messages.count == 1, "\(tag.chip)")
             #expect([UInt8](app.messages.first?.records.first?.payload ?? Data()).count > 3)
         }

@@ -19,11 +19,11 @@ import Testing
         let t = text(try SeedFlows.writeAndLock())
         #expect(t.contains("didDetect: 2 tags"))
         #expect(t.contains("message: More than 1 tag is detected. Please remove all tags and try again."))
-        #expect(t.contains("queryNDEFStatus: status 2, capacity 492 bytes"))
+        #expect(t.contains("queryNDEFStatus: .readWrite, capacity 492 bytes"))
         #expect(t.contains("writeNDEF: ok"))
         #expect(t.contains("message: Update success!"))
         #expect(t.contains("writeLock: ok"))
-        #expect(t.contains("queryNDEFStatus: status 2") && t.contains("message: The tag is now read-only."))
+        #expect(t.contains("queryNDEFStatus: .readWrite") && t.contains("message: The tag is now read-only."))
     }
 
     @Test func selectApplication() throws {

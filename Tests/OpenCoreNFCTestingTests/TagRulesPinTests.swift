@@ -4,6 +4,7 @@ import OpenCoreNFCTesting
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// The tag session, connections and commands (audit items T1–T18), each through the public API on a `VirtualPhone`
@@ -18,10 +19,7 @@ import Testing
         let phone = given ?? VirtualPhone(configuration: configuration)
         for (i, tag) in tags.enumerated() { phone.put(tag, at: i) }
         let app = TagSessionRecorder()
-        let once = Shared(false)
-        app.onDetect = { session, found in
-            guard !once.value else { return }
-            once.value = true
+        app.onFirstDetect { session, found in
             onTags(session, found)
         }
         let session = Pin.beginTagSession(phone, app)
@@ -41,8 +39,6 @@ import Testing
             }
         }
     }
-
-    private func hex(_ d: Data) -> String { d.map { String(format: "%02X", $0) }.joined() }
 
     @Test func T1_connectingTheConnectedTagDoesNothingAndConnectingAnotherReleasesTheFirst() {
         let log = Shared<[String]>([])
@@ -303,7 +299,7 @@ import Testing
             }
             t.sendCommand(apdu: Pin.apdu(ins: 0x01)) { result in
                 if case .success(let r) = result {
-                    forms.update { $0.append("result data \(r.payload.map(hex) ?? "nil")") }
+                    forms.update { $0.append("result data \(r.payload.map { hex($0) } ?? "nil")") }
                 }
             }
         }
@@ -347,11 +343,11 @@ import Testing
             tagBox.value = t
             // WRITE page 4: ACK.
             t.sendMiFareCommand(commandPacket: Data([0xA2, 0x04, 1, 2, 3, 4])) { d, e in
-                log.update { $0.append("write \(self.hex(d)) \(Pin.code(e))") }
+                log.update { $0.append("write \(hex(d)) \(Pin.code(e))") }
             }
             // PWD_AUTH with a wrong password (the factory PWD is FFFFFFFF): NAK 0.
             t.sendMiFareCommand(commandPacket: Data([0x1B, 0x12, 0x34, 0x56, 0x78])) { d, e in
-                log.update { $0.append("wrong PWD_AUTH \(self.hex(d)) \(Pin.code(e))") }
+                log.update { $0.append("wrong PWD_AUTH \(hex(d)) \(Pin.code(e))") }
             }
         }
         phone.settle()
@@ -370,7 +366,7 @@ import Testing
                 guard case .miFare(let mObject) = tags[0] else { return }
                 nonisolated(unsafe) let m = mObject
                 m.sendMiFareCommand(commandPacket: Data([0xA2, 0x02, 0, 0, 0x10, 0x00])) { result in
-                    if case .success(let d) = result { log.update { $0.append("lock \(self.hex(d))") } }
+                    if case .success(let d) = result { log.update { $0.append("lock \(hex(d))") } }
                     m.sendMiFareCommand(commandPacket: Data([0xA2, 0x04, 9, 9, 9, 9])) { result in
                         if case .failure(let e) = result {
                             log.update { $0.append("protected write \(Pin.code(e))") }
@@ -439,14 +435,14 @@ import Testing
             guard case .iso7816(let t) = tags[0] else { return }
             seen.update {
                 $0.append(
-                    "7816 hb \(t.historicalBytes.map(hex) ?? "nil") app \(t.applicationData.map(hex) ?? "nil") "
+                    "7816 hb \(t.historicalBytes.map { hex($0) } ?? "nil") app \(t.applicationData.map { hex($0) } ?? "nil") "
                         + "proprietary \(t.proprietaryApplicationDataCoding)")
             }
         }
         let desfire = try DESFireEV1Tag.ndefFormatted(uid: [0x04, 1, 2, 3, 4, 5, 6], holding: Pin.uri("d"))
         _ = session(Pin.configuration(), tags: [desfire, Pin.ntag()]) { _, tags in
             for case .miFare(let m) in tags {
-                seen.update { $0.append("\(m.mifareFamily.rawValue) hb \(m.historicalBytes.map(hex) ?? "nil")") }
+                seen.update { $0.append("\(m.mifareFamily.rawValue) hb \(m.historicalBytes.map { hex($0) } ?? "nil")") }
             }
         }
         // Type4Tag's ATS is 06 77 77 71 02 80 (historical byte 80); DESFire EV1's 06 75 77 81 02 80; NTAG has none.

@@ -3,6 +3,7 @@ import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// Core NFC reads NDEF on Types 1–5 in NDEF reader sessions, and its tag reader session has no `NFCTag` case for a
@@ -15,9 +16,7 @@ import Testing
     func anNDEFSessionReadsATopaz(profile: Type1ChipProfile) throws {
         let phone = VirtualPhone()
         phone.put(try Type1Tag.factory(profile, uid: [0x11, 0x22, 0x33, 0x44], holding: Self.uri))
-        let app = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let app = phone.readFirstNDEF()
         #expect(
             app.events == [
                 .becameActive, .detectedNDEFs(1), .invalidated(.readerSessionInvalidationErrorFirstNDEFTagRead),

@@ -3,6 +3,7 @@ import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// Core NFC reads NDEF on Types 1–5 in NDEF reader sessions: a FeliCa Lite-S holding an NDEF message is read and
@@ -14,9 +15,7 @@ import Testing
     @Test func anNDEFSessionReadsALiteS() throws {
         let phone = VirtualPhone()
         phone.put(try FeliCaLiteSTag.factory(idm: Self.idm, holding: Self.uri))
-        let app = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let app = phone.readFirstNDEF()
         #expect(
             app.events == [
                 .becameActive, .detectedNDEFs(1), .invalidated(.readerSessionInvalidationErrorFirstNDEFTagRead),

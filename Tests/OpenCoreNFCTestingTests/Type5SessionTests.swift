@@ -3,6 +3,7 @@ import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// NFC Forum Type 5 (ISO 15693) tags through Core NFC's NDEF reader session on the simulated iPhone, against every
@@ -26,9 +27,7 @@ import Testing
     func anNDEFSessionReadsEveryChip(profile: ISO15693ChipProfile) throws {
         let phone = VirtualPhone()
         phone.put(try ISO15693Tag.factory(profile, uid: Self.uid(profile), holding: RealStackTests.uri("t5.example")))
-        let app = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let app = phone.readFirstNDEF()
         #expect(
             app.events == [
                 .becameActive, .detectedNDEFs(1), .invalidated(.readerSessionInvalidationErrorFirstNDEFTagRead),
@@ -92,9 +91,7 @@ import Testing
     @Test func anUnformattedChipIsNotSupportedAndSkippedInReadOnlyMode() throws {
         let phone = VirtualPhone()
         phone.put(try ISO15693Tag(profile: .icodeSLIX, uid: Self.uid(.icodeSLIX)))
-        let app = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let app = phone.readFirstNDEF()
         #expect(app.events == [.becameActive])
         #expect(app.messages.isEmpty)
     }

@@ -2,12 +2,12 @@ import Foundation
 import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
+import OpenNFCTestSupport
 import Testing
 
 /// ISO-DEP on NFC-B through the public API: a virtual Type B card (ATQB with PUPI, application data and protocol
 /// info; ATTRIB) carrying the Type 4 NDEF application, delivered as `NFCISO7816Tag` (parity audit T15, Type B).
 @Suite struct TypeBCardTests {
-    private func hex(_ d: Data) -> String { d.map { String(format: "%02X", $0) }.joined() }
 
     /// What the app sees of the first tag: identifier, applicationData, historicalBytes, the coding flag, the AID
     /// that selected, then the NDEF message read through the same connection.
@@ -16,10 +16,7 @@ import Testing
         phone.put(card, at: 0)
         let app = TagSessionRecorder()
         let log = Shared<[String]>([])
-        let once = Shared(false)
-        app.onDetect = { session, tags in
-            guard !once.value else { return }
-            once.value = true
+        app.onFirstDetect { session, tags in
             guard case .iso7816(let tObject) = tags[0] else {
                 log.update { $0.append("not an NFCISO7816Tag: \(tags[0])") }
                 return
@@ -27,8 +24,8 @@ import Testing
             nonisolated(unsafe) let t = tObject
             log.update {
                 $0.append(
-                    "id \(self.hex(t.identifier)) app \(t.applicationData.map(self.hex) ?? "nil") "
-                        + "hb \(t.historicalBytes.map(self.hex) ?? "nil") proprietary \(t.proprietaryApplicationDataCoding) "
+                    "id \(hex(t.identifier)) app \(t.applicationData.map { hex($0) } ?? "nil") "
+                        + "hb \(t.historicalBytes.map { hex($0) } ?? "nil") proprietary \(t.proprietaryApplicationDataCoding) "
                         + "aid \(t.initialSelectedAID)")
             }
             session.connect(to: tags[0]) { e in

@@ -4,6 +4,7 @@ import OpenCoreNFCTesting
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// The testing product's own API: field, time, user, transcript, configuration files.
@@ -46,9 +47,7 @@ import Testing
     @Test func transcriptRecordsFramesWhenAsked() throws {
         let phone = VirtualPhone(recordsFrames: true)
         try phone.put(message: Self.message)
-        let app = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        _ = phone.readFirstNDEF()
         let rf = phone.transcript.filter { $0.kind == .rf }.map(\.text)
         #expect(rf.contains("→ 60"))  // GET_VERSION during identification
         #expect(rf.contains { $0.hasPrefix("→ 30 ") })  // READ
@@ -98,5 +97,29 @@ import Testing
         phone.tapCancel()
         #expect(phone.sheetText == "")
         #expect(app.invalidationCode == .readerSessionInvalidationErrorUserCanceled)
+    }
+}
+
+/// The first package's habits: `put(message:)` takes an `NFCNDEFMessage` too, and refuses bytes that are no NDEF
+/// message, naming the offset, instead of making a tag the app never hears about.
+@Suite struct VirtualPhoneMessageTests {
+    @Test func malformedBytesThrowNamingTheOffset() throws {
+        let phone = VirtualPhone()
+        // A short record whose PAYLOAD_LENGTH (0x0D) runs one byte past the 17 bytes given.
+        let bytes: [UInt8] = [0xD1, 0x01, 0x0D, 0x55, 0x04] + Array("example.co".utf8)
+        #expect(throws: VirtualPhone.MalformedMessage.self) { try phone.put(message: bytes) }
+        do {
+            try phone.put(message: bytes)
+        } catch let e as VirtualPhone.MalformedMessage {
+            #expect(e.description.hasPrefix("not a valid NDEF message: "))
+            #expect(e.description.contains("at byte \(e.offset)"))
+        }
+        #expect(try phone.put(message: []) >= 0)
+    }
+
+    @Test func anNFCNDEFMessageWithTheMessageLabel() throws {
+        let phone = VirtualPhone()
+        let payload = try #require(NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://example.com"))
+        #expect(try phone.put(message: NFCNDEFMessage(records: [payload])) >= 0)
     }
 }

@@ -1,44 +1,14 @@
 import Foundation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// A plain executable written against the public API, pointed at devices from outside (issue 5 item 5).
 @Suite struct ExampleProgramTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    static var binary: URL { TestProcess.executable("opencorenfc-example") }
 
-    static var binary: URL {
-        let bundleDir = Bundle.main.bundleURL
-        for dir in [bundleDir, bundleDir.deletingLastPathComponent()] {
-            let candidate = dir.appendingPathComponent("opencorenfc-example")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/opencorenfc-example")
-    }
-
-    func run(_ environment: [String: String], arguments: [String] = []) throws -> Run {
-        let p = Process()
-        p.executableURL = Self.binary
-        p.arguments = arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENCORENFC_") }
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Run(
-            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-            stderr: String(decoding: e, as: UTF8.self))
+    func run(_ environment: [String: String], arguments: [String] = []) throws -> ProcessOutput {
+        try TestProcess.run(Self.binary, arguments, environment: environment)
     }
 
     func tagFile(_ bytes: [UInt8]) throws -> String {
@@ -80,6 +50,23 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr.contains("NFCReaderUsageDescription"))
         #expect(r.stdout.isEmpty)
+    }
+
+    /// iOS traps (`fatalError`) in `CardSession()` without the HCE entitlement; so does a process here.
+    @Test func cardSessionWithoutTheHCEEntitlementTrapsTheProcess() throws {
+        let r = try run(["OPENCORENFC_DEVICE": "sim:empty"], arguments: ["card"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("CardSession: missing entitlement com.apple.developer.nfc.hce"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    /// `OPENCORENFC_HCE=ineligible`: `isEligible` is false, and the program says so instead of emulating.
+    @Test func anIneligibleProcessIsToldByIsEligible() throws {
+        let r = try run(
+            ["OPENCORENFC_DEVICE": "sim:empty", "OPENCORENFC_PROFILE": "desktop", "OPENCORENFC_HCE": "ineligible"],
+            arguments: ["card"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Card emulation is not available on this device.\n")
     }
 
     /// An empty field: the idle detector jumps the virtual clock to the 60 s limit after a second of quiet.

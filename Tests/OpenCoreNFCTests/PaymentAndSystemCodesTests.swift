@@ -4,6 +4,7 @@ import OpenCoreNFCTesting
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// `NFCPaymentTagReaderSession` and its eligibility, and the codes the simulated iPhone raises for its own state:
@@ -94,15 +95,11 @@ import Testing
         phone.airplaneMode = true
         #expect(running.events == [.becameActive, .invalidated(.readerErrorRadioDisabled)])
         #expect(waiting.events == [.invalidated(.readerErrorRadioDisabled)])
-        let later = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: later, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let later = phone.readFirstNDEF()
         #expect(later.events == [.invalidated(.readerErrorRadioDisabled)])
         #expect(NFCReaderError(.readerErrorRadioDisabled).localizedDescription == "NFC radio is disabled")
         phone.airplaneMode = false
-        let after = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: after, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let after = phone.readFirstNDEF()
         #expect(after.events == [.becameActive])
     }
 

@@ -3,6 +3,7 @@ import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCRF
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// The iPhone's session rules through the public API (issue 5 item 2).
@@ -106,14 +107,10 @@ import Testing
         phone.backgroundApp()
         #expect(a.invalidationCode == .readerSessionInvalidationErrorSessionTerminatedUnexpectedly)
         #expect(b.events == [.invalidated(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly)])
-        let c = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: c, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let c = phone.readFirstNDEF()
         #expect(c.invalidationCode == .readerSessionInvalidationErrorSessionTerminatedUnexpectedly)
         phone.foregroundApp()
-        let d = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: d, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let d = phone.readFirstNDEF()
         #expect(d.events == [.becameActive])
     }
 
@@ -136,15 +133,11 @@ import Testing
         noTag.run { NFCTagReaderSession(configuration: .init(pollingOption: .iso14443), delegate: tagApp).begin() }
         noTag.settle()
         #expect(tagApp.events == [.invalidated(.readerErrorSecurityViolation)])
-        let ndefApp = NDEFMessageRecorder()
-        noTag.run { NFCNDEFReaderSession(delegate: ndefApp, queue: nil, invalidateAfterFirstRead: true).begin() }
-        noTag.settle()
+        let ndefApp = noTag.readFirstNDEF()
         #expect(ndefApp.events == [.becameActive])
 
         let (noUsage, _) = Fixtures.phone(AppConfiguration(usageDescription: nil))
-        let app = NDEFMessageRecorder()
-        noUsage.run { NFCNDEFReaderSession(delegate: app, queue: nil, invalidateAfterFirstRead: true).begin() }
-        noUsage.settle()
+        let app = noUsage.readFirstNDEF()
         #expect(noUsage.terminationReason?.contains("NFCReaderUsageDescription") == true)
         #expect(app.events.isEmpty)
 

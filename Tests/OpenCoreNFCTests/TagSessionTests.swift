@@ -4,6 +4,7 @@ import OpenCoreNFCTesting
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// The tag reader session: ISO 7816 delivery rules, MIFARE, several tags, restartPolling, commands.
@@ -37,7 +38,7 @@ import Testing
         app.onDetect = { _, tags in
             for case .iso7816(let t) in tags {
                 seen.value.value.append(t.initialSelectedAID)
-                seen.value.value.append(t.identifier.map { String(format: "%02X", $0) }.joined())
+                seen.value.value.append(hex(t.identifier))
                 seen.value.value.append(
                     "\(t.type == .iso7816Compatible) \(t.asNFCISO7816Tag() != nil) \(t.asNFCMiFareTag() == nil)")
             }

@@ -3,6 +3,7 @@ import OpenCoreNFC
 import OpenCoreNFCTesting
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 import Testing
 
 /// A VAS session delegate recording what it hears.
@@ -126,9 +127,7 @@ final class VASRecorder: NSObject, NFCVASReaderSessionDelegate, @unchecked Senda
 
     @Test func vasSessionsQueueInFIFOOrderWithTheOtherSessionsAndTimeOutAfter60s() throws {
         let phone = VirtualPhone()
-        let ndef = NDEFMessageRecorder()
-        phone.run { NFCNDEFReaderSession(delegate: ndef, queue: nil, invalidateAfterFirstRead: true).begin() }
-        phone.settle()
+        let ndef = phone.readFirstNDEF()
         let (_, app) = begin(phone, [.init(vasMode: .normal, passTypeIdentifier: Self.loyalty, url: nil)])
         #expect(app.events.isEmpty)  // waiting for the reader
         phone.put(try holder())

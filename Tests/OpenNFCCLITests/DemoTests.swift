@@ -34,3 +34,23 @@ extension DemoTests {
         #expect(out.contains("writeNDEF: 100 Tag connection lost"))
     }
 }
+
+extension DemoTests {
+    /// `demo --list` names each flow and the file holding its code; `demo NAME` runs that one flow alone.
+    @Test func listAndOneFlow() throws {
+        let list = try CLIRunner.run(["demo", "--list"])
+        #expect(list.status == 0)
+        #expect(
+            list.stdout.hasPrefix(
+                "inventory-scanner   Sources/OpenNFCDemo/SeedFlows.swift, SeedFlows.inventoryScanner()\n"))
+        #expect(list.stdout.split(separator: "\n").count == 5)
+        let one = try CLIRunner.run(["demo", "write-and-lock"])
+        #expect(one.status == 0)
+        #expect(one.stdout.contains("(code: Sources/OpenNFCDemo/SeedFlows.swift, SeedFlows.writeAndLock())"))
+        #expect(one.stdout.contains("queryNDEFStatus: .readWrite, capacity"))
+        #expect(!one.stdout.contains("Part 1") && !one.stdout.contains("Inventory scanner"))
+        let typo = try CLIRunner.run(["demo", "write-and-lok"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.hasPrefix("Error: unknown flow 'write-and-lok'; did you mean 'write-and-lock'?"))
+    }
+}

@@ -17,11 +17,7 @@ struct DeviceEmulatedTagTests {
         let slotLock = SlotLock()
         defer { withExtendedLifetime(slotLock) {} }
         let file = try ws.tag("card.json", TagFixture.ntag215, message: TagFixture.uriMessage("pcsc.example"))
-        let emulator = Process()
-        emulator.executableURL = CLIRunner.binary
-        emulator.arguments = ["emulate", "--slot", "1", "--save", ws.path(file)]
-        emulator.standardError = Pipe()
-        try emulator.run()
+        let (emulator, _) = try CLIRunner.start(["emulate", "--slot", "1", "--save", ws.path(file)])
         defer { if emulator.isRunning { emulator.terminate() } }
         let device = ["--device", "pcsc:PCD 00 01", "--timeout", "20"]
 

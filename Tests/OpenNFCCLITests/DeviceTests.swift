@@ -97,8 +97,8 @@ import Testing
         #expect(bad.status == 64)
         #expect(
             bad.stderr.hasPrefix(
-                "Error: unknown device 'usb:1'; use sim:<tagfile>[+<tagfile>…], pcsc, pcsc:<reader>, remote:[<port>] "
-                    + "or replay:<file>\n"))
+                "Error: unknown device 'usb:1'; use sim:<tagfile>[+<tagfile>…], pcsc, pcsc:<reader>, remote:[<port>], "
+                    + "replay:<file>, vpcd:[<host>:<port>|<port>] or pn532:<tty>[:<baud>]\n"))
         let empty = try ws.run(["read", "--device", "sim:a.json+"])
         #expect(empty.status == 64)
         let missing = try ws.run(["read", "--device", "sim:nope.json"])

@@ -39,6 +39,14 @@ import Testing
         let o = try #require(try JSONSerialization.jsonObject(with: json.stdoutBytes) as? [String: Any])
         #expect(o["chip"] as? String == "ntag215")
         #expect(((o["type2"] as? [String: Any])?["pages"] as? [Any])?.count == 135)
+        // Hex without spaces, as every --json; and what it prints loads again as a tag file.
+        let pages = try #require((o["type2"] as? [String: Any])?["pages"] as? [String])
+        #expect(pages[0] == "04A1B29F")
+        #expect(!json.stdout.contains("04 A1"))
+        try json.stdoutBytes.write(to: ws.dir.appendingPathComponent("again.json"))
+        #expect(
+            try ws.run(["read", "--raw", "--device", "sim:again.json"]).stdout == "D1010D5504636F70792E6578616D706C65\n"
+        )
     }
 
     @Test func badOptions() throws {

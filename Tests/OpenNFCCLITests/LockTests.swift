@@ -18,7 +18,7 @@ import Testing
 
         let yes = try ws.run(["lock", "--yes", "--device", "sim:\(file)"])
         #expect(yes.status == 0)
-        #expect(yes.stdout == "Locked ntag213 04A1B2C3D4E5F6: the NDEF message is now read-only for good.\n")
+        #expect(yes.stderr == "Locked ntag213 04A1B2C3D4E5F6: the NDEF message is now read-only for good.\n")
         let r = try ws.run(["read", "--device", "sim:\(file)"])
         #expect(r.stdout.contains("NDEF:     read-only, "))
         #expect(r.stdout.hasSuffix("  URI: https://final.example\n"))

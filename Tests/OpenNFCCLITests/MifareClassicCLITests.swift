@@ -191,7 +191,7 @@ import Testing
         try "665544332211\n".write(toFile: ws.path("keys.txt"), atomically: true, encoding: .utf8)
         let locked = try ws.run(["lock", "--yes", "--keys", "keys.txt"] + device)
         #expect(locked.status == 0, "\(locked.stderr)")
-        #expect(locked.stdout == "Locked mifare-classic C0FFEE0F: the NDEF message is now read-only for good.\n")
+        #expect(locked.stderr == "Locked mifare-classic C0FFEE0F: the NDEF message is now read-only for good.\n")
         let shown = try ws.run(["tag", "show", "c.json"]).stdout
         #expect(shown.contains("Sector 0: key A A0A1A2A3A4A5 key B FFFFFFFFFFFF access 078F0F"))
         #expect(shown.contains("GPB C1"))

@@ -50,7 +50,7 @@ import Testing
         defer { try? slot.remove() }
 
         let readers = try (0..<4).map { _ in
-            try Watched(["read", "--raw", "--timeout", "20", "--device", "pcsc:\(slot.reader)"])
+            try CLIRunner.watch(["read", "--raw", "--timeout", "20", "--device", "pcsc:\(slot.reader)"])
         }
         let uid = [UInt8](tag.activation.uid)
         let answers = Counter()
@@ -125,7 +125,7 @@ import Testing
         }
         defer { try? slot.remove() }
 
-        let w = try Watched([
+        let w = try CLIRunner.watch([
             "write", "--uri", "https://leaving.example/" + String(repeating: "x", count: 60), "--timeout", "20",
             "--device", "pcsc:\(slot.reader)",
         ])
@@ -151,13 +151,14 @@ import Testing
         let reader = "pcsc:\(PrivatePCSCD.readerName) 00 00"
 
         // Down: a clear error at once.
-        let down = try Watched(["readers"], environment: pcscd.environment).finish(within: 30)
+        let down = try CLIRunner.watch(["readers"], environment: pcscd.environment).finish(within: 30)
         #expect(down.finished && down.status == 1)
         #expect(down.errorLines.count == 1 && down.stderr.contains("pcscd"), "\(down.stderr)")
 
         // Up, a program waits for a tag; pcscd stops under it.
         try pcscd.start()
-        let waiting = try Watched(["read", "--timeout", "120", "--device", reader], environment: pcscd.environment)
+        let waiting = try CLIRunner.watch(
+            ["read", "--timeout", "120", "--device", reader], environment: pcscd.environment)
         #expect(waiting.waitForStderr("Hold a tag near the reader", seconds: 30), "\(waiting.stderrText)")
         pcscd.stop()
         let stopped = waiting.finish(within: 30)
@@ -172,10 +173,10 @@ import Testing
         let made = try CLIRunner.run(["tag", "new", "--chip", "ntag215", "--text", "before", "-o", file])
         #expect(made.status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
-        let emulator = try Watched(
+        let emulator = try CLIRunner.watch(
             ["emulate", "--vpcd", "127.0.0.1:\(PrivatePCSCD.ports[0])", "--save", file], environment: pcscd.environment)
         #expect(emulator.waitForStderr("Emulating", seconds: 30), "\(emulator.stderrText)")
-        let write = try Watched(
+        let write = try CLIRunner.watch(
             ["write", "--text", "after the restart", "--timeout", "30", "--device", reader],
             environment: pcscd.environment
         ).finish(within: 60)
@@ -204,10 +205,10 @@ import Testing
         let file = dir.appendingPathComponent("t.json").path
         #expect(try CLIRunner.run(["tag", "new", "--chip", "ntag216", "--text", "old", "-o", file]).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
-        let emulator = try Watched(
+        let emulator = try CLIRunner.watch(
             ["emulate", "--vpcd", "127.0.0.1:\(PrivatePCSCD.ports[0])", "--save", file], environment: pcscd.environment)
         #expect(emulator.waitForStderr("Emulating", seconds: 30), "\(emulator.stderrText)")
-        let writer = try Watched(
+        let writer = try CLIRunner.watch(
             [
                 "write", "--trace", "--text", String(repeating: "long message ", count: 60), "--timeout", "30",
                 "--device", "pcsc:\(PrivatePCSCD.readerName) 00 00",
@@ -242,99 +243,6 @@ final class Counter: @unchecked Sendable {
     var failures: [String] { lock.withLock { f } }
 }
 
-/// A running `opennfc` (or other) process whose stdout and stderr are collected as they come, so a test can wait
-/// (bounded) for a line to appear and for the process to end, without sleeping.
-final class Watched: @unchecked Sendable {
-    struct Result {
-        var finished: Bool
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var errorLines: [Substring] { stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") } }
-    }
-
-    let process = Process()
-    private let condition = NSCondition()
-    private var out = Data()
-    private var err = Data()
-    private var open = 2
-    private let exited = DispatchSemaphore(value: 0)
-
-    init(_ arguments: [String], executable: URL = CLIRunner.binary, environment: [String: String] = [:]) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENCORENFC_") }
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let o = Pipe()
-        let e = Pipe()
-        process.standardOutput = o
-        process.standardError = e
-        process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { [exited] _ in exited.signal() }
-        try process.run()
-        collect(o.fileHandleForReading, isErr: false)
-        collect(e.fileHandleForReading, isErr: true)
-    }
-
-    private func collect(_ handle: FileHandle, isErr: Bool) {
-        let thread = Thread { [self] in
-            while true {
-                let chunk = handle.availableData
-                condition.lock()
-                if chunk.isEmpty {
-                    open -= 1
-                } else if isErr {
-                    err.append(chunk)
-                } else {
-                    out.append(chunk)
-                }
-                condition.broadcast()
-                condition.unlock()
-                if chunk.isEmpty { return }
-            }
-        }
-        thread.start()
-    }
-
-    var stderrText: String {
-        condition.lock()
-        defer { condition.unlock() }
-        return String(decoding: err, as: UTF8.self)
-    }
-
-    /// Waits at most `seconds` until stderr (or stdout: pcscd logs there or to stderr) contains `text`.
-    func waitForStderr(_ text: String, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        func seen() -> Bool {
-            String(decoding: err, as: UTF8.self).contains(text) || String(decoding: out, as: UTF8.self).contains(text)
-        }
-        while !seen() {
-            if open == 0 || !condition.wait(until: deadline) { return seen() }
-        }
-        return true
-    }
-
-    /// Waits at most `seconds` for the process to end (killing it past that) and for its output to close.
-    func finish(within seconds: Double) -> Result {
-        var finished = exited.wait(timeout: .now() + seconds) == .success
-        if !finished {
-            process.terminate()
-            exited.wait()
-            finished = false
-        }
-        condition.lock()
-        while open > 0 { condition.wait() }
-        let result = Result(
-            finished: finished, status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
-        condition.unlock()
-        return result
-    }
-}
-
 /// A pcscd of this test's own: `/usr/sbin/pcscd --foreground` in a private mount namespace where `/run/pcscd` is a
 /// private directory, with its own reader.conf for the vpcd driver on ports 35984/35985 (never the shared 35963/4).
 /// Clients reach it with `PCSCLITE_CSOCK_NAME` set to its socket. A file lock keeps two test runs on one machine from
@@ -355,19 +263,14 @@ final class PrivatePCSCD {
             })
         else { return false }
         // Mount namespaces may be forbidden (an unprivileged container): try one.
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: unshare)
-        p.arguments = ["-m", "--propagation", "private", "true"]
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0
+        let probe = try? TestProcess.run(URL(fileURLWithPath: unshare), ["-m", "--propagation", "private", "true"])
+        return probe?.status == 0
     }()
 
     let directory: URL
     var socket: String { directory.appendingPathComponent("run/pcscd.comm").path }
     var environment: [String: String] { ["PCSCLITE_CSOCK_NAME": socket] }
-    private var daemon: Watched?
+    private var daemon: WatchedProcess?
     private let lockFD: Int32
 
     init() throws {
@@ -393,11 +296,12 @@ final class PrivatePCSCD {
     func start() throws {
         let run = directory.appendingPathComponent("run").path
         let conf = directory.appendingPathComponent("conf").path
-        let d = try Watched(
+        let d = try WatchedProcess(
+            URL(fileURLWithPath: "/usr/bin/unshare"),
             [
                 "-m", "--propagation", "private", "sh", "-c",
                 "mount --bind '\(run)' /run/pcscd && exec /usr/sbin/pcscd --foreground --debug --config '\(conf)'",
-            ], executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+            ])
         daemon = d
         guard d.waitForStderr("daemon ready", seconds: 30) else {
             stop()

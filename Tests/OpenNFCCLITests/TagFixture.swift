@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCTestSupport
 
 /// Tag files for the CLI tests, written from the NXP datasheet facts (NFC Forum T2T §2.1;
 /// NTAG213/215/216 datasheet §8.5, §10.1): the memory image of an NTAG21x as its maker ships it, optionally holding an NDEF message, in the documented JSON tag-file
@@ -29,13 +30,10 @@ enum TagFixture {
         let n = payload.count
         let message =
             [0xC5, 0x00, UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + payload
-        return message.map { String(format: "%02X", $0) }.joined()
+        return hex(message)
     }
 
-    static func uriMessage(_ rest: String) -> [UInt8] {
-        let payload = [UInt8(0x04)] + Array(rest.utf8)
-        return [0xD1, 0x01, UInt8(payload.count), 0x55] + payload
-    }
+    static func uriMessage(_ rest: String) -> [UInt8] { OpenNFCTestSupport.uriMessage(rest) }
 
     /// The JSON text of a factory chip; `message` (if any) in an NDEF TLV after the factory TLVs; `formatted` false
     /// leaves the CC and data area zero (a blank chip); `uid` defaults to ``uid``.
@@ -101,8 +99,10 @@ struct Workspace {
     func cleanup() { try? FileManager.default.removeItem(at: dir) }
 
     /// `opennfc <args>` run inside the workspace.
-    func run(_ args: [String], environment: [String: String] = [:]) throws -> CLIRunner.Result {
-        try CLIRunner.run(args, environment: environment, currentDirectory: dir)
+    func run(_ args: [String], environment: [String: String] = [:], launcher: [String] = []) throws
+        -> CLIRunner.Result
+    {
+        try CLIRunner.run(args, environment: environment, currentDirectory: dir, launcher: launcher)
     }
 
     @discardableResult

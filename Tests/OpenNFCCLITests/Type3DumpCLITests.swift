@@ -37,7 +37,12 @@ import Testing
         #expect(saved.stdout.contains("CK never reads back from a card: it is saved as zeros."))
         let json = try ws.run(["dump", "--json", "--device", "sim:\(file)"])
         #expect(json.stdout.contains("\"chip\": \"felica-lite-s\""))
-        #expect(json.stdout == (try String(contentsOfFile: ws.path("d.json"), encoding: .utf8)))
+        // The same tag file as -o wrote, with its hex written without spaces (as every --json).
+        #expect(
+            json.stdout.replacingOccurrences(of: " ", with: "")
+                == (try String(contentsOfFile: ws.path("d.json"), encoding: .utf8)).replacingOccurrences(
+                    of: " ", with: ""))
+        #expect(!json.stdout.contains("\": \"00 00"))
 
         // A blank card of the same chip takes the dump's user blocks; its message reads back.
         let blank = try new(ws, "felica-lite-s", Self.other, "b.json")

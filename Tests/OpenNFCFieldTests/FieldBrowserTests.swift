@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCTestSupport
 import Testing
 
 /// The field's web page in a real headless Chromium driven by Selenium (scripts/field-browser.py): the app's sheet
@@ -13,23 +14,16 @@ import Testing
             "OPENNFC_E2E_BROWSER is not set: chromium, chromedriver and selenium are not installed (scripts/test installs them with scripts/browser install; or install them and export OPENNFC_E2E_BROWSER=1)"
         ))
     func thePageDrivesTheFieldInChromium() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
         let work = try FieldFixture.directory()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [
-            "python3", root.appendingPathComponent("scripts/field-browser.py").path,
-            "--opennfc", FieldFixture.executable("opennfc").path,
-            "--example", FieldFixture.executable("opencorenfc-example").path, "--workdir", work.path,
-        ]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(text)")
+        let browser = try TestProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", TestProcess.repositoryRoot.appendingPathComponent("scripts/field-browser.py").path,
+                "--opennfc", FieldFixture.executable("opennfc").path,
+                "--example", FieldFixture.executable("opencorenfc-example").path, "--workdir", work.path,
+            ])
+        let text = browser.stdout + browser.stderr
+        #expect(browser.status == 0, "\(text)")
         #expect(text.contains("ok: put a tag on the phone from the page, the app read it"))
         #expect(text.contains("ok: Cancel on the page ended the app's session with 200"))
         #expect(text.contains("ok: the app wrote, the page's memory map changed, Save wrote the tag file"))

@@ -2,23 +2,13 @@ import OpenNFCBytes
 import OpenNFCHTTP
 import OpenNFCRF
 import OpenNFCRemote
+import OpenNFCTestSupport
 import Testing
 
 /// Deterministic fuzz runs of the field's parsers: app protocol messages, transcript files and WebSocket frames.
 /// Every mutated input is parsed or refused with a reason; none crashes or hangs.
 @Suite struct FieldFuzzTests {
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func mutate(_ seed: [UInt8], _ rng: inout SplitMix) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], _ rng: inout SeededGenerator) -> [UInt8] {
         var bytes = seed
         for _ in 0..<(1 + Int(rng.next() % 5)) where !bytes.isEmpty {
             let at = Int(rng.next() % UInt64(bytes.count))
@@ -45,7 +35,7 @@ import Testing
                 capabilities: .init(maxCommandSize: 261, maxResponseSize: 258, rawFrames: true, technologies: [.nfcA])
             ).json.compact,
         ]
-        var rng = SplitMix(state: 17)
+        var rng = SeededGenerator(seed: 17)
         var refused = 0
         for i in 0..<4_000 {
             let text = String(decoding: Self.mutate(Array(seeds[i % seeds.count].utf8), &rng), as: UTF8.self)
@@ -70,7 +60,7 @@ import Testing
         ]
         let seed = Array(t.text.utf8)
         #expect(try RFTranscript(parsing: t.text, file: "t") == t)
-        var rng = SplitMix(state: 99)
+        var rng = SeededGenerator(seed: 99)
         var refused = 0
         for _ in 0..<2_000 {
             do {
@@ -91,7 +81,7 @@ import Testing
                 0, 1, 0, 1,
             ]),
         ]
-        var rng = SplitMix(state: 5)
+        var rng = SeededGenerator(seed: 5)
         for i in 0..<3_000 {
             let bytes = Self.mutate(seeds[i % seeds.count], &rng)
             let stream = ByteStream(MemorySource(bytes, chunk: 3))

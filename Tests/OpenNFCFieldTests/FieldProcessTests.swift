@@ -8,7 +8,7 @@ import Testing
 /// and `opennfc field serve` itself.
 @Suite(.serialized) struct FieldProcessTests {
     func example(_ address: LoopbackAddress) throws -> FieldFixture.Child {
-        try FieldFixture.Child(
+        try FieldFixture.child(
             "opencorenfc-example", [],
             environment: ["OPENCORENFC_DEVICE": "remote:\(address)", "OPENCORENFC_PROFILE": "desktop"])
     }
@@ -66,7 +66,7 @@ import Testing
     @Test func theCLIServesAndDrivesTheFieldAndWritesThroughIt() throws {
         let dir = try FieldFixture.directory()
         let file = try FieldFixture.tagFile(in: dir)
-        let serve = try FieldFixture.Child("opennfc", ["field", "serve", "--port", "0", "--put", file])
+        let serve = try FieldFixture.child("opennfc", ["field", "serve", "--port", "0", "--put", file])
         defer { serve.stop() }
         let url = serve.firstLine()
         #expect(url.hasPrefix("http://127.0.0.1:"))

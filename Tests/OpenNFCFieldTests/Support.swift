@@ -2,6 +2,7 @@ import Foundation
 import OpenNFCBytes
 import OpenNFCHTTP
 import OpenNFCSimulation
+import OpenNFCTestSupport
 
 /// Helpers of the field tests: tag files, API calls, the built executables.
 enum FieldFixture {
@@ -47,67 +48,22 @@ enum FieldFixture {
         return state
     }
 
-    static func executable(_ name: String) -> URL {
-        let bundleDir = Bundle.main.bundleURL
-        for dir in [bundleDir, bundleDir.deletingLastPathComponent()] {
-            let candidate = dir.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/\(name)")
-    }
+    static func executable(_ name: String) -> URL { TestProcess.executable(name) }
 
-    /// A child process with its output collected.
-    final class Child: @unchecked Sendable {
-        let process = Process()
-        private let out = Pipe()
-        private let err = Pipe()
+    /// A child process with its output collected (``WatchedProcess``).
+    typealias Child = WatchedProcess
 
-        init(_ name: String, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
-            process.executableURL = FieldFixture.executable(name)
-            process.arguments = arguments
-            var env = ProcessInfo.processInfo.environment.filter {
-                !$0.key.hasPrefix("OPENCORENFC_") && $0.key != "OPENNFC_DEVICE"
-            }
-            for (k, v) in environment { env[k] = v }
-            process.environment = env
-            if let directory { process.currentDirectoryURL = directory }
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-        }
-
-        /// The first line of stdout (`field serve` prints its URL there).
-        func firstLine() -> String {
-            var bytes: [UInt8] = []
-            while true {
-                let d = out.fileHandleForReading.readData(ofLength: 1)
-                if d.isEmpty || d.first == 0x0A { break }
-                bytes += d
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-
-        /// Waits for the end and returns status, stdout, stderr.
-        func finish() -> (status: Int32, stdout: String, stderr: String) {
-            let o = out.fileHandleForReading.readDataToEndOfFile()
-            let e = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-        }
-
-        /// Ends the process (SIGKILL: test runners may start children with SIGTERM blocked).
-        func stop() {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+    /// Starts one of this package's programs, its output collected as it comes.
+    static func child(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+    ) throws -> Child {
+        try WatchedProcess(executable(name), arguments, environment: environment, directory: directory)
     }
 
     /// Runs a program to its end.
-    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
-        status: Int32, stdout: String, stderr: String
-    ) {
-        try Child(name, arguments, environment: environment).finish()
+    static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> ProcessOutput
+    {
+        try TestProcess.run(executable(name), arguments, environment: environment)
     }
 }

@@ -1,3 +1,4 @@
+import OpenNFCTestSupport
 import Testing
 
 @testable import OpenNFCHTTP
@@ -141,7 +142,7 @@ import Testing
 
     /// A deterministic fuzz run: mutated requests never crash or hang the parser; each is parsed or refused.
     @Test func fuzzedRequestHeadsAreParsedOrRefused() {
-        var rng = SplitMix(seed: 0x0F1E_1D00)
+        var rng = SeededGenerator(seed: 0x0F1E_1D00)
         let seeds = [
             "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:7017\r\n\r\n",
             "POST /api/put?tag=a.json&position=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\n\r\nbody",
@@ -172,18 +173,5 @@ import Testing
         }
         #expect(parsed + refused == 3_000)
         #expect(parsed > 0 && refused > 0)
-    }
-}
-
-/// A small deterministic generator for the fuzz runs (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

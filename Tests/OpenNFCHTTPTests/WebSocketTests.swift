@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCTestSupport
 import Testing
 
 @testable import OpenNFCHTTP
@@ -7,7 +8,7 @@ import Testing
 @Suite struct WebSocketTests {
     /// FIPS 180-4 / RFC 3174 test vectors.
     @Test func sha1Vectors() {
-        func hex(_ b: [UInt8]) -> String { b.map { String(format: "%02x", $0) }.joined() }
+        func hex(_ b: [UInt8]) -> String { OpenNFCTestSupport.hex(b, uppercase: false) }
         #expect(hex(SHA1.digest([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
         #expect(hex(SHA1.digest(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
         #expect(

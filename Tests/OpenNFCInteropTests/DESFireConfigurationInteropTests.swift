@@ -2,6 +2,7 @@ import OpenNFCCrypto
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// The reader's SetConfiguration and ChangeFileSettings (OpenNFCTags `DESFireSecureSession+Configuration`) against

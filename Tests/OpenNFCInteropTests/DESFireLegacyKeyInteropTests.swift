@@ -2,6 +2,7 @@ import OpenNFCCrypto
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// The reader's key commands in a legacy (`0A`) session (OpenNFCTags `DESFireSecureSession`) against the virtual
@@ -116,16 +117,11 @@ import Testing
             ] {
                 let tag = try Self.card(cipher)
                 let (bench, s) = try Self.session(tag)
-                bench.field.faultPlan = FaultPlan([fault])
-                var failed = false
-                do {
-                    try change(s)
-                } catch {
-                    failed = true
+                let attempt = TearSweep.attempt(on: bench.field, frame: n, fault: fault) { try change(s) }
+                if let error = attempt.error {
                     #expect((error as? TagError)?.code == .rf, "frame \(n): \(error)")
                 }
-                if !failed && bench.field.framesExchanged < n { break sweep }
-                bench.field.faultPlan = .none
+                if attempt.pastTheEnd { break sweep }
                 let (_, check) = try Self.session(tag)
                 let outcome = [try which(check, 1, old1, new1), try which(check, 0, old0, new0)]
                 #expect(!outcome.contains(.third), "frame \(n), \(fault): \(outcome)")

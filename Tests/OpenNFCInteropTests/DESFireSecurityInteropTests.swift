@@ -2,6 +2,7 @@ import OpenNFCCrypto
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// The reader's DESFire EV1 security procedures (OpenNFCTags `DESFireSecureSession`) against the virtual card

@@ -2,6 +2,7 @@ import OpenNFCCrypto
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// The reader's DESFire EV1 file commands (OpenNFCTags `DESFireSecureSession+Files`) against the virtual card
@@ -176,16 +177,11 @@ import Testing
             for fault in faults {
                 let tag = try Self.tornCard()
                 let (bench, s) = try Self.session(tag)
-                bench.field.faultPlan = FaultPlan([fault])
-                var failed = false
-                do {
-                    try Self.transaction(s)
-                } catch {
-                    failed = true
+                let attempt = TearSweep.attempt(on: bench.field, frame: n, fault: fault) { try Self.transaction(s) }
+                if let error = attempt.error {
                     #expect((error as? TagError)?.code == .rf, "frame \(n): \(error)")
                 }
-                if !failed && bench.field.framesExchanged < n { break sweep }
-                bench.field.faultPlan = .none
+                if attempt.pastTheEnd { break sweep }
                 let outcome = try Self.classify(tag)
                 #expect(outcome != .mixed, "frame \(n), \(fault)")
                 outcomes.append((n, outcome))

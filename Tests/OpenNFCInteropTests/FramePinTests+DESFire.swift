@@ -2,6 +2,7 @@ import OpenNFCCrypto
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// DESFire EV1 file-command frame pins (MF3ICD81), ISO-wrapped, counted at the reader's frontend after

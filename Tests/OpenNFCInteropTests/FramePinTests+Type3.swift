@@ -1,6 +1,7 @@
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// Type 3 frames for full-capacity reads and writes on the simulated iPhone, pinned; docs/PROCEDURES.md derives
@@ -9,17 +10,17 @@ import Testing
     @Test func liteSFullCapacity() throws {
         let card = try FeliCaLiteSTag.factory(idm: liteSIDm)
         let bench = Type3Bench()
-        var (_, p) = try bench.connect(card)
+        var (_, p) = try bench.connectFeliCa(card)
         let message = ndefMessage(length: 208, seed: 1)
         // Check 0 + Update 0 (WriteF 0F) + 13 Updates (Nbw 1) + Update 0 (Ln) = 16.
         try p.writeMessage(message)
         #expect(bench.frames == 16)
-        (_, p) = try bench.connect(card)
+        (_, p) = try bench.connectFeliCa(card)
         // Check 0 + ⌈13 / 4⌉ = 4 Checks (Nbr 4) = 5; 12 + 16 bytes for block 0, then 3 × (12 + 64) + (12 + 16).
         #expect(try p.readMessage() == message)
         #expect(bench.frames == 5)
         #expect(bench.frontend.counts.bytesReceived == 28 + 3 * 76 + 28)
-        (_, p) = try bench.connect(card)
+        (_, p) = try bench.connectFeliCa(card)
         try p.writeMessage(ndefMessage(length: 208, seed: 2))
         #expect(bench.frames == 16)
     }
@@ -58,10 +59,10 @@ import Testing
         }
         // The Standard card's message is read from its NDEF system's IDm: 1 more frame (Ln 3, Nbr 4).
         let bench = Type3Bench()
-        var (_, p) = try bench.connect(standard, systemCode: 0xFFFF)
+        var (_, p) = try bench.connectFeliCa(standard, systemCode: 0xFFFF)
         #expect(try p.readMessage() == [0xD0, 0x00, 0x00])
         #expect(bench.frames == 3)
-        (_, p) = try bench.connect(standard)
+        (_, p) = try bench.connectFeliCa(standard)
         #expect(try p.detect().status == .readOnly)
         #expect(bench.frames == 1)
     }

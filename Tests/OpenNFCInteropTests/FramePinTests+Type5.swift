@@ -1,6 +1,7 @@
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// Type 5 frame pins on the simulated iPhone (258-byte answers ⇒ READ MULTIPLE BLOCKS of up to 64 four-byte blocks
@@ -42,18 +43,18 @@ import Testing
     func type5FullCapacity(pin: Pin) throws {
         let bench = Type5Bench()
         let chip = try ISO15693Tag.factory(pin.profile, uid: type5UID(pin.profile))
-        var p = try bench.connect(chip)
+        var p = try bench.connectType5(chip)
         #expect(try p.detect().capacity == pin.capacity)
-        p = try bench.connect(chip)
+        p = try bench.connectType5(chip)
         let message = ndefMessage(length: pin.capacity, seed: 1)
         try p.writeMessage(message)
         #expect(bench.frames == pin.writeFrames)
 
-        p = try bench.connect(chip)
+        p = try bench.connectType5(chip)
         #expect(try p.readMessage() == message)
         #expect(bench.frames == pin.readFrames)
 
-        p = try bench.connect(chip)
+        p = try bench.connectType5(chip)
         try p.writeMessage(ndefMessage(length: pin.capacity, seed: 2))
         #expect(bench.frames == pin.overwriteFrames)
     }

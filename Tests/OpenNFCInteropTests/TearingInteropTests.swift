@@ -1,6 +1,7 @@
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// A tag taken away after, or torn during, every single frame of a write, then read again: the old message,
@@ -13,39 +14,26 @@ import Testing
         make: () throws -> any VirtualTag, old: [UInt8], new: [UInt8], faults: (Int) -> [FaultPlan.Fault]
     ) throws -> [Outcome] {
         var outcomes: [Outcome] = []
-        var n = 1
-        while true {
-            for fault in faults(n) {
-                let bench = InteropBench()
-                let tag = try make()
-                var (_, p) = try bench.connect(tag)
-                try p.writeMessage(old)
-                (_, p) = try bench.connect(tag)
-                bench.field.faultPlan = FaultPlan([fault])
-                if let e = Self.attempt({ () throws(TagError) in try p.writeMessage(new) }) {
-                    #expect(e.code == .rf, "frame \(n): \(e)")
-                } else if bench.field.framesExchanged < n {
-                    return outcomes  // the fault lies past the write: every frame has been tried
-                }
-                bench.field.faultPlan = .none
-                (_, p) = try bench.connect(tag)
-                outcomes.append(Self.classify(p, old: old, new: new, context: "frame \(n), \(fault)"))
+        let completed = try TearSweep.run(frames: 1...400, faults: faults) { n, fault in
+            let bench = InteropBench()
+            let tag = try make()
+            var (_, p) = try bench.connect(tag)
+            try p.writeMessage(old)
+            (_, p) = try bench.connect(tag)
+            let attempt = TearSweep.attempt(on: bench.field, frame: n, fault: fault) { () throws(TagError) in
+                try p.writeMessage(new)
             }
-            n += 1
-            if n > 400 {
-                Issue.record("the write never completed")
-                return outcomes
+            if let e = attempt.error {
+                #expect(e.code == .rf, "frame \(n): \(e)")
+            } else if attempt.pastTheEnd {
+                return true  // the fault lies past the write: every frame has been tried
             }
+            (_, p) = try bench.connect(tag)
+            outcomes.append(Self.classify(p, old: old, new: new, context: "frame \(n), \(fault)"))
+            return false
         }
-    }
-
-    static func attempt(_ body: () throws(TagError) -> Void) -> TagError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error
-        }
+        if !completed { Issue.record("the write never completed") }
+        return outcomes
     }
 
     static func classify(_ p: any NDEFTagProcedure, old: [UInt8], new: [UInt8], context: String) -> Outcome {
@@ -71,7 +59,7 @@ import Testing
             old: ndefMessage(length: capacity / 2, seed: 1), new: ndefMessage(length: capacity, seed: 2),
             // A Type 2 page is written whole or not at all: removal after frame n and a tear inside frame n cover
             // both states a WRITE can leave.
-            faults: { n in [.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] })
+            faults: { TearSweep.faults($0) })
         #expect(Set(outcomes) == [.old, .empty, .new])
         #expect(!outcomes.contains(.tornDetected))
     }
@@ -82,7 +70,7 @@ import Testing
         let outcomes = try Self.sweep(
             make: { try Type2Tag.factory(.ntagI2CPlus2k, uid: uid7) },
             old: ndefMessage(length: 1000, seed: 1), new: ndefMessage(length: 1100, seed: 2),
-            faults: { n in [.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] })
+            faults: { TearSweep.faults($0) })
         #expect(Set(outcomes) == [.old, .empty, .new])
     }
 
@@ -90,7 +78,7 @@ import Testing
         let outcomes = try Self.sweep(
             make: { try Type2Tag.factory(.ntag215, uid: uid7) },
             old: ndefMessage(length: 300, seed: 1), new: ndefMessage(length: 10, seed: 2),
-            faults: { n in [.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] })
+            faults: { TearSweep.faults($0) })
         #expect(Set(outcomes).isSubset(of: [.old, .empty, .new]))
         #expect(outcomes.contains(.new))
     }
@@ -100,12 +88,7 @@ import Testing
         let outcomes = try Self.sweep(
             make: { try Type4Tag(uid: uid7, configuration: config) },
             old: ndefMessage(length: 200, seed: 1), new: ndefMessage(length: 180, seed: 2),
-            faults: { n in
-                [
-                    .removeAfter(frame: n), .tear(frame: n, afterBytes: 0), .tear(frame: n, afterBytes: 1),
-                    .tear(frame: n, afterBytes: 2), .tear(frame: n, afterBytes: 30),
-                ]
-            })
+            faults: { TearSweep.faults($0, tornAfter: [0, 1, 2, 30]) })
         // Messages below 256 bytes: every NLEN change is one byte, so no tear can even produce a detectable state.
         #expect(Set(outcomes) == [.old, .empty, .new])
     }
@@ -117,12 +100,7 @@ import Testing
         let outcomes = try Self.sweep(
             make: { try Type4Tag(uid: uid7, configuration: config) },
             old: ndefMessage(length: 33_100, seed: 1), new: ndefMessage(length: 33_900, seed: 2),
-            faults: { n in
-                [
-                    .removeAfter(frame: n), .tear(frame: n, afterBytes: 0), .tear(frame: n, afterBytes: 1),
-                    .tear(frame: n, afterBytes: 2), .tear(frame: n, afterBytes: 100),
-                ]
-            })
+            faults: { TearSweep.faults($0, tornAfter: [0, 1, 2, 100]) })
         // Zeroing ENLEN 33100 (00 00 81 4C) torn after 1–2 bytes leaves it unchanged or 00 00 81 4C masked to a
         // proper prefix; committing 33900 (00 00 84 6C) from byte 2 torn after 1 byte leaves 00 00 84 00: a prefix.
         #expect(Set(outcomes).isSubset(of: [.old, .empty, .new, .tornDetected]))
@@ -134,7 +112,7 @@ import Testing
         let outcomes = try Self.sweep(
             make: { try Type4Tag(uid: uid7, configuration: config) },
             old: ndefMessage(length: 700, seed: 1), new: ndefMessage(length: 900, seed: 2),
-            faults: { n in [.removeAfter(frame: n), .tear(frame: n, afterBytes: 1), .tear(frame: n, afterBytes: 100)] })
+            faults: { TearSweep.faults($0, tornAfter: [1, 100]) })
         // Zeroing NLEN 700 (02 BC) torn after one byte leaves 00 BC; committing NLEN 900 (03 84) torn after one
         // byte leaves 03 00: both name a proper prefix, which the framing check reports instead of returning it.
         #expect(Set(outcomes) == [.old, .empty, .new, .tornDetected])

@@ -1,6 +1,7 @@
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// Make-read-only and format interrupted after or inside every frame: the tag is always in a state a reader
@@ -9,61 +10,58 @@ import Testing
     @Test(arguments: [Type2ChipProfile.ntag213, .ntag216, .ultralightEV1_128])
     func makeReadOnlyInterruptedAtEveryFrame(profile: Type2ChipProfile) throws {
         let message = ndefMessage(length: 40, seed: 4)
-        var n = 1
         var sawReadOnly = false
         var sawReadWrite = false
-        while n < 20 {
-            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
-                let bench = InteropBench()
-                let chip = try Type2Tag.factory(profile, uid: uid7)
-                var (_, p) = try bench.connect(chip)
-                try p.writeMessage(message)
-                (_, p) = try bench.connect(chip)
-                bench.field.faultPlan = FaultPlan([fault])
-                let failed = TearingInteropTests.attempt { () throws(TagError) in try p.makeReadOnly() } != nil
-                bench.field.faultPlan = .none
-                if !failed && bench.field.framesExchanged < n { return #expect(sawReadOnly && sawReadWrite) }
-                (_, p) = try bench.connect(chip)
-                // Either untouched or read-only: the message is intact either way.
-                let status = try p.detect().status
-                #expect(status == .readWrite || status == .readOnly, "frame \(n) \(fault)")
-                sawReadOnly = sawReadOnly || status == .readOnly
-                sawReadWrite = sawReadWrite || status == .readWrite
-                #expect(try p.readMessage() == message)
-                // Running it again completes the locking: the chip then refuses a raw WRITE to page 4.
+        let completed = try TearSweep.run(frames: 1..<20, faults: { TearSweep.faults($0) }) { n, fault in
+            let bench = InteropBench()
+            let chip = try Type2Tag.factory(profile, uid: uid7)
+            var (_, p) = try bench.connect(chip)
+            try p.writeMessage(message)
+            (_, p) = try bench.connect(chip)
+            let attempt = TearSweep.attempt(on: bench.field, frame: n, fault: fault) { () throws(TagError) in
                 try p.makeReadOnly()
-                _ = try bench.connect(chip)
-                #expect(try bench.frontend.exchange([0xA2, 0x04, 0, 0, 0, 0]) == .nak(0))
             }
-            n += 1
+            if attempt.pastTheEnd { return true }
+            (_, p) = try bench.connect(chip)
+            // Either untouched or read-only: the message is intact either way.
+            let status = try p.detect().status
+            #expect(status == .readWrite || status == .readOnly, "frame \(n) \(fault)")
+            sawReadOnly = sawReadOnly || status == .readOnly
+            sawReadWrite = sawReadWrite || status == .readWrite
+            #expect(try p.readMessage() == message)
+            // Running it again completes the locking: the chip then refuses a raw WRITE to page 4.
+            try p.makeReadOnly()
+            _ = try bench.connect(chip)
+            #expect(try bench.frontend.exchange([0xA2, 0x04, 0, 0, 0, 0]) == .nak(0))
+            return false
         }
-        Issue.record("make read-only never completed")
+        guard completed else {
+            Issue.record("make read-only never completed")
+            return
+        }
+        #expect(sawReadOnly && sawReadWrite)
     }
 
     @Test(arguments: [Type2ChipProfile.ntag213, .ntag215, .ultralight])
     func formatInterruptedAtEveryFrame(profile: Type2ChipProfile) throws {
-        var n = 1
-        while n < 20 {
-            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
-                let bench = InteropBench()
-                let chip = try Type2Tag.factory(profile, uid: uid7, ndefFormatted: false)
-                var (_, p) = try bench.connect(chip)
-                bench.field.faultPlan = FaultPlan([fault])
-                let failed = TearingInteropTests.attempt { () throws(TagError) in try p.format() } != nil
-                let sent = bench.field.framesExchanged
-                bench.field.faultPlan = .none
-                if !failed && sent < n { return }
-                (_, p) = try bench.connect(chip)
-                // Still blank, or formatted and empty: never half formatted.
-                let d = try p.detect()
-                #expect(d.status == .notSupported || (d.status == .readWrite && d.messageLength == 0), "\(fault)")
+        let completed = try TearSweep.run(frames: 1..<20, faults: { TearSweep.faults($0) }) { n, fault in
+            let bench = InteropBench()
+            let chip = try Type2Tag.factory(profile, uid: uid7, ndefFormatted: false)
+            var (_, p) = try bench.connect(chip)
+            let attempt = TearSweep.attempt(on: bench.field, frame: n, fault: fault) { () throws(TagError) in
                 try p.format()
-                (_, p) = try bench.connect(chip)
-                #expect(try p.detect().status == .readWrite)
             }
-            n += 1
+            if attempt.pastTheEnd { return true }
+            (_, p) = try bench.connect(chip)
+            // Still blank, or formatted and empty: never half formatted.
+            let d = try p.detect()
+            #expect(d.status == .notSupported || (d.status == .readWrite && d.messageLength == 0), "\(fault)")
+            try p.format()
+            (_, p) = try bench.connect(chip)
+            #expect(try p.detect().status == .readWrite)
+            return false
         }
-        Issue.record("format never completed")
+        if !completed { Issue.record("format never completed") }
     }
 
     /// A blank DESFire EV1 (PICC only, as NXP ships it) formatted with the Android sequence by the reader procedure
@@ -92,36 +90,34 @@ import Testing
     }
 
     @Test func blankDESFireFormatInterruptedAtEveryFrame() throws {
-        var n = 1
         var outcomes: Set<NDEFStatusOutcome> = []
-        while n < 20 {
-            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
-                let bench = InteropBench()
-                let card = try DESFireEV1Tag(uid: uid7, version: .ev1(storage: 0x16))
-                var (_, p) = try bench.connect(card)
-                bench.field.faultPlan = FaultPlan([fault])
-                let failed = TearingInteropTests.attempt { () throws(TagError) in try p.format() } != nil
-                let sent = bench.field.framesExchanged
-                bench.field.faultPlan = .none
-                if !failed && sent < n {
-                    // Every frame has been interrupted: both outcomes were seen.
-                    return #expect(outcomes == [.notNDEF, .emptyNDEF])
-                }
-                (_, p) = try bench.connect(card)
-                let d = try p.detect()
-                if d.status == .notSupported {
-                    outcomes.insert(.notNDEF)
-                } else {
-                    #expect(d == NDEFDetection(status: .readWrite, capacity: 2046, messageLength: 0), "\(fault)")
-                    outcomes.insert(.emptyNDEF)
-                }
+        let completed = try TearSweep.run(frames: 1..<20, faults: { TearSweep.faults($0) }) { n, fault in
+            let bench = InteropBench()
+            let card = try DESFireEV1Tag(uid: uid7, version: .ev1(storage: 0x16))
+            var (_, p) = try bench.connect(card)
+            let attempt = TearSweep.attempt(on: bench.field, frame: n, fault: fault) { () throws(TagError) in
                 try p.format()
-                (_, p) = try bench.connect(card)
-                #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: 2046, messageLength: 0))
             }
-            n += 1
+            if attempt.pastTheEnd { return true }
+            (_, p) = try bench.connect(card)
+            let d = try p.detect()
+            if d.status == .notSupported {
+                outcomes.insert(.notNDEF)
+            } else {
+                #expect(d == NDEFDetection(status: .readWrite, capacity: 2046, messageLength: 0), "\(fault)")
+                outcomes.insert(.emptyNDEF)
+            }
+            try p.format()
+            (_, p) = try bench.connect(card)
+            #expect(try p.detect() == NDEFDetection(status: .readWrite, capacity: 2046, messageLength: 0))
+            return false
         }
-        Issue.record("the DESFire format never completed")
+        // Every frame has been interrupted: both outcomes were seen.
+        guard completed else {
+            Issue.record("the DESFire format never completed")
+            return
+        }
+        #expect(outcomes == [.notNDEF, .emptyNDEF])
     }
 
     enum NDEFStatusOutcome: Hashable { case notNDEF, emptyNDEF }
@@ -137,43 +133,39 @@ import Testing
             memory.replaceSubrange(tlv..<tlv + 4, with: [0x03, 0xFF, 0x7F, 0xFF])
             return try Type2Tag(profile: profile, memory: memory)
         }
-        var n = 1
-        while n < 10 {
-            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
-                let bench = InteropBench()
-                let chip = try tornChip()
-                var (_, p) = try bench.connect(chip)
-                #expect(tagErrorCode { _ = try p.detect() } == .tornStateDetected)
-                bench.field.faultPlan = FaultPlan([fault])
-                let failed = TearingInteropTests.attempt { () throws(TagError) in try p.format() } != nil
-                let sent = bench.field.framesExchanged
-                bench.field.faultPlan = .none
-                if !failed && sent < n { return }
-                (_, p) = try bench.connect(chip)
-                if let code = tagErrorCode({ _ = try p.detect() }) {
-                    #expect(code == .tornStateDetected, "\(fault)")
-                } else {
-                    #expect(try p.detect().messageLength == 0, "\(fault)")
-                }
+        let completed = try TearSweep.run(frames: 1..<10, faults: { TearSweep.faults($0) }) { n, fault in
+            let bench = InteropBench()
+            let chip = try tornChip()
+            var (_, p) = try bench.connect(chip)
+            #expect(tagErrorCode { _ = try p.detect() } == .tornStateDetected)
+            let attempt = TearSweep.attempt(on: bench.field, frame: n, fault: fault) { () throws(TagError) in
                 try p.format()
-                (_, p) = try bench.connect(chip)
-                #expect(
-                    try p.detect() == NDEFDetection(status: .readWrite, capacity: p.detect().capacity, messageLength: 0)
-                )
-                try p.writeMessage(ndefMessage(length: 30))
-                (_, p) = try bench.connect(chip)
-                #expect(try p.readMessage() == ndefMessage(length: 30))
             }
-            n += 1
+            if attempt.pastTheEnd { return true }
+            (_, p) = try bench.connect(chip)
+            if let code = tagErrorCode({ _ = try p.detect() }) {
+                #expect(code == .tornStateDetected, "\(fault)")
+            } else {
+                #expect(try p.detect().messageLength == 0, "\(fault)")
+            }
+            try p.format()
+            (_, p) = try bench.connect(chip)
+            #expect(
+                try p.detect() == NDEFDetection(status: .readWrite, capacity: p.detect().capacity, messageLength: 0)
+            )
+            try p.writeMessage(ndefMessage(length: 30))
+            (_, p) = try bench.connect(chip)
+            #expect(try p.readMessage() == ndefMessage(length: 30))
+            return false
         }
-        Issue.record("format never completed")
+        if !completed { Issue.record("format never completed") }
     }
 
     @Test func desfireWriteInterruptedAtEveryFrame() throws {
         let outcomes = try TearingInteropTests.sweep(
             make: { try DESFireEV1Tag.ndefFormatted(uid: uid7, holding: [], storage: .size2K) },
             old: ndefMessage(length: 150, seed: 1), new: ndefMessage(length: 200, seed: 2),
-            faults: { n in [.removeAfter(frame: n), .tear(frame: n, afterBytes: 0), .tear(frame: n, afterBytes: 1)] })
+            faults: { TearSweep.faults($0, tornAfter: [0, 1]) })
         #expect(Set(outcomes) == [.old, .empty, .new])
     }
 }

@@ -92,9 +92,7 @@ let type1UID7 = h("11 22 33 44 55 66 77")
         let outcomes = try TearingInteropTests.sweep(
             make: { try Type1Tag.factory(profile, uid: type1UID7) },
             old: ndefMessage(length: capacity / 2, seed: 1), new: ndefMessage(length: capacity, seed: 2),
-            faults: { n in
-                [.removeAfter(frame: n)] + [0, 1, 3, 7].map { FaultPlan.Fault.tear(frame: n, afterBytes: $0) }
-            })
+            faults: { TearSweep.faults($0, tornAfter: [0, 1, 3, 7]) })
         #expect(Set(outcomes) == [.old, .empty, .new])
     }
 
@@ -102,7 +100,7 @@ let type1UID7 = h("11 22 33 44 55 66 77")
         let outcomes = try TearingInteropTests.sweep(
             make: { try Type1Tag.factory(.topaz512, uid: type1UID7) },
             old: ndefMessage(length: 400, seed: 3), new: ndefMessage(length: 20, seed: 4),
-            faults: { n in [.removeAfter(frame: n), .tear(frame: n, afterBytes: 0), .tear(frame: n, afterBytes: 5)] })
+            faults: { TearSweep.faults($0, tornAfter: [0, 5]) })
         #expect(Set(outcomes) == [.old, .empty, .new])
     }
 }

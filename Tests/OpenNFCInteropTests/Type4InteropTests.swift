@@ -1,6 +1,7 @@
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// Every Type 4 procedure against the virtual Type 4 card and the virtual DESFire EV1 (ISO NDEF mapping).

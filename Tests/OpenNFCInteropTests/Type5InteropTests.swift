@@ -1,30 +1,20 @@
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
-/// A Type 5 tag alone in a simulated iPhone's field: poll NFC-V, activate, and the T5T procedure over an
-/// instrumented frontend (frame counts start after activation).
-final class Type5Bench {
-    let clock = VirtualClock()
-    let field: VirtualField
-    let frontend: InstrumentedFrontend
+/// The interop bench of a Type 5 tag (``FieldBench``).
+typealias Type5Bench = FieldBench
 
-    init(capabilities: RFCapabilities = .simulatedIPhone) {
-        field = VirtualField(clock: clock)
-        frontend = InstrumentedFrontend(VirtualFieldFrontend(field: field, capabilities: capabilities))
-    }
-
-    func connect(_ tag: any VirtualTag) throws -> Type5NDEF {
-        field.removeAll()
-        field.place(tag)
-        guard let first = try frontend.poll([.nfcV]).first else { throw RFError(.linkLost, "no tag in the field") }
-        let target = try frontend.activate(first)
+extension FieldBench {
+    /// A Type 5 tag alone in the field: poll NFC-V, activate, and the T5T procedure over the instrumented frontend
+    /// (frame counts start after activation).
+    func connectType5(_ tag: any VirtualTag) throws -> Type5NDEF {
+        let target = try activate(tag, polling: RFPollRequest([.nfcV]))
         frontend.resetCounts()
         return Type5NDEF(uid: target.identifier, frontend: frontend)
     }
-
-    var frames: Int { frontend.counts.framesSent }
 }
 
 func type5UID(_ p: ISO15693ChipProfile) -> [UInt8] { Array((p.uidPrefix + [0x10, 0x20, 0x30, 0x40, 0x50]).prefix(8)) }
@@ -37,17 +27,17 @@ func type5UID(_ p: ISO15693ChipProfile) -> [UInt8] { Array((p.uidPrefix + [0x10,
     func lifecycle(profile: ISO15693ChipProfile) throws {
         let bench = Type5Bench()
         let chip = try ISO15693Tag(profile: profile, uid: type5UID(profile))
-        var p = try bench.connect(chip)
+        var p = try bench.connectType5(chip)
         #expect(try p.detect().status == .notSupported)
         try p.format()
-        p = try bench.connect(chip)
+        p = try bench.connectType5(chip)
         let formatted = try p.detect()
         #expect(formatted.status == .readWrite && formatted.messageLength == 0)
         #expect(try p.readMessage() == [])
 
         let message = ndefMessage(length: formatted.capacity, seed: 3)
         try p.writeMessage(message)
-        p = try bench.connect(chip)
+        p = try bench.connectType5(chip)
         #expect(try p.readMessage() == message)
         #expect(chip.ndefMessage == message)
         #expect(tagErrorCode { try p.writeMessage(ndefMessage(length: formatted.capacity + 1)) } == .capacityExceeded)
@@ -56,7 +46,7 @@ func type5UID(_ p: ISO15693ChipProfile) -> [UInt8] { Array((p.uidPrefix + [0x10,
         try p.makeReadOnly()
         #expect(try p.detect().status == .readOnly)
         #expect(tagErrorCode { try p.writeMessage(ndefMessage(length: 5)) } == .readOnly)
-        p = try bench.connect(chip)
+        p = try bench.connectType5(chip)
         #expect(
             try p.detect()
                 == NDEFDetection(status: .readOnly, capacity: formatted.capacity, messageLength: message.count))
@@ -76,10 +66,10 @@ func type5UID(_ p: ISO15693ChipProfile) -> [UInt8] { Array((p.uidPrefix + [0x10,
         let bench = Type5Bench()
         let chip = try ISO15693Tag.factory(profile, uid: type5UID(profile))
         for (i, length) in [3, 20, 300, 44, 3].enumerated() where length + 8 <= profile.userBytes {
-            var p = try bench.connect(chip)
+            var p = try bench.connectType5(chip)
             let message = ndefMessage(length: length, seed: UInt8(i))
             try p.writeMessage(message)
-            p = try bench.connect(chip)
+            p = try bench.connectType5(chip)
             #expect(try p.readMessage() == message)
             #expect(try p.detect().messageLength == length)
         }
@@ -93,18 +83,19 @@ func type5UID(_ p: ISO15693ChipProfile) -> [UInt8] { Array((p.uidPrefix + [0x10,
         let new = ndefMessage(length: 90, seed: 2)
         let probe = Type5Bench()
         let reference = try ISO15693Tag.factory(profile, uid: type5UID(profile), holding: old)
-        try probe.connect(reference).writeMessage(new)
+        try probe.connectType5(reference).writeMessage(new)
         let writeFrames = probe.frames
         #expect(writeFrames > 3)
         for n in 1...writeFrames {
-            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 2)] {
+            for fault in TearSweep.faults(n, tornAfter: [2]) {
                 let bench = Type5Bench()
                 let chip = try ISO15693Tag.factory(profile, uid: type5UID(profile), holding: old)
-                let p = try bench.connect(chip)
-                bench.field.faultPlan = FaultPlan([fault])
-                let completed = (try? p.writeMessage(new)) != nil
-                bench.field.faultPlan = .none
-                let after = try bench.connect(chip).readMessage()
+                let p = try bench.connectType5(chip)
+                let completed =
+                    TearSweep.attempt(on: bench.field, frame: n, fault: fault) { () throws(TagError) in
+                        try p.writeMessage(new)
+                    }.error == nil
+                let after = try bench.connectType5(chip).readMessage()
                 #expect(after == old || after == [] || after == new, "\(fault)")
                 if completed { #expect(after == new, "\(fault)") }
             }
@@ -115,7 +106,7 @@ func type5UID(_ p: ISO15693ChipProfile) -> [UInt8] { Array((p.uidPrefix + [0x10,
         let bench = Type5Bench()
         let chip = try ISO15693Tag.factory(.icodeSLIX, uid: type5UID(.icodeSLIX))
         chip.lockedBlocks = [3]
-        let p = try bench.connect(chip)
+        let p = try bench.connectType5(chip)
         do {
             try p.writeMessage(ndefMessage(length: 40))
             Issue.record("the write went through a locked block")

@@ -2,6 +2,7 @@ import OpenNFCCrypto
 import OpenNFCRF
 import OpenNFCSimulation
 import OpenNFCTags
+import OpenNFCTestSupport
 import Testing
 
 /// The reader's Ultralight C procedures (OpenNFCTags) against the virtual MF0ICU2 (OpenNFCSimulation).
@@ -104,18 +105,19 @@ import Testing
         var n = 1
         while n < 200 {
             var completed = false
-            for fault in [FaultPlan.Fault.removeAfter(frame: n), .tear(frame: n, afterBytes: 0)] {
+            for fault in TearSweep.faults(n) {
                 let bench = InteropBench()
                 let chip = try Self.protectedTag(holding: old)
                 var (id, p) = try bench.connect(chip)
                 try Self.authenticate(bench, id, key: Self.key)
-                bench.field.faultPlan = FaultPlan([fault])
-                if let e = TearingInteropTests.attempt({ () throws(TagError) in try p.writeMessage(new) }) {
+                let attempt = TearSweep.attempt(on: bench.field, frame: n, fault: fault) { () throws(TagError) in
+                    try p.writeMessage(new)
+                }
+                if let e = attempt.error {
                     #expect(e.code == .rf, "frame \(n): \(e)")
-                } else if bench.field.framesExchanged < n {
+                } else if attempt.pastTheEnd {
                     completed = true
                 }
-                bench.field.faultPlan = .none
                 (id, p) = try bench.connect(chip)
                 try Self.authenticate(bench, id, key: Self.key)
                 outcomes.insert(TearingInteropTests.classify(p, old: old, new: new, context: "frame \(n), \(fault)"))

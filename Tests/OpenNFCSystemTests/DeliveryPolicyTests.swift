@@ -12,9 +12,13 @@ import Testing
         production: [UInt8](repeating: 0x00, count: 14))!
     static let families: [TagKind] = [
         .type1, .type2(.ntag213), .type3, .type5(Type5Chip(uid: [0xE0, 0x04, 0x01, 0x10, 1, 2, 3, 4])), .desfire(ev1),
-        .iso7816, .mifareClassic,
+        .iso7816, .mifareClassic, .mifarePlus(plus),
         .unsupported("NFC-F"),
     ]
+    /// A MIFARE Plus EV1 2K's GetVersion (hardware 04 02 01 11 00 16 05: NXP, Plus, EV1, 2 KB).
+    static let plus = MIFAREPlusVersion(
+        hardware: [0x04, 0x02, 0x01, 0x11, 0x00, 0x16, 0x05], software: [0x04, 0x02, 0x01, 0x11, 0x00, 0x16, 0x05],
+        production: [UInt8](repeating: 0x00, count: 14))!
     static let declarations: [DeliveryDeclarations] = [false, true].flatMap { aids in
         [false, true].map { DeliveryDeclarations(hasSelectIdentifiers: aids, desktop: $0) }
     }
@@ -24,7 +28,17 @@ import Testing
     static func isNFCForumType(_ f: TagKind) -> Bool {
         switch f {
         case .type1, .type2, .type3, .type5, .desfire, .iso7816: return true
-        case .mifareClassic, .unsupported: return false
+        case .mifareClassic, .mifarePlus, .unsupported: return false
+        }
+    }
+
+    @Test func mifarePlusIsAMiFareTagOfThePlusFamilyInTagSessionsOnly() {
+        for d in Self.declarations {
+            #expect(DeliveryPolicy.decide(.mifarePlus(Self.plus), .tag, d) == .deliver(.miFare(.plus)))
+            if case .nothing = DeliveryPolicy.decide(.mifarePlus(Self.plus), .ndef, d) {
+            } else {
+                Issue.record("an NDEF session got a MIFARE Plus")
+            }
         }
     }
 

@@ -83,3 +83,43 @@ import Testing
         #expect(throws: PropertyListError.self) { try PropertyList(decoding: cyclic) }
     }
 }
+
+/// Parsers refuse what their format forbids (issue 30 item 4): XML 1.0's characters and UTF-8, and the binary
+/// format's ASCII and UTF-16 strings, each error naming the line or byte offset.
+@Suite struct PropertyListRefusalTests {
+    static func xml(_ string: [UInt8]) -> [UInt8] {
+        Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<string>".utf8) + string
+            + Array("</string>\n</plist>\n".utf8)
+    }
+
+    @Test func xmlOutsideItsCharactersIsRefused() {
+        let cases: [([UInt8], String)] = [
+            ([0x61, 0xFF, 0x62], "invalid UTF-8 at byte 70"),
+            ([0x61, 0x01, 0x62], "character U+1 at byte 70 is not allowed in XML"),
+            (Array("a&#0;b".utf8), "&#0; names no XML character"),
+            (Array("a&#xFFFE;b".utf8), "&#xFFFE; names no XML character"),
+        ]
+        for (bytes, message) in cases {
+            #expect(throws: PropertyListError(message, line: 3)) { try PropertyList(decoding: Self.xml(bytes)) }
+        }
+        #expect(throws: Never.self) { try PropertyList(decoding: Self.xml(Array("a\tb é &#x1F600;".utf8))) }
+    }
+
+    /// bplist00 with one string object at offset 8 (marker `5n` ASCII or `6n` UTF-16BE), then the offset table
+    /// and the 32-byte trailer (1-byte offsets and references, one object, top object 0, table at `8 + size`).
+    static func binary(_ object: [UInt8]) -> [UInt8] {
+        let table = 8 + object.count
+        return Array("bplist00".utf8) + object + [0x08] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1]
+            + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+    }
+
+    @Test func binaryStringsOutsideTheirEncodingAreRefused() throws {
+        #expect(try PropertyList(decoding: Self.binary([0x52, 0x68, 0x69])) == .string("hi"))
+        #expect(throws: PropertyListError("byte E9h in an ASCII string", offset: 11)) {
+            try PropertyList(decoding: Self.binary([0x53, 0x68, 0x69, 0xE9]))
+        }
+        #expect(throws: PropertyListError("a UTF-16 string with an unpaired surrogate", offset: 9)) {
+            try PropertyList(decoding: Self.binary([0x61, 0xD8, 0x00]))
+        }
+    }
+}

@@ -52,6 +52,7 @@ struct OSSLParam {
 /// | `EVP_CIPHER_CTX_new` / `_free` / `_set_padding` | one context per operation, padding off |
 /// | `EVP_CipherInit_ex2` / `EVP_CipherUpdate` / `EVP_CipherFinal_ex` | encryption and decryption |
 /// | `EVP_MAC_fetch("CMAC")` / `EVP_MAC_CTX_new` / `_free` / `EVP_MAC_init` / `_update` / `_final` | CMAC |
+/// | `EVP_PKEY_CTX_new_from_name` / `_from_pkey` / `_free`, `EVP_PKEY_fromdata_init` / `_fromdata` / `_free`, `EVP_PKEY_sign_init` / `_sign`, `EVP_PKEY_verify_init` / `_verify` | ECDSA (``ECDSA``) |
 ///
 /// Single DES and two-key 3DES run as three-key EDE with the key repeated (K1 K1 K1 and K1 K2 K1): E_K1(D_K1(E_K1(x)))
 /// = E_K1(x), and keying option 2 of NIST SP 800-67 §3.2 is K3 = K1. OpenSSL 3 moved plain `DES-ECB` to its legacy
@@ -72,6 +73,16 @@ final class LibCrypto: @unchecked Sendable {
     let macUpdate: FnMacUpdate
     let macFinal: FnMacFinal
     let cmac: OpaquePointer
+    let pkeyCtxFromName: FnPKeyCtxNewFromName
+    let pkeyCtxFromPKey: FnPKeyCtxNewFromPKey
+    let pkeyCtxFree: FnPKeyCtxFree
+    let pkeyFree: FnPKeyFree
+    let pkeyFromDataInit: FnPKeyInit
+    let pkeyFromData: FnPKeyFromData
+    let pkeySignInit: FnPKeyInit
+    let pkeySign: FnPKeySign
+    let pkeyVerifyInit: FnPKeyInit
+    let pkeyVerify: FnPKeyVerify
     /// Fetched `EVP_CIPHER`s by OpenSSL name.
     let ciphers: [String: OpaquePointer]
 
@@ -130,6 +141,16 @@ final class LibCrypto: @unchecked Sendable {
         macInit = try sym("EVP_MAC_init", as: FnMacInit.self)
         macUpdate = try sym("EVP_MAC_update", as: FnMacUpdate.self)
         macFinal = try sym("EVP_MAC_final", as: FnMacFinal.self)
+        pkeyCtxFromName = try sym("EVP_PKEY_CTX_new_from_name", as: FnPKeyCtxNewFromName.self)
+        pkeyCtxFromPKey = try sym("EVP_PKEY_CTX_new_from_pkey", as: FnPKeyCtxNewFromPKey.self)
+        pkeyCtxFree = try sym("EVP_PKEY_CTX_free", as: FnPKeyCtxFree.self)
+        pkeyFree = try sym("EVP_PKEY_free", as: FnPKeyFree.self)
+        pkeyFromDataInit = try sym("EVP_PKEY_fromdata_init", as: FnPKeyInit.self)
+        pkeyFromData = try sym("EVP_PKEY_fromdata", as: FnPKeyFromData.self)
+        pkeySignInit = try sym("EVP_PKEY_sign_init", as: FnPKeyInit.self)
+        pkeySign = try sym("EVP_PKEY_sign", as: FnPKeySign.self)
+        pkeyVerifyInit = try sym("EVP_PKEY_verify_init", as: FnPKeyInit.self)
+        pkeyVerify = try sym("EVP_PKEY_verify", as: FnPKeyVerify.self)
         var fetched: [String: OpaquePointer] = [:]
         for name in Self.cipherNames {
             guard let c = cipherFetch(nil, name, nil) else {

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OpenNFCBytes
 package import OpenNFCRF
 package import OpenNFCSystem
 internal import Synchronization
@@ -196,12 +197,15 @@ package enum DeviceRegistry {
     /// Opens `sim:…`, `pcsc:…` or any registered scheme, for `use`.
     package static func open(_ device: String, for use: DeviceUse) throws(DeviceError) -> OpenedDevice {
         let name = device.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
-        guard let name, let scheme = scheme(named: name) else {
-            throw DeviceError(usage: "unknown device '\(device)'; use \(usage)")
+        // Scheme names are lower case; `PCSC:` is the same scheme.
+        guard let name, let scheme = scheme(named: name) ?? scheme(named: name.lowercased()) else {
+            let hint = Suggestion.hint(for: name ?? device, among: names)
+            throw DeviceError(usage: "unknown device '\(device)'\(hint); use \(usage)")
         }
         let hasColon = device.count > name.count
         let argument = hasColon ? String(device.dropFirst(name.count + 1)) : ""
-        if hasColon, argument.isEmpty {
+        // `vpcd:` and `remote:` mean their defaults (their usage shows the argument as optional); `sim:` needs one.
+        if hasColon, argument.isEmpty, !scheme.usage.hasPrefix("\(name):[") {
             throw DeviceError(usage: "\(name): needs something after the colon; use \(scheme.usage)")
         }
         var opened = try scheme.open(argument, for: use)

@@ -14,6 +14,7 @@ internal import Synchronization
 /// | `OPENCORENFC_ENTITLEMENTS` | path of the app's `.entitlements` (XML or binary) |
 /// | `OPENCORENFC_RECORD` | a file: record every poll, activation, frame and answer there (replay it with `replay:<file>`) |
 /// | `OPENCORENFC_TRACE` | `1`: print the sheet, session and app lines on stderr as they happen; `frames`: RF frames too |
+/// | `OPENCORENFC_HCE` | card emulation on this phone: `eligible` (default), `ineligible`, `access-not-accepted`, `unsupported` |
 /// | `OPENCORENFC_SIM_SAVE` | `0`: a `sim:` device leaves its tag files untouched (by default the app's writes and locks are saved back) |
 ///
 /// With no device configured the system has no reader: `readingAvailable` is false, and beginning a session prints
@@ -79,6 +80,13 @@ extension NFCSystem {
             opened = DeviceRecording.wrap(opened, device: device, path: record)
         }
         let system = make(opened, configuration: configuration, idleJumps: true)
+        if let hce = env["OPENCORENFC_HCE"], !hce.isEmpty {
+            guard let availability = CardEmulationAvailability(rawValue: hce) else {
+                throw DeviceError(
+                    "OPENCORENFC_HCE must be eligible, ineligible, access-not-accepted or unsupported, not \"\(hce)\"")
+            }
+            system.setCardEmulation(availability)
+        }
         switch env["OPENCORENFC_TRACE"] ?? "" {
         case "", "0": break
         case "frames":

@@ -78,25 +78,6 @@ extension MifareClassicTag {
                 stream += block(b)
             }
         }
-        var i = 0
-        while i < stream.count {
-            switch stream[i] {
-            case 0x00: i += 1
-            case 0xFE: return nil
-            default:
-                guard i + 1 < stream.count else { return nil }
-                var length = Int(stream[i + 1])
-                var start = i + 2
-                if length == 0xFF {
-                    guard i + 3 < stream.count else { return nil }
-                    length = Int(stream[i + 2]) << 8 | Int(stream[i + 3])
-                    start = i + 4
-                }
-                guard start + length <= stream.count else { return nil }
-                if stream[i] == 0x03 { return Array(stream[start..<start + length]) }
-                i = start + length
-            }
-        }
-        return nil
+        return CardTLV.firstNDEF(stream, in: 0..<stream.count)
     }
 }

@@ -175,13 +175,17 @@ package final class MifareClassicTag: VirtualAirFrameTag {
         transferBuffer = nil
         backdoor = 0
         isMuted = false
-        sessionUID = uid
+        sessionUID = authenticationUID ?? uid
     }
+
+    /// The four UID bytes Crypto1 takes when they are not block 0's first four: the last four of a 7-byte UID, as
+    /// readers take them (a MIFARE Plus in SL1 runs this model with its double-size UID); nil: block 0's.
+    package var authenticationUID: [UInt8]?
 
     /// The UID the reader selected: Crypto1 keeps using it until the next activation, even after a gen2 WRITE of
     /// block 0 (the new UID answers anticollision from then on).
     private var sessionUID: [UInt8]?
-    private var uidWord: UInt32 { UInt32(mifareBytes: sessionUID ?? uid) }
+    private var uidWord: UInt32 { UInt32(mifareBytes: sessionUID ?? authenticationUID ?? uid) }
 
     // MARK: Plain frames
 

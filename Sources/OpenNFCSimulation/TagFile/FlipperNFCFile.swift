@@ -154,7 +154,7 @@ package enum FlipperNFCFile {
             let name = typeNames.first(where: { $0.chip == t.profile.name })?.flipper
         else {
             throw TagFileError(
-                "only NTAG/Ultralight, DESFire EV1, Type 4 and ISO 15693 chips can be saved as Flipper .nfc files, not '\(tag.chip)'"
+                "only NTAG/Ultralight, MIFARE Classic, DESFire EV1, Type 4 (NFC-A), FeliCa and ISO 15693 chips can be saved as Flipper .nfc files, not '\(tag.chip)'"
             )
         }
         func hex(_ b: some Collection<UInt8>) -> String { Hex.encode(b, separator: " ") }

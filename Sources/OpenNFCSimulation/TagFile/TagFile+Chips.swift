@@ -6,7 +6,7 @@ extension TagFile {
     /// Every registered chip, in CLI order.
     package static let chips: [TagFileChip] =
         Type2Tag.tagFileChips + isoDEPChips + Type1Tag.tagFileChips + ISO15693Tag.tagFileChips
-        + MifareClassicTag.tagFileChips
+        + MifareClassicTag.tagFileChips + MIFAREPlusTag.tagFileChips
         + FeliCaLiteSTag.tagFileChips + FeliCaStandardTag.tagFileChips
 
     /// ISO-DEP chips (Type 4, DESFire EV1, VAS pass holder): `Type4Tag+TagFile.swift`, `DESFireEV1Tag+TagFile.swift`,

@@ -65,41 +65,13 @@ extension Type1Tag {
     public var isNDEFFormatted: Bool { memory[8] == 0xE1 }
 
     /// One TLV block as the card stores it.
-    public struct TLV: Sendable, Hashable {
-        public var type: UInt8
-        /// Byte address of the T byte.
-        public var offset: Int
-        /// The value (empty for NULL and Terminator).
-        public var value: [UInt8]
-    }
+    /// A TLV block (the card side's one scan, ``CardTLV``).
+    public typealias TLV = CardTLV
 
     /// The TLV blocks over the data bytes, up to the Terminator or the end of memory; a truncated TLV ends the walk.
     public var tlvs: [TLV] {
         guard isNDEFFormatted else { return [] }
-        let area = Self.dataAddresses(profile)
-        var out: [TLV] = []
-        var i = 0
-        while i < area.count {
-            let t = memory[area[i]]
-            if t == 0x00 || t == 0xFE {
-                out.append(TLV(type: t, offset: area[i], value: []))
-                if t == 0xFE { break }
-                i += 1
-                continue
-            }
-            guard i + 1 < area.count else { break }
-            var length = Int(memory[area[i + 1]])
-            var start = i + 2
-            if length == 0xFF {
-                guard i + 3 < area.count else { break }
-                length = Int(memory[area[i + 2]]) << 8 | Int(memory[area[i + 3]])
-                start = i + 4
-            }
-            guard start + length <= area.count else { break }
-            out.append(TLV(type: t, offset: area[i], value: area[start..<start + length].map { memory[$0] }))
-            i = start + length
-        }
-        return out
+        return CardTLV.scan(memory, addresses: Self.dataAddresses(profile))
     }
 
     /// The message in the first NDEF TLV; nil when unformatted, without an NDEF TLV, or empty.

@@ -88,11 +88,22 @@ extension Type1Tag {
         }
         json.append(("cc", .string(Hex.encode(cc))))
         let tlvs = self.tlvs
-        for t in tlvs {
+        var i = 0
+        while i < tlvs.count {
+            let t = tlvs[i]
+            // A run of NULL TLVs (one padding byte each, NFC Forum T1T §2.3.1) is one line, not one per byte.
+            var last = i
+            while t.type == 0x00, last + 1 < tlvs.count, tlvs[last + 1].type == 0x00 { last += 1 }
+            if last > i {
+                lines.append("NULL TLVs (00h) at bytes \(t.offset)–\(tlvs[last].offset): \(last - i + 1) padding bytes")
+                i = last + 1
+                continue
+            }
             lines.append(
                 "TLV \(Hex.encode([t.type]))h at byte \(t.offset): \(t.value.count) bytes"
                     + (t.value.isEmpty ? "" : " \(Hex.encode(t.value.prefix(16), separator: " "))")
                     + (t.value.count > 16 ? " …" : ""))
+            i += 1
         }
         json.append(
             (

@@ -42,27 +42,7 @@ extension ISO15693Tag {
     /// The NDEF message in the first NDEF TLV after the CC, or nil when the tag is not formatted or the TLV is cut.
     public var ndefMessage: [UInt8]? {
         guard let first = memory.first, first == 0xE1 || first == 0xE2 else { return nil }
-        var i = first == 0xE2 || memory[2] == 0 ? 8 : 4
-        while i < memory.count {
-            let t = memory[i]
-            if t == 0x00 {
-                i += 1
-                continue
-            }
-            if t == 0xFE { return nil }
-            guard i + 1 < memory.count else { return nil }
-            var length = Int(memory[i + 1])
-            var start = i + 2
-            if length == 0xFF {
-                guard i + 3 < memory.count else { return nil }
-                length = Int(memory[i + 2]) << 8 | Int(memory[i + 3])
-                start = i + 4
-            }
-            guard start + length <= memory.count else { return nil }
-            if t == 0x03 { return Array(memory[start..<(start + length)]) }
-            i = start + length
-        }
-        return nil
+        return CardTLV.firstNDEF(memory, in: (first == 0xE2 || memory[2] == 0 ? 8 : 4)..<memory.count)
     }
 }
 

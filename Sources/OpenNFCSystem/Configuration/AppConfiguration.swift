@@ -12,6 +12,9 @@ public struct AppConfiguration: Sendable, Hashable {
     public static let associatedDomainsKey = "com.apple.developer.associated-domains"
     /// The iOS 11 entitlement of the legacy ISO 15693 calls (docs/DIFFERENCES.md "iOS 11 ISO 15693 calls").
     public static let iso15693TagIdentifiersKey = "com.apple.developer.nfc.readersession.iso15693.tag-identifiers"
+    public static let hceKey = "com.apple.developer.nfc.hce"
+    public static let hcePrefixesKey = "com.apple.developer.nfc.hce.iso7816.select-identifier-prefixes"
+    public static let hceDefaultContactlessAppKey = "com.apple.developer.nfc.hce.default-contactless-app"
 
     public var profile: DeviceProfile
     /// `com.apple.developer.nfc.readersession.formats`: `NDEF`, `TAG`, `PACE`.
@@ -27,6 +30,13 @@ public struct AppConfiguration: Sendable, Hashable {
     /// `com.apple.developer.nfc.readersession.iso15693.tag-identifiers` from the entitlements, as written. Read and
     /// kept, but it changes nothing: a current iOS refuses the iOS 11 calls it enabled on every delivered tag.
     public var iso15693TagIdentifiers: [String] = []
+    /// `com.apple.developer.nfc.hce`: the app may create a `CardSession` (host card emulation, iOS 17.4).
+    public var hostCardEmulation = false
+    /// `com.apple.developer.nfc.hce.iso7816.select-identifier-prefixes`, as written in the entitlements: the AIDs
+    /// (or RIDs, or prefixes at least RID-long) whose SELECT reaches the app's `CardSession`.
+    public var hceSelectIdentifierPrefixes: [String] = []
+    /// `com.apple.developer.nfc.hce.default-contactless-app`: the app may be chosen as the default contactless app.
+    public var hceDefaultContactlessApp = false
 
     /// The domains of the `applinks:` entries: what background tag reading's universal links match.
     public var appLinkDomains: [String] {
@@ -69,6 +79,12 @@ public struct AppConfiguration: Sendable, Hashable {
                 iso15693TagIdentifiers = try Self.strings(
                     t, key: Self.iso15693TagIdentifiersKey, file: "entitlements")
             }
+            hostCardEmulation = try Self.bool(e[Self.hceKey], key: Self.hceKey)
+            if let p = e[Self.hcePrefixesKey] {
+                hceSelectIdentifierPrefixes = try Self.strings(p, key: Self.hcePrefixesKey, file: "entitlements")
+            }
+            hceDefaultContactlessApp = try Self.bool(
+                e[Self.hceDefaultContactlessAppKey], key: Self.hceDefaultContactlessAppKey)
         }
         if let p = infoPlist {
             guard case .dictionary = p else {
@@ -103,6 +119,12 @@ public struct AppConfiguration: Sendable, Hashable {
             }
         }
         try self.init(infoPlist: load(infoPlistPath), entitlements: load(entitlementsPath), profile: profile)
+    }
+
+    private static func bool(_ v: PropertyList?, key: String) throws(ConfigurationError) -> Bool {
+        guard let v else { return false }
+        guard let b = v.boolValue else { throw ConfigurationError("entitlements: \(key) is not a Boolean") }
+        return b
     }
 
     private static func strings(_ v: PropertyList, key: String, file: String) throws(ConfigurationError) -> [String] {

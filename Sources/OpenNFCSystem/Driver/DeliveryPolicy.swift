@@ -55,7 +55,8 @@ package enum Delivery: Sendable, Hashable {
 /// | Type 3 (FeliCa) | `NFCNDEFTag` | `NFCFeliCaTag` on the first declared system code that answers (before the table) | nothing | read NDEF |
 /// | DESFire | `NFCISO7816Tag` (NDEF application) | first declared AID that selects, else `NFCMiFareTag` `.desfire` | if PACE | read NDEF |
 /// | ISO 7816 | `NFCISO7816Tag` (NDEF application) | first declared AID that selects, else nothing; no AID declared: the session ends with 2 | if PACE | read NDEF |
-/// | MIFARE Classic | nothing (no NDEF) | `NFCMiFareTag` `.unknown` | nothing | nothing (never read) |
+/// | MIFARE Classic (and MIFARE Plus in SL1) | nothing (no NDEF) | `NFCMiFareTag` `.unknown` | nothing | nothing (never read) |
+/// | MIFARE Plus (SL0, SL3) | nothing (no NDEF) | `NFCMiFareTag` `.plus` | nothing | nothing |
 /// | unsupported | nothing | nothing | nothing | nothing |
 ///
 /// Info.plist column: a tag session's ISO 7816 and DESFire cells depend on the declared AIDs — none declared and the
@@ -109,6 +110,12 @@ package enum DeliveryPolicy {
             return Row(
                 ndef: .deliver(.iso7816(initialSelectedAID: ndefApplication)),
                 tag: .selectDeclaredAID(otherwise: nil), pace: .deliverIfPACE, background: .readNDEF)
+        case .mifarePlus:
+            // Core NFC names `.plus` (NFCMiFareFamily); which levels iOS delivers is not documented: SL0/SL3 are
+            // ISO-DEP and delivered as NFCMiFareTag `.plus` here (docs/DIFFERENCES.md "MIFARE Plus").
+            return Row(
+                ndef: .nothing("Core NFC reads no NDEF from MIFARE Plus"), tag: .deliver(.miFare(.plus)),
+                pace: notISO7816, background: .nothing("MIFARE Plus has no NFC Forum NDEF mapping"))
         case .mifareClassic:
             return Row(
                 ndef: .nothing("Core NFC reads no NDEF from MIFARE Classic"), tag: .deliver(.miFare(.unknown)),

@@ -47,6 +47,8 @@ extension NFCSystem {
     func phoneDidChange(from before: PhoneState) {
         if before.screenOn != phone.screenOn { log(.user, "turns the screen \(phone.screenOn ? "on" : "off")") }
         if before.locked != phone.locked { log(.user, phone.locked ? "locks the phone" : "unlocks the phone") }
+        if phone.locked && !before.locked { runCard(cardEmulation.machine.appDidEnterBackground(now())) }
+        if !phone.locked && before.locked && arbiter.appInForeground { cardEmulation.machine.appWillEnterForeground() }
         if before.cameraInUse != phone.cameraInUse {
             log(.user, phone.cameraInUse ? "opens the camera" : "closes the camera")
         }

@@ -157,13 +157,14 @@ extension NFCSystem {
     /// version per node (`FF FF`: the node does not exist).
     package func feliCaRequestService(_ ref: TagReference, nodeCodes: [[UInt8]]) throws(SystemError) -> [[UInt8]] {
         try Self.checkNodes(nodeCodes)
-        let r = try feliCaCommand(ref, 0x02, [UInt8(nodeCodes.count)] + nodeCodes.flatMap { $0 })
+        let r = try feliCaCommand(
+            ref, FeliCaFrame.Code.requestService, [UInt8(nodeCodes.count)] + nodeCodes.flatMap { $0 })
         return try Self.list(r, count: nodeCodes.count, what: "Request Service")
     }
 
     /// `requestResponse()` (command `04`): the card's mode, 0…3.
     package func feliCaRequestResponse(_ ref: TagReference) throws(SystemError) -> Int {
-        let r = try feliCaCommand(ref, 0x04, [])
+        let r = try feliCaCommand(ref, FeliCaFrame.Code.requestResponse, [])
         guard r.count == 1 else { throw Self.badLength("Request Response", r.count) }
         return Int(r[0])
     }
@@ -176,7 +177,7 @@ extension NFCSystem {
         try Self.checkServices(serviceCodes)
         try Self.checkBlocks(blocks)
         let r = try feliCaCommand(
-            ref, 0x06,
+            ref, FeliCaFrame.Code.readWithoutEncryption,
             [UInt8(serviceCodes.count)] + serviceCodes.flatMap { $0 } + [UInt8(blocks.count)] + blocks.flatMap { $0 })
         guard r.count >= 2 else { throw Self.badLength("Read Without Encryption", r.count) }
         guard r[0] == 0 else { return (Int(r[0]), Int(r[1]), []) }
@@ -201,7 +202,7 @@ extension NFCSystem {
             throw SystemError(.invalidParameterLength, "block data \(k) is \(data[k].count) bytes, not 16")
         }
         let r = try feliCaCommand(
-            ref, 0x08,
+            ref, FeliCaFrame.Code.writeWithoutEncryption,
             [UInt8(serviceCodes.count)] + serviceCodes.flatMap { $0 } + [UInt8(blocks.count)] + blocks.flatMap { $0 }
                 + data.flatMap { $0 })
         guard r.count == 2 else { throw Self.badLength("Write Without Encryption", r.count) }
@@ -210,7 +211,7 @@ extension NFCSystem {
 
     /// `requestSystemCode()` (command `0C`): the card's system codes, 2 bytes each as the card sends them.
     package func feliCaRequestSystemCode(_ ref: TagReference) throws(SystemError) -> [[UInt8]] {
-        let r = try feliCaCommand(ref, 0x0C, [])
+        let r = try feliCaCommand(ref, FeliCaFrame.Code.requestSystemCode, [])
         guard let n = r.first else { throw Self.badLength("Request System Code", 0) }
         return try Self.list(r, count: Int(n), what: "Request System Code")
     }
@@ -221,7 +222,8 @@ extension NFCSystem {
         _ ref: TagReference, nodeCodes: [[UInt8]]
     ) throws(SystemError) -> FeliCaServiceV2Answer {
         try Self.checkNodes(nodeCodes)
-        let r = try feliCaCommand(ref, 0x32, [UInt8(nodeCodes.count)] + nodeCodes.flatMap { $0 })
+        let r = try feliCaCommand(
+            ref, FeliCaFrame.Code.requestServiceV2, [UInt8(nodeCodes.count)] + nodeCodes.flatMap { $0 })
         guard r.count >= 2 else { throw Self.badLength("Request Service V2", r.count) }
         var a = FeliCaServiceV2Answer(
             statusFlag1: Int(r[0]), statusFlag2: Int(r[1]), encryptionIdentifier: nil, aesKeyVersions: [],
@@ -244,7 +246,7 @@ extension NFCSystem {
     package func feliCaRequestSpecificationVersion(_ ref: TagReference) throws(SystemError)
         -> FeliCaSpecificationVersion
     {
-        let r = try feliCaCommand(ref, 0x3C, [0x00, 0x00])
+        let r = try feliCaCommand(ref, FeliCaFrame.Code.requestSpecificationVersion, [0x00, 0x00])
         guard r.count >= 2 else { throw Self.badLength("Request Specification Version", r.count) }
         var v = FeliCaSpecificationVersion(
             statusFlag1: Int(r[0]), statusFlag2: Int(r[1]), basicVersion: nil, optionVersion: nil)
@@ -261,7 +263,7 @@ extension NFCSystem {
 
     /// `resetMode()` (command `3E`, reserved `00 00`): the Status Flags.
     package func feliCaResetMode(_ ref: TagReference) throws(SystemError) -> (statusFlag1: Int, statusFlag2: Int) {
-        let r = try feliCaCommand(ref, 0x3E, [0x00, 0x00])
+        let r = try feliCaCommand(ref, FeliCaFrame.Code.resetMode, [0x00, 0x00])
         guard r.count == 2 else { throw Self.badLength("Reset Mode", r.count) }
         return (Int(r[0]), Int(r[1]))
     }
@@ -277,7 +279,7 @@ extension NFCSystem {
                 throw SystemError(.packetTooLong, "FeliCa packet of \(packet.count) bytes (at most 254)")
             }
             guard let code = packet.first else { throw SystemError(.invalidParameterLength, "empty command packet") }
-            guard code != 0x00 else {
+            guard code != FeliCaFrame.Code.polling else {
                 throw SystemError(
                     .securityViolation, "Polling goes through polling(systemCode:…), which checks the plist")
             }

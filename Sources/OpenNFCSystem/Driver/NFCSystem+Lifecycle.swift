@@ -43,6 +43,8 @@ extension NFCSystem {
                 if refusal == nil, s.discovery?.payment == true, phone.payment != .eligible {
                     refusal = .paymentIneligible(phone.payment)
                 }
+                // A card session holds the radio (docs/DIFFERENCES.md, card emulation).
+                if refusal == nil, cardEmulation.machine.live != nil { refusal = .systemBusy }
             }
             log(.system, "\(id) begin")
             run(arbiter.begin(id, refusal: refusal))
@@ -111,6 +113,7 @@ extension NFCSystem {
         event { [self] in
             log(.user, "app moves to the background")
             run(arbiter.appDidEnterBackground())
+            runCard(cardEmulation.machine.appDidEnterBackground(now()))
         }
     }
 
@@ -119,6 +122,7 @@ extension NFCSystem {
         event { [self] in
             log(.user, "app returns to the foreground")
             arbiter.appWillEnterForeground()
+            cardEmulation.machine.appWillEnterForeground()
         }
     }
 

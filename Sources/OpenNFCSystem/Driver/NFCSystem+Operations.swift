@@ -147,47 +147,6 @@ extension NFCSystem {
         }
     }
 
-    /// Sends one ISO/IEC 15693 request as the frontend carries it (`flags command [UID] parameters`, without CRC;
-    /// the public layer has set the flags and inserted the UID as Core NFC does) and returns the answer, response
-    /// flags byte first. At most 256 bytes go out (Core NFC's frame limit: 105 beyond). An answer with the Error flag
-    /// (ISO/IEC 15693-3 §10.2.3) fails with 102 carrying the tag's error code (`NFCISO15693TagResponseErrorKey`)
-    /// unless `passingErrors`, for the commands whose answer flags reach the app. `silent` commands (Stay Quiet,
-    /// §10.4.3) have no answer: silence is their success.
-    package func sendISO15693(
-        _ ref: TagReference, _ frame: [UInt8], passingErrors: Bool = false, silent: Bool = false
-    ) throws(SystemError) -> [UInt8] {
-        touch()
-        return try operation(ref) { (s, entry, frontend) throws(SystemError) in
-            guard case .iso15693 = entry.tag.kind else {
-                throw SystemError(.unsupportedFeature, "ISO 15693 requests need an ISO 15693 tag")
-            }
-            guard frame.count >= 2 else { throw SystemError(.invalidParameterLength, "a request without a command") }
-            guard frame.count <= 256, frame.count <= frontend.capabilities.maxCommandSize else {
-                throw SystemError(.packetTooLong, "an ISO 15693 request of \(frame.count) bytes (at most 256)")
-            }
-            let response: RFResponse
-            do throws(RFError) {
-                response = try frontend.exchange(frame)
-            } catch  where silent && error.code == .timeout {
-                return []
-            } catch {
-                throw lost(s, ref, SystemError(rf: error))
-            }
-            guard case .frame(let answer) = response, let flags = answer.first else {
-                throw SystemError(.tagResponseError, "the tag answered \(response)", unexpectedLength: true)
-            }
-            if flags & 0x01 != 0 && !passingErrors {
-                guard answer.count >= 2 else {
-                    throw SystemError(.tagResponseError, "an error answer without its code", unexpectedLength: true)
-                }
-                throw SystemError(
-                    .tagResponseError, "the tag answered error \(answer[1]) to command \(frame[1])",
-                    tagStatus: .iso15693(answer[1]))
-            }
-            return answer
-        }
-    }
-
     // MARK: plumbing
 
     func operation<T>(

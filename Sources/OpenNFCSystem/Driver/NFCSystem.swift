@@ -41,6 +41,8 @@ package final class NFCSystem: @unchecked Sendable {
     var sheetState = SystemSheet()
     /// The phone's own state (screen, lock, Wallet, camera, airplane mode, payment eligibility): PhoneState.swift.
     var phone = PhoneState()
+    /// Card emulation (`CardSession`): CardEmulation/NFCSystem+CardEmulation.swift.
+    var cardEmulation = CardEmulationStore()
     /// Background tag reading (NFCSystem+BackgroundReading.swift): whether this phone does it (iPhone XS and
     /// later; off for process defaults), the tags it already read while they stay in the field, what it showed.
     package var supportsBackgroundReading = false

@@ -31,6 +31,11 @@ package struct PhoneState: Sendable, Hashable {
     package var airplaneMode = false
     /// Eligibility for the payment session.
     package var payment = PaymentEligibility.eligible
+    /// Host card emulation's support and eligibility (`CardSession.isSupported`, `isEligible`).
+    package var cardEmulation = CardEmulationAvailability.eligible
+    /// The default contactless app, which a terminal's field opens unless the foreground app emulates or holds a
+    /// presentment assertion; nil when there is none (or the app itself is the default).
+    package var defaultContactlessApp: String? = "Wallet"
 
     package init() {}
 }
@@ -50,6 +55,7 @@ extension NFCSystem {
                 // The waiting sessions first, so that ending the active one promotes none of them.
                 for id in arbiter.waiting.reversed() { run(arbiter.end(id, .radioDisabled)) }
                 if let id = arbiter.active { run(arbiter.end(id, .radioDisabled)) }
+                runCard(cardEmulation.machine.radioTurnedOff(now()))
             } else if !phone.airplaneMode && before.airplaneMode {
                 log(.user, "turns airplane mode off")
             }

@@ -5,9 +5,16 @@ public struct SystemSheet: Sendable, Hashable, CustomStringConvertible {
     public enum Glyph: String, Sendable, Hashable {
         /// The scanning animation.
         case scanning
-        /// The error glyph of `invalidate(errorMessage:)`.
+        /// The error glyph of `invalidate(errorMessage:)` (and of `stopEmulation(status: .failure)`).
         case error
+        /// Card emulation is running (the `CardSession` sheet).
+        case emulating
+        /// The checkmark of `stopEmulation(status: .success)`.
+        case success
     }
+
+    /// The title of the card-emulation sheet (Apple does not document its wording; docs/DIFFERENCES.md).
+    public static let cardEmulationTitle = "Hold Near Reader"
 
     public var isPresented = false
     public var title = "Ready to Scan"
@@ -18,7 +25,7 @@ public struct SystemSheet: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         guard isPresented else { return "(no sheet)" }
-        let mark = glyph == .error ? "⚠︎ " : ""
+        let mark = glyph == .error ? "⚠︎ " : glyph == .success ? "✓ " : ""
         return message.isEmpty ? "[\(title)] \(mark)" : "[\(title)] \(mark)\(message)"
     }
 }

@@ -105,6 +105,11 @@ struct BinaryPropertyListReader {
         case 0x5:
             let (n, s) = try length(o)
             try need(s, n)
+            // Marker 0101: an ASCII string; a byte above 7Fh belongs in a UTF-16 string (marker 0110).
+            if let bad = b[s..<(s + n)].firstIndex(where: { $0 > 0x7F }) {
+                throw PropertyListError(
+                    "byte \(String(b[bad], radix: 16, uppercase: true))h in an ASCII string", offset: bad)
+            }
             return .string(String(decoding: b[s..<(s + n)], as: UTF8.self))
         case 0x6:
             let (n, s) = try length(o)
@@ -112,7 +117,10 @@ struct BinaryPropertyListReader {
             var units: [UInt16] = []
             units.reserveCapacity(n)
             for k in 0..<n { units.append(UInt16(b[s + 2 * k]) << 8 | UInt16(b[s + 2 * k + 1])) }
-            return .string(String(decoding: units, as: UTF16.self))
+            guard let text = String(validating: units, as: UTF16.self) else {
+                throw PropertyListError("a UTF-16 string with an unpaired surrogate", offset: s)
+            }
+            return .string(text)
         case 0xA:
             let (n, s) = try length(o)
             try need(s, n * refSize)

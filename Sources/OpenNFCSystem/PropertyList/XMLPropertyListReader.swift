@@ -13,6 +13,7 @@ struct XMLPropertyListReader {
     }
 
     mutating func read() throws(PropertyListError) -> PropertyList {
+        try checkCharacters()
         skipMisc()
         guard let root = try openTag() else { throw error("expected <plist> or a value element") }
         let value: PropertyList
@@ -28,6 +29,37 @@ struct XMLPropertyListReader {
         skipMisc()
         if i < bytes.count { throw error("unexpected content after the property list") }
         return value
+    }
+
+    /// XML 1.0 §2.2: the document is UTF-8 (the plist's declared encoding) and every character is a `Char`
+    /// (`#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`). A file that breaks either is
+    /// refused, naming the line and byte offset, not read with replacement characters.
+    private mutating func checkCharacters() throws(PropertyListError) {
+        var iterator = bytes.makeIterator()
+        var decoder = Unicode.UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let u):
+                if !Self.isXMLChar(u.value) {
+                    i = offset
+                    throw error(
+                        "character U+\(String(u.value, radix: 16, uppercase: true)) at byte \(offset) is not allowed "
+                            + "in XML")
+                }
+                offset += UTF8.width(u)
+            case .emptyInput:
+                return
+            case .error:
+                i = offset
+                throw error("invalid UTF-8 at byte \(offset)")
+            }
+        }
+    }
+
+    static func isXMLChar(_ v: UInt32) -> Bool {
+        v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v)
+            || (0x1_0000...0x10_FFFF).contains(v)
     }
 
     // MARK: values
@@ -197,6 +229,7 @@ struct XMLPropertyListReader {
                 scalar = UInt32(name.dropFirst())
             }
             guard let s = scalar, let u = Unicode.Scalar(s) else { throw error("unknown entity &\(name);") }
+            guard Self.isXMLChar(s) else { throw error("&\(name); names no XML character") }
             return Array(String(Character(u)).utf8)
         }
     }

@@ -18,6 +18,9 @@ package enum TagKind: Sendable, Hashable, CustomStringConvertible {
     /// MIFARE Classic or Plus in SL1/SL2 (SAK `08`, `09`, `18`, `88`, `10`, `11`): NDEF per NXP AN1305 where the
     /// frontend performs Crypto1 (`MifareClassicNDEF`).
     case mifareClassic
+    /// A MIFARE Plus EV1/EV2 in SL0 or SL3 (ISO-DEP, identified by its GetVersion answer, type `02`); in SL1 it is
+    /// ``mifareClassic``. No NDEF mapping here (`MIFAREPlus/`).
+    case mifarePlus(MIFAREPlusVersion)
     /// A technology the procedures do not cover yet (NFC-F), or a target no family recognises, with the reason.
     case unsupported(String)
 
@@ -30,6 +33,7 @@ package enum TagKind: Sendable, Hashable, CustomStringConvertible {
         case .iso7816: return "iso7816"
         case .type5(let chip): return chip.name
         case .mifareClassic: return "mifare-classic"
+        case .mifarePlus(let v): return v.description
         case .unsupported(let why): return "unsupported (\(why))"
         }
     }
@@ -76,7 +80,7 @@ package struct IdentifiedTag: Sendable, Hashable, CustomStringConvertible {
             // NXP AN1305 NDEF needs Crypto1 in the frontend (a PC/SC reader or `sim:`; never an iPhone).
             guard frontend.capabilities.mifareClassicAuthentication else { return nil }
             return MifareClassicNDEF(target: target, frontend: frontend)
-        case .unsupported: return nil
+        case .mifarePlus, .unsupported: return nil
         }
     }
 

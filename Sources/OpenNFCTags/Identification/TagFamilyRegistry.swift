@@ -25,7 +25,7 @@ package struct TagFamilyIdentification: Sendable {
 /// |---|---|---|
 /// | 1 | `type3` | the target is NFC-F: a Type 3 tag, unless its IDm starts `01 FE` (an NFC-DEP device, NFC Forum Digital §6.6.2) |
 /// | 2 | `type5` | the target is NFC-V: UID `E0 …` and Get System Information (1 frame) name the chip (``Type5Chip``) |
-/// | 3 | `desfire` | NFC-A ISO-DEP with an NXP UID, or a random 4-byte UID (`08…`, ISO/IEC 14443-3 §6.5.4; `80…`, docs/DIFFERENCES.md): DESFire GetVersion (1–3 frames) says DESFire, or leaves an ISO 7816 card |
+/// | 3 | `desfire` | NFC-A ISO-DEP with an NXP UID, a random 4-byte UID (`08…`, ISO/IEC 14443-3 §6.5.4; `80…`, docs/DIFFERENCES.md) or a 4-byte NUID (`xF…`, §6.5.4): DESFire GetVersion (1–3 frames) says DESFire, MIFARE Plus (hardware type `02`: SL0/SL3; `MIFAREPlus/MIFAREPlusVersion.swift`), or leaves an ISO 7816 card |
 /// | 4 | `type4` | any other ISO-DEP target (NFC-A with an ATS or SAK bit 0x20, every NFC-B card) |
 /// | 5 | `type1` | NFC-A without SEL_RES, with HR0/HR1 or SENS_RES bits 4–0 zero (ISO/IEC 14443-3 §6.4.2, Topaz) |
 /// | 6 | `mifare-classic` | SAK `08` `09` `18` `88` `10` `11` `28` `38` (NXP AN10833) |
@@ -80,7 +80,10 @@ extension TagFamilyIdentification {
         if target.identifier.first == 0x04 {
             return try TagIdentifier.identifyNXPISODEP(target: target, frontend: frontend)
         }
-        guard TagIdentifier.isRandomUID(target.identifier) else { return nil }
+        // A 4-byte NUID (UID0 'xF', ISO/IEC 14443-3 §6.5.4: a fixed non-unique number), as MIFARE Plus NUID parts
+        // carry, gets the same probe.
+        let nuid = target.identifier.count == 4 && target.identifier[0] & 0x0F == 0x0F
+        guard TagIdentifier.isRandomUID(target.identifier) || nuid else { return nil }
         return try TagIdentifier.identifyNXPISODEP(target: target, frontend: frontend, randomUID: true)
     }
 
@@ -98,7 +101,8 @@ extension TagFamilyIdentification {
         return IdentifiedTag(target: target, kind: .type1)
     }
 
-    /// MIFARE Classic and Plus in SL1/SL2, by SAK (NXP AN10833 §3).
+    /// MIFARE Classic and Plus in SL1/SL2, by SAK (NXP AN10833 §3); a Plus in SL0/SL3 is ISO-DEP and answers
+    /// GetVersion (the `desfire` entry).
     static let mifareClassic = TagFamilyIdentification(name: "mifare-classic") { target, _ in
         switch target.selRes {
         case 0x08, 0x09, 0x18, 0x88, 0x10, 0x11, 0x28, 0x38: return IdentifiedTag(target: target, kind: .mifareClassic)

@@ -26,17 +26,20 @@ package struct Type5SystemInfo: Sendable, Hashable {
 
     /// Parses the answer after the response flags byte: information flags, the UID (8 bytes, LSB first), then the
     /// optional fields in the order of their flags (§10.4.12 Table 13: b1 DSFID, b2 AFI, b3 memory size, b4 IC
-    /// reference). Nil when the answer is shorter than its own flags say, with the byte offset in `problem`.
-    package init?(getSystemInformationAnswer a: [UInt8], problem: inout String) {
+    /// reference). `extended`: the answer to Extended Get System Information (§10.4.19), whose memory size carries
+    /// the block count in two bytes, LSB first. Nil when the answer is shorter than its own flags say, with the byte
+    /// offset in `problem`. The one parser of both answers.
+    package init?(getSystemInformationAnswer a: [UInt8], extended: Bool = false, problem: inout String) {
+        let command = extended ? "EXTENDED GET SYSTEM INFORMATION" : "GET SYSTEM INFORMATION"
         guard a.count >= 9 else {
-            problem = "GET SYSTEM INFORMATION answered \(a.count) bytes, at least 9 expected (flags and UID)"
+            problem = "\(command) answered \(a.count) bytes, at least 9 expected (flags and UID)"
             return nil
         }
         let flags = a[0]
         var i = 9
         func next(_ n: Int, _ what: String) -> ArraySlice<UInt8>? {
             guard a.count >= i + n else {
-                problem = "GET SYSTEM INFORMATION: the \(what) announced by the information flags is cut at byte \(i)"
+                problem = "\(command): the \(what) announced by the information flags is cut at byte \(i)"
                 return nil
             }
             defer { i += n }
@@ -52,9 +55,10 @@ package struct Type5SystemInfo: Sendable, Hashable {
             afi = b.first
         }
         if flags & 0x04 != 0 {
-            guard let b = next(2, "memory size") else { return nil }
-            blockCount = Int(b[b.startIndex]) + 1
-            blockSize = Int(b[b.startIndex + 1] & 0x1F) + 1
+            guard let b = next(extended ? 3 : 2, "memory size") else { return nil }
+            let i = b.startIndex
+            blockCount = (extended ? Int(b[i]) | Int(b[i + 1]) << 8 : Int(b[i])) + 1
+            blockSize = Int(b[extended ? i + 2 : i + 1] & 0x1F) + 1
         }
         if flags & 0x08 != 0 {
             guard let b = next(1, "IC reference") else { return nil }
@@ -130,7 +134,7 @@ package struct Type5Chip: Sendable, Hashable, CustomStringConvertible {
         let link = Type5Link(frontend: frontend, uid: target.identifier)
         let answer: [UInt8]
         do {
-            answer = try link.send(0x2B, what: "GET SYSTEM INFORMATION")
+            answer = try link.send(.getSystemInformation, what: "GET SYSTEM INFORMATION")
         } catch  where error.iso15693Error != nil || error.rfError?.code == .timeout {
             return IdentifiedTag(target: target, kind: .type5(Type5Chip(uid: target.identifier)))
         }

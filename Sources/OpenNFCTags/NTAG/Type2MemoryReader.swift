@@ -141,3 +141,13 @@ package final class Type2MemoryReader {
         pack = try pw.authenticate(password: password)
     }
 }
+
+extension Type2MemoryReader {
+    /// READ_SIG (`3C 00`, NTAG21x §10.10 / MF0ULx1 §9.13): the 32-byte originality signature, nil when the chip has
+    /// none or the answer is not 32 bytes.
+    package static func readSignature(_ chip: Type2Chip, _ frontend: any RFFrontend) -> [UInt8]? {
+        guard chip.family == .ntag21x || chip.family == .ultralightEV1 else { return nil }
+        if case .frame(let b)? = try? frontend.exchange([0x3C, 0x00]), b.count == 32 { return b }
+        return nil
+    }
+}

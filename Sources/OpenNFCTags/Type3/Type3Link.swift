@@ -1,5 +1,5 @@
 internal import OpenNFCBytes
-internal import OpenNFCRF
+package import OpenNFCRF
 
 /// The Type 3 commands the procedures use, over one frontend in the FeliCa frame mode (frames without LEN and CRC:
 /// `code IDm parameters`), with their answers checked (NFC Forum Type 3 Tag Operation Specification 1.0 §5: Check =
@@ -9,9 +9,14 @@ internal import OpenNFCRF
 /// Service codes travel little-endian, system codes big-endian; block-list elements are the 2-byte form (`80 nn`)
 /// for blocks up to 255 and the 3-byte form (`00 nn nn`, little-endian) past them. A Check that meets a timeout or
 /// a transmission error is sent once more (it changes nothing); an Update never is.
-struct Type3Link {
+package struct Type3Link {
     let frontend: any RFFrontend
-    let idm: [UInt8]
+    package let idm: [UInt8]
+
+    package init(frontend: any RFFrontend, idm: [UInt8]) {
+        self.frontend = frontend
+        self.idm = idm
+    }
 
     /// The NDEF read service `000B` (random, read-only, no key) and write service `0009` (T3T 1.0 §5.5.1).
     static let readService: [UInt8] = [0x0B, 0x00]
@@ -55,18 +60,14 @@ struct Type3Link {
     }
 
     /// The same link addressed to another IDm (another system of the card).
-    func addressing(_ other: [UInt8]) -> Type3Link { Type3Link(frontend: frontend, idm: other) }
-
-    /// Block-list elements for `blocks`, service index 0, access mode 0.
-    static func elements(_ blocks: [Int]) -> [UInt8] {
-        blocks.flatMap { b -> [UInt8] in b < 256 ? [0x80, UInt8(b)] : [0x00, UInt8(b & 0xFF), UInt8(b >> 8 & 0xFF)] }
-    }
+    package func addressing(_ other: [UInt8]) -> Type3Link { Type3Link(frontend: frontend, idm: other) }
 
     /// Check: the 16 bytes of each block, in order.
     func check(_ blocks: [Int], service: [UInt8] = Self.readService) throws(TagError) -> [[UInt8]] {
         let name = "Check of block\(blocks.count == 1 ? "" : "s") \(blocks.map(String.init).joined(separator: ","))"
         let command = FeliCaFrame.command(
-            0x06, idm: idm, [0x01] + service + [UInt8(blocks.count)] + Self.elements(blocks))
+            FeliCaFrame.Code.readWithoutEncryption, idm: idm,
+            [0x01] + service + [UInt8(blocks.count)] + FeliCaFrame.blockList(blocks))
         var answer: [UInt8]
         do {
             answer = try send(command, name: name)
@@ -87,8 +88,8 @@ struct Type3Link {
         precondition(blocks.count == data.count && data.allSatisfy { $0.count == 16 })
         let name = "Update of block\(blocks.count == 1 ? "" : "s") \(blocks.map(String.init).joined(separator: ","))"
         let command = FeliCaFrame.command(
-            0x08, idm: idm,
-            [0x01] + Self.writeService + [UInt8(blocks.count)] + Self.elements(blocks) + data.flatMap { $0 })
+            FeliCaFrame.Code.writeWithoutEncryption, idm: idm,
+            [0x01] + Self.writeService + [UInt8(blocks.count)] + FeliCaFrame.blockList(blocks) + data.flatMap { $0 })
         let answer = try send(command, name: name)
         try Self.checkStatus(answer, code: 0x09, idm: idm, name: name)
         guard answer.count == 11 else {
@@ -110,7 +111,7 @@ struct Type3Link {
         }
     }
 
-    private func send(_ command: [UInt8], name: String) throws(TagError) -> [UInt8] {
+    func send(_ command: [UInt8], name: String) throws(TagError) -> [UInt8] {
         switch try frontend.exchange(command, naming: name) {
         case .frame(let b): return b
         case .ack, .nak: throw TagError(.invalidResponse, "\(name) answered an ACK/NAK; FeliCa answers with frames")

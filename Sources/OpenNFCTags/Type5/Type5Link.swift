@@ -1,22 +1,35 @@
 internal import OpenNFCBytes
-internal import OpenNFCRF
+package import OpenNFCRF
 
-/// ISO/IEC 15693-3 requests as the reader procedures send them: addressed (the Address flag and the UID LSB first,
-/// as Core NFC addresses every command), high data rate, and the answer's error flag turned into a ``TagError``
-/// that carries the tag's error code (§10.2.4: `01` not supported … `14` lock failed).
+/// ISO/IEC 15693-3 requests as the reader procedures, the memory reader and the CLI send them: addressed (the
+/// Address flag and the UID LSB first, as Core NFC addresses every command), high data rate, custom commands with
+/// the IC manufacturer code (§10.5), and the answer's error flag turned into a ``TagError`` that carries the tag's
+/// error code (§10.2.4: `01` not supported … `14` lock failed). Frames are built by ``ISO15693Request``.
 package struct Type5Link {
     let frontend: any RFFrontend
     /// The UID MSB first, as the target reports it.
-    let uid: [UInt8]
+    package let uid: [UInt8]
 
-    /// Request flags: high data rate (`02`), addressed (`20`), and Option (`40`) when asked.
-    static func flags(option: Bool) -> UInt8 { 0x02 | 0x20 | (option ? 0x40 : 0x00) }
+    package init(frontend: any RFFrontend, uid: [UInt8]) {
+        self.frontend = frontend
+        self.uid = uid
+    }
 
-    /// Sends `command` with `parameters`; returns the answer after its flags byte.
-    func send(_ command: UInt8, _ parameters: [UInt8] = [], option: Bool = false, what: String) throws(TagError)
-        -> [UInt8]
-    {
-        let frame = [Self.flags(option: option), command] + uid.reversed() + parameters
+    /// The ISO/IEC 7816-6 IC manufacturer code (UID byte 2): `04` NXP, `02` ST, `07` Texas Instruments.
+    package var manufacturer: UInt8 { uid.count == 8 ? uid[1] : 0 }
+
+    /// TI chips need the Option flag on writes and locks (TI RI-I02-112A "Write Single Block").
+    package var writesNeedOption: Bool { manufacturer == 0x07 }
+
+    /// Request flags: high data rate (`02`), and Option (`40`) when asked; ``ISO15693Request/frame(flags:uid:)``
+    /// adds the Address flag.
+    static func flags(option: Bool) -> UInt8 {
+        ISO15693Request.Flag.highDataRate | (option ? ISO15693Request.Flag.option : 0x00)
+    }
+
+    /// Sends `request`; returns the answer after its flags byte.
+    package func send(_ request: ISO15693Request, option: Bool = false, what: String) throws(TagError) -> [UInt8] {
+        let frame = request.frame(flags: Self.flags(option: option), uid: uid)
         let response: RFResponse
         do {
             response = try frontend.exchange(frame)
@@ -33,6 +46,11 @@ package struct Type5Link {
                 iso15693Error: code)
         }
         return Array(bytes.dropFirst())
+    }
+
+    /// A write or lock: with the Option flag where the chip needs it (TI).
+    package func write(_ request: ISO15693Request, what: String) throws(TagError) {
+        _ = try send(request, option: writesNeedOption, what: what)
     }
 
     /// ISO/IEC 15693-3 §10.2.4 (Table 7) error code names.
@@ -52,21 +70,15 @@ package struct Type5Link {
         }
     }
 
-    /// Block numbers as one byte, or two (LSB first) with the extended commands.
-    static func block(_ n: Int, extended: Bool) -> [UInt8] {
-        extended ? [UInt8(n & 0xFF), UInt8(n >> 8)] : [UInt8(n)]
-    }
-
-    /// Read Multiple Blocks (`23`, extended `33`) of `count` blocks from `first`; the data only.
+    /// Read Single Block (`20`/`30`) for one block, Read Multiple Blocks (`23`, extended `33`) for more: `count`
+    /// blocks from `first`, the data only.
     func readBlocks(_ first: Int, count: Int, blockSize: Int, extended: Bool) throws(TagError) -> [UInt8] {
         let what = "READ MULTIPLE BLOCKS \(first)–\(first + count - 1)"
-        let data: [UInt8]
-        if count == 1 {
-            data = try send(extended ? 0x30 : 0x20, Self.block(first, extended: extended), what: what)
-        } else {
-            let n = Self.block(first, extended: extended) + Self.block(count - 1, extended: extended)
-            data = try send(extended ? 0x33 : 0x23, n, what: what)
-        }
+        let request =
+            count == 1
+            ? ISO15693Request.readSingleBlock(first, extended: extended)
+            : .readMultipleBlocks(first: first, count: count, extended: extended)
+        let data = try send(request, what: what)
         guard data.count == count * blockSize else {
             throw TagError(.invalidResponse, "\(what): \(data.count) data bytes, expected \(count * blockSize)")
         }
@@ -74,15 +86,33 @@ package struct Type5Link {
     }
 
     /// Write Single Block (`21`, extended `31`).
-    func writeBlock(_ n: Int, _ data: [UInt8], extended: Bool, option: Bool) throws(TagError) {
-        _ = try send(
-            extended ? 0x31 : 0x21, Self.block(n, extended: extended) + data, option: option,
-            what: "WRITE SINGLE BLOCK \(n)")
+    package func writeBlock(_ n: Int, _ data: [UInt8], extended: Bool, option: Bool) throws(TagError) {
+        _ = try send(.writeSingleBlock(n, data, extended: extended), option: option, what: "WRITE SINGLE BLOCK \(n)")
     }
 
     /// Lock Block (`22`, extended `32`).
     func lockBlock(_ n: Int, extended: Bool, option: Bool) throws(TagError) {
-        _ = try send(extended ? 0x32 : 0x22, Self.block(n, extended: extended), option: option, what: "LOCK BLOCK \(n)")
+        _ = try send(.lockBlock(n, extended: extended), option: option, what: "LOCK BLOCK \(n)")
+    }
+
+    /// Get System Information (`2B`), parsed.
+    package func systemInfo() throws(TagError) -> Type5SystemInfo {
+        let answer = try send(.getSystemInformation, what: "GET SYSTEM INFORMATION")
+        var problem = ""
+        guard let info = Type5SystemInfo(getSystemInformationAnswer: answer, problem: &problem) else {
+            throw TagError(.invalidResponse, problem)
+        }
+        return info
+    }
+
+    /// Extended Get System Information (`3B`, §10.4.19) with the information request `request`, parsed.
+    package func extendedSystemInfo(_ request: UInt8) throws(TagError) -> Type5SystemInfo {
+        let answer = try send(.extendedGetSystemInformation(request), what: "EXTENDED GET SYSTEM INFORMATION")
+        var problem = ""
+        guard let info = Type5SystemInfo(getSystemInformationAnswer: answer, extended: true, problem: &problem) else {
+            throw TagError(.invalidResponse, problem)
+        }
+        return info
     }
 }
 

@@ -95,7 +95,7 @@ package final class Type5NDEF: NDEFTagProcedure {
     }
 
     private func findLayout() throws(TagError) -> State {
-        let first = try link.send(0x20, [0x00], what: "READ SINGLE BLOCK 0")
+        let first = try link.send(.readSingleBlock(0), what: "READ SINGLE BLOCK 0")
         guard !first.isEmpty else { throw TagError(.invalidResponse, "READ SINGLE BLOCK 0: no data") }
         blockSize = first.count
         known = first
@@ -103,7 +103,7 @@ package final class Type5NDEF: NDEFTagProcedure {
             return .notNDEF("block 0 does not start with the T5T magic E1 or E2 (found \(Hex.encode([first[0]])))")
         }
         if Type5CapabilityContainer.needsEightBytes(first) && known.count < 8 {
-            known += try link.send(0x20, [0x01], what: "READ SINGLE BLOCK 1")
+            known += try link.send(.readSingleBlock(1), what: "READ SINGLE BLOCK 1")
         }
         guard let cc = Type5CapabilityContainer(known) else {
             throw TagError(.invalidResponse, "the capability container \(Hex.encode(Array(known.prefix(8)))) is cut")
@@ -283,16 +283,12 @@ package final class Type5NDEF: NDEFTagProcedure {
     /// Blocks and block size from GET SYSTEM INFORMATION (ISO/IEC 15693-3 §10.4.12), or its extended form when the
     /// memory size is not in the short answer (more than 256 blocks).
     func memorySize() throws(TagError) -> (blocks: Int, size: Int) {
-        let info = try link.send(0x2B, what: "GET SYSTEM INFORMATION")
-        var problem = ""
-        guard let parsed = Type5SystemInfo(getSystemInformationAnswer: info, problem: &problem) else {
-            throw TagError(.invalidResponse, problem)
-        }
+        let parsed = try link.systemInfo()
         if let blocks = parsed.blockCount, let size = parsed.blockSize { return (blocks, size) }
-        let ext = try link.send(0x3B, [0x04], what: "EXTENDED GET SYSTEM INFORMATION")
-        guard ext.count >= 12, ext[0] & 0x04 != 0 else {
+        let ext = try link.extendedSystemInfo(0x04)
+        guard let blocks = ext.blockCount, let size = ext.blockSize else {
             throw TagError(.unsupported, "the tag reports no memory size: it cannot be formatted without one")
         }
-        return ((Int(ext[9]) | Int(ext[10]) << 8) + 1, Int(ext[11] & 0x1F) + 1)
+        return (blocks, size)
     }
 }

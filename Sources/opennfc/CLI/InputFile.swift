@@ -1,6 +1,7 @@
+import OpenNFCBytes
 import OpenNFCSimulation
 
-/// The files a command reads and writes, through ``FileAccess`` (OpenNFCSimulation): every failure is one `Error:`
+/// The files a command reads and writes, through ``FileAccess`` (OpenNFCBytes): every failure is one `Error:`
 /// line naming the file and the reason in words, and a written file is replaced atomically or not at all.
 enum InputFile {
     /// The bytes of the file at `path`, or a failure `cannot read the <what> '<path>': <reason>`.

@@ -25,7 +25,13 @@ extension Commands {
             one row per tag; each non-empty cell becomes a record, in column order.
 
             Ctrl-C stops after the tag in hand; the report stays consistent (each line is appended whole and
-            synced). Running the same command again with the same report continues where it stopped.
+            synced). Running the same command again with the same report continues where it stopped: items the
+            report lists as done are not written again, and a tag whose UID the report lists as written (or one
+            this run has written) is passed over with a line naming its UID, never given another item's message.
+            --rewrite programs such tags again. The report records each tag's UID and the NDEF bytes written.
+
+            A URI must be absolute (a scheme such as https: or tel:, no raw spaces or control characters); a bad
+            one is an error naming its line and the character's offset before any tag is touched.
 
             Examples:
               opennfc batch write --uris exhibits.txt --report done.csv --device pcsc
@@ -36,6 +42,7 @@ extension Commands {
             .init(name: "csv", value: "<file>", help: "A CSV file whose columns are record options."),
             .init(name: "report", value: "<file>", help: "Append one CSV line per tag here (continued if it exists)."),
             .init(name: "lock", help: "Make each tag read-only after writing it (cannot be undone)."),
+            .init(name: "rewrite", help: "Program tags the report lists as written again (with the next item)."),
             .init(name: "json", help: "Print the summary as JSON."),
         ],
         run: runBatchWrite
@@ -47,6 +54,7 @@ extension Commands {
         return try TagSession.run(inv) { session in
             var run = BatchRun(session: session, items: items, report: report, lock: inv.flag("lock"))
             run.json = inv.flag("json")
+            run.rewrite = inv.flag("rewrite")
             return try run.go()
         }
     }
@@ -148,6 +156,12 @@ struct BatchRun {
     var locked = 0
     var tagsSeen = 0
     var json = false
+    /// Program a tag again although the report (or this run) lists its UID as done.
+    var rewrite = false
+    /// Tags passed over because their UID is already programmed.
+    var passedOver = 0
+    /// UIDs programmed by this run when there is no report to remember them.
+    var programmedHere: [String: Int] = [:]
 
     init(session: TagSession, items: [BatchItem], report: BatchReport?, lock: Bool) {
         self.session = session
@@ -180,8 +194,25 @@ struct BatchRun {
                         + (report.map { "; the report '\($0.path)' is complete up to here" } ?? "") + ")")
             }
             tagsSeen += 1
+            let seenUID = target.identifier.hexString
+            if !rewrite, let earlier = report?.programmed[seenUID] ?? programmedHere[seenUID] {
+                passedOver += 1
+                try session.release()
+                Console.err(
+                    "[\(done)/\(total)] \(seenUID) passed over: it already holds item \(earlier)"
+                        + (report.map { " according to the report '\($0.path)'" } ?? "")
+                        + "; not programmed again (--rewrite does)\n")
+                if interruptAfter == tagsSeen { Interrupt.raiseNow() }
+                if session.device.waitsForPeople, try !awaitRemoval(seenUID, done: done, total: total) {
+                    return interrupted(done: done, total: total)
+                }
+                continue
+            }
             let (uid, result, detail) = program(target, item)
-            try report?.record(item: index + 1, uid: uid, message: item.label, result: result, detail: detail)
+            try report?.record(
+                item: index + 1, uid: uid, message: item.label, result: result, detail: detail,
+                ndef: result.completesItem ? item.message : nil)
+            if result.completesItem { programmedHere[uid] = index + 1 }
             try session.release()
             switch result {
             case .written: written += 1
@@ -198,21 +229,26 @@ struct BatchRun {
             Console.err(
                 "[\(done)/\(total)] \(uid) \(result.rawValue)\(detail.isEmpty ? "" : ": \(detail)") — \(rate)\n")
             if interruptAfter == tagsSeen { Interrupt.raiseNow() }
-            if session.device.waitsForPeople, !queue.isEmpty {
-                Console.err("Remove the tag.\n")
-                // Never program the same tag twice with different items: it must leave before the next one counts.
-                guard try session.device.waitForRemoval(timeout: session.timeout) else {
-                    if Interrupt.requested { return interrupted(done: done, total: total) }
-                    throw CLIError.failure(
-                        "tag \(uid) is still on the reader after \(session.timeout); remove it and run the same "
-                            + "command again to continue (\(done) of \(total) done)")
-                }
+            // Never program the same tag twice with different items: it must leave before the next one counts.
+            if session.device.waitsForPeople, !queue.isEmpty, try !awaitRemoval(uid, done: done, total: total) {
+                return interrupted(done: done, total: total)
             }
         }
         // Every item is on a tag: the job is done, even if some tags were rejected on the way (the report lists
         // them as failed).
         Console.out(summary(done: done, total: total))
         return 0
+    }
+
+    /// Asks for the tag to be taken away and waits for it: false when Ctrl-C came meanwhile, a failure when the tag
+    /// stays past the timeout.
+    private func awaitRemoval(_ uid: String, done: Int, total: Int) throws -> Bool {
+        Console.err("Remove the tag.\n")
+        if try session.device.waitForRemoval(timeout: session.timeout) { return true }
+        if Interrupt.requested { return false }
+        throw CLIError.failure(
+            "tag \(uid) is still on the reader after \(session.timeout); remove it and run the same command again "
+                + "to continue (\(done) of \(total) done)")
     }
 
     /// Programs one tag; never throws: every failure is a report line.
@@ -257,12 +293,14 @@ struct BatchRun {
         if json {
             var o: [(String, JSONValue)] = [("total", .int(total)), ("done", .int(done))]
             o += [("written", .int(written)), ("skipped", .int(skipped)), ("failed", .int(failed))]
-            o += [("locked", .int(locked)), ("tags", .int(tagsSeen)), ("interrupted", .bool(interrupted))]
+            o += [("locked", .int(locked)), ("passedOver", .int(passedOver)), ("tags", .int(tagsSeen))]
+            o.append(("interrupted", .bool(interrupted)))
             if let report { o.append(("report", .string(report.path))) }
             return JSONValue.object(o).pretty + "\n"
         }
         var parts = ["\(written) written", "\(skipped) skipped", "\(failed) failed"]
         if lock { parts.append("\(locked) locked") }
+        if passedOver > 0 { parts.append("\(passedOver) already programmed and passed over") }
         return "\(done) of \(total) done: " + parts.joined(separator: ", ")
             + (report.map { "; report: \($0.path)" } ?? "") + "\n"
     }

@@ -13,9 +13,30 @@ extension Commands {
         discussion: """
             Part 1 builds the NDEF messages the seed flows use (a URI record, a Text record, a Smart Poster), prints
             their bytes and decodes them again. Part 2 runs the flows on the simulated iPhone: what the user sees
-            on the system sheet and what the app receives.
+            on the system sheet and what the app receives. Each flow is a small app written against the Core NFC
+            API in \(SeedFlows.sourceFile); --list names them, and 'opennfc demo NAME' runs one.
             """,
-        run: { _ in
+        arguments: [.init(name: "flow", help: "Run only this flow (see --list).", optional: true)],
+        options: [.init(name: "list", help: "List the flows and where their code lives.")],
+        run: { inv in
+            let names = SeedFlows.catalogue.map(\.name)
+            if inv.flag("list") {
+                for f in SeedFlows.catalogue {
+                    Console.out(
+                        "\(f.name.padding(toLength: 20, withPad: " ", startingAt: 0))\(SeedFlows.sourceFile), SeedFlows.\(f.function)\n"
+                    )
+                }
+                return 0
+            }
+            if let name = inv.positionals.first {
+                guard let flow = SeedFlows.catalogue.first(where: { $0.name == name.lowercased() }) else {
+                    throw CLIError.usage(
+                        "unknown flow '\(name)'\(Suggestion.hint(for: name, among: names)) (flows: "
+                            + names.joined(separator: ", ") + ")")
+                }
+                try DemoSessions.show(flow.run(), number: nil, function: flow.function)
+                return 0
+            }
             try DemoNDEF.run()
             try DemoSessions.run()
             return 0
@@ -68,10 +89,15 @@ enum DemoSessions {
     static func run() throws {
         Console.out("== Part 2: the seed flows on the simulated iPhone\n")
         Console.out("   (sheet: what the user sees; user: what the user does; app: what the app receives)\n\n")
-        for (n, outcome) in try SeedFlows.all().enumerated() {
-            Console.out("Flow \(n + 1): \(outcome.title)\n")
-            for line in outcome.lines { Console.out("  \(line)\n") }
-            Console.out("\n")
+        for (n, flow) in SeedFlows.catalogue.enumerated() {
+            try show(flow.run(), number: n + 1, function: flow.function)
         }
+    }
+
+    static func show(_ outcome: SeedFlows.Outcome, number: Int?, function: String) throws {
+        Console.out("Flow \(number.map { "\($0): " } ?? "")\(outcome.title)\n")
+        Console.out("  (code: \(SeedFlows.sourceFile), SeedFlows.\(function))\n")
+        for line in outcome.lines { Console.out("  \(line)\n") }
+        Console.out("\n")
     }
 }

@@ -15,6 +15,9 @@ extension Commands {
             Examples:
               opennfc doctor --info-plist App/Info.plist --entitlements App/App.entitlements --sources App
               opennfc doctor --sources App --json
+            With --sources DIR alone, the Info.plist and .entitlements file inside DIR are found and checked, and
+            an Xcode project there is read for INFOPLIST_KEY_NFCReaderUsageDescription, INFOPLIST_FILE and
+            CODE_SIGN_ENTITLEMENTS (the way new Xcode projects keep them).
             """,
         options: [
             .init(name: "info-plist", value: "<file>", help: "The app's Info.plist (XML or binary)."),
@@ -26,14 +29,45 @@ extension Commands {
     )
 
     @Sendable static func runDoctor(_ inv: Invocation) throws -> Int32 {
-        let infoPath = inv.value("info-plist")
-        let entPath = inv.value("entitlements")
+        var infoPath = inv.value("info-plist")
+        var entPath = inv.value("entitlements")
         let srcPath = inv.value("sources")
         if infoPath == nil && entPath == nil && srcPath == nil {
             throw CLIError.usage("give at least one of --info-plist, --entitlements and --sources")
         }
         var checks = DoctorChecks()
+        var found: [String] = []
+        var generated: ConfigFile? = nil
+        if let srcPath {
+            // What the folder holds and was not named: the app's Info.plist, entitlements, Xcode build settings.
+            let discovered = try ProjectDiscovery.find(in: srcPath)
+            if infoPath == nil, let p = discovered.infoPlist {
+                infoPath = p
+                found.append(p)
+            }
+            if entPath == nil, let p = discovered.entitlements {
+                entPath = p
+                found.append(p)
+            }
+            if let project = discovered.project, !discovered.generatedKeys.isEmpty {
+                generated = ConfigFile(
+                    generated: discovered.generatedKeys, lines: discovered.generatedLines, project: project)
+                found.append("build settings of \(project)")
+            }
+        }
+        if !found.isEmpty, !inv.flag("json") {
+            Console.err("Found in \(srcPath ?? "."): \(found.joined(separator: ", ")).\n")
+        }
         checks.info = try infoPath.map { try ConfigFile(path: $0, role: "Info.plist") }
+        if let generated {
+            // Build settings join what an Info.plist file says (a file's own keys win, as in Xcode's merge).
+            if var info = checks.info {
+                for (k, v) in generated.values where info.values[k] == nil { info.values[k] = v }
+                checks.info = info
+            } else {
+                checks.info = generated
+            }
+        }
         checks.entitlements = try entPath.map { try ConfigFile(path: $0, role: "entitlements file") }
         checks.sources = try srcPath.map { try SourceScanner.scan(directory: $0) }
         checks.sourcesPath = srcPath
@@ -43,6 +77,7 @@ extension Commands {
 
         var checked: [String] = []
         if let infoPath { checked.append(infoPath) }
+        if let generated { checked.append("the INFOPLIST_KEY_ settings of \(generated.path)") }
         if let entPath { checked.append(entPath) }
         if let s = checks.sources, let srcPath { checked.append("\(s.filesScanned) source file(s) in \(srcPath)") }
 

@@ -17,7 +17,7 @@ enum Type2Dump {
             target: tag.target, chip: chip, frontend: tag.frontend, password: request.password)
         let image = try tagStep("read its memory") { () throws(TagError) in try reader.read() }
         let pack = reader.pack
-        let signature = Commands.readSignature(chip, tag.frontend)
+        let signature = Type2MemoryReader.readSignature(chip, tag.frontend)
         try session.release()
         let map = MemoryMap(
             chip: chip, image: image, profile: TagFileBridge.profile(for: tag, pages: image.pages.count))

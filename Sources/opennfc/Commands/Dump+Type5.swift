@@ -1,39 +1,20 @@
 import OpenNFCBytes
 import OpenNFCRF
 import OpenNFCSimulation
+import OpenNFCTags
 
-/// `opennfc dump` and `opennfc restore` for ISO/IEC 15693 tags (NFC Forum Type 5): every block, its lock state,
-/// DSFID and AFI, read with Get System Information, Read Multiple Blocks and Get Multiple Block Security Status
-/// (ISO/IEC 15693-3 §10.4).
+/// `opennfc dump` and `opennfc restore` for ISO/IEC 15693 tags (NFC Forum Type 5) as the user sees them: the
+/// listing, the JSON, the tag file. The reads and writes are ``Type5MemoryReader``'s (`OpenNFCTags/Type5/`).
 enum Type5Dump {
-    /// Read Multiple Blocks run: at most 32 blocks (ST chips do not read across their 32-block sectors, AOSP reads at
-    /// most 128 bytes), fewer when the frontend's answers are shorter.
-    static func run(_ frontend: any RFFrontend, blockSize: Int) -> Int {
-        max(1, min(32, (frontend.capabilities.maxResponseSize - 1) / max(1, blockSize)))
-    }
+    typealias Image = Type5MemoryReader.Image
 
-    struct Image {
-        var info: ISO15693Requests.SystemInfo
-        var blockCount: Int
-        var blockSize: Int
-        var memory: [UInt8]
-        var locked: Set<Int>
-    }
-
-    static func read(_ link: ISO15693Requests, _ frontend: any RFFrontend) throws -> Image {
-        let info = try link.systemInfo()
-        guard let count = info.blockCount, let size = info.blockSize else {
-            throw CLIError.failure("the tag's system information does not give its memory size; it cannot be dumped")
-        }
-        let run = run(frontend, blockSize: size)
-        let memory = try link.readBlocks(0, count: count, blockSize: size, run: run)
-        let locked = try link.lockedBlocks(count: count, run: 64)
-        return Image(info: info, blockCount: count, blockSize: size, memory: memory, locked: locked)
+    static func read(_ link: Type5Link) throws(CLIError) -> Image {
+        try ISO15693Steps.step("read the memory") { () throws(TagError) in try Type5MemoryReader.read(link) }
     }
 
     static func dump(_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32 {
-        let link = ISO15693Requests(frontend: tag.frontend, uid: tag.target.identifier)
-        let image = try read(link, tag.frontend)
+        let link = Type5Link(frontend: tag.frontend, uid: tag.target.identifier)
+        let image = try read(link)
         try session.release()
         let profile = ISO15693ChipProfile.all.first {
             $0.uidPrefix.prefix(2) == link.uid.prefix(2) && $0.blockCount == image.blockCount
@@ -89,8 +70,9 @@ enum Type5Dump {
                 throw CLIError.failure(
                     "'\(path)' is a dump of \(source.chip), but the tag in the field is not ISO 15693")
             }
-            let link = ISO15693Requests(frontend: session.frontend, uid: target.identifier)
-            let image = try read(link, session.frontend)
+            let link = Type5Link(frontend: session.frontend, uid: target.identifier)
+            let steps = ISO15693Steps(link: link)
+            let image = try read(link)
             let p = source.profile
             guard link.uid.prefix(2) == source.uid.prefix(2), image.blockCount == p.blockCount,
                 image.blockSize == p.blockSize
@@ -109,15 +91,18 @@ enum Type5Dump {
                     "block \(b) differs from '\(path)' but is locked on the tag; nothing was written")
             }
             for b in changed {
-                try link.writeBlock(b, Array(source.memory[(b * p.blockSize)..<((b + 1) * p.blockSize)]))
+                let data = Array(source.memory[(b * p.blockSize)..<((b + 1) * p.blockSize)])
+                try ISO15693Steps.step("write block \(b)") { () throws(TagError) in
+                    try Type5MemoryReader.writeBlock(link, b, data)
+                }
             }
             var writes = changed.count
             if let d = image.info.dsfid, d != source.dsfid {
-                try link.write(0x29, [source.dsfid], doing: "write the DSFID")
+                try steps.write(.writeDSFID(source.dsfid), doing: "write the DSFID")
                 writes += 1
             }
             if let a = image.info.afi, a != source.afi {
-                try link.write(0x27, [source.afi], doing: "write the AFI")
+                try steps.write(.writeAFI(source.afi), doing: "write the AFI")
                 writes += 1
             }
             try session.release()

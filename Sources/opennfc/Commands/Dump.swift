@@ -55,13 +55,6 @@ extension Commands {
             }
         }
     )
-
-    /// READ_SIG (`3C 00`, NTAG21x §10.10 / MF0ULx1 §9.13): the 32-byte originality signature, when the chip has it.
-    static func readSignature(_ chip: Type2Chip, _ frontend: any RFFrontend) -> [UInt8]? {
-        guard chip.family == .ntag21x || chip.family == .ultralightEV1 else { return nil }
-        if case .frame(let b)? = try? frontend.exchange([0x3C, 0x00]), b.count == 32 { return b }
-        return nil
-    }
 }
 
 /// Maps what the reader identified to the simulation's chip profiles, for saving and restoring tag files.

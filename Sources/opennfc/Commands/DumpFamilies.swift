@@ -1,3 +1,4 @@
+import OpenNFCBytes
 import OpenNFCSimulation
 
 /// The per-family half of `opennfc dump` and `opennfc restore`: one entry per tag family, the one list these two
@@ -23,7 +24,9 @@ struct DumpFamily: Sendable {
     }
 
     /// Every family `dump` and `restore` handle, in the order `dump` tries them.
-    static let all: [DumpFamily] = [.desfire, .type1, .type4, .type2, .type5, .type3, .type3Standard, .mifareClassic]
+    static let all: [DumpFamily] = [
+        .desfire, .type1, .type4, .type2, .type5, .type3, .type3Standard, .mifareClassic, .mifarePlus,
+    ]
 }
 
 /// What `dump` was asked for.
@@ -98,7 +101,7 @@ extension DumpRequest {
                 try TagFile.write(virtual, path: output)
                 Console.out(saved(output))
             } else {
-                Console.out(try TagFile.encodeJSON(virtual))
+                Console.out(DumpJSON.compactHex(try TagFile.encodeJSON(virtual)))
             }
         } catch {
             throw CLIError.failure("\(error)")
@@ -135,4 +138,40 @@ extension DumpFamily {
             guard let s = source as? MifareClassicTag else { throw notOfSection(path) }
             return try MifareClassicDumpCommand.restore(s, path: path, inv)
         })
+}
+
+extension DumpFamily {
+    static let mifarePlus = DumpFamily(
+        section: "mifarePlus", takesPassword: false,
+        dumps: { if case .mifarePlus = $0.identified.kind { true } else { false } },
+        dump: MIFAREPlusDumpCommand.dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? MIFAREPlusTag else { throw notOfSection(path) }
+            return try MIFAREPlusDumpCommand.restore(s, path: path, inv)
+        })
+}
+
+/// `dump --json`: the tag file's JSON with its hex strings written without spaces, as every `--json` of the CLI writes
+/// hex (docs/CLI.md, "Conventions"); the tag file loader reads both forms.
+enum DumpJSON {
+    static func compactHex(_ text: String) -> String {
+        guard let value = try? JSONValue(parsing: text) else { return text }
+        return compact(value).pretty + "\n"
+    }
+
+    static func compact(_ v: JSONValue) -> JSONValue {
+        switch v {
+        case .string(let s) where isSpacedHex(s): return .string(s.replacingOccurrences(of: " ", with: ""))
+        case .array(let a): return .array(a.map(compact))
+        case .object(let o): return .object(o.map { ($0.0, compact($0.1)) })
+        default: return v
+        }
+    }
+
+    /// "04 A1 B2": pairs of hex digits (or `??`, an unknown byte) separated by single spaces.
+    static func isSpacedHex(_ s: String) -> Bool {
+        let parts = s.split(separator: " ", omittingEmptySubsequences: false)
+        return parts.count > 1
+            && parts.allSatisfy { p in p.count == 2 && p.allSatisfy { $0.isHexDigit || $0 == "?" } }
+    }
 }

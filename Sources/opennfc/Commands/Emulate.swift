@@ -7,7 +7,8 @@ import OpenNFCVPCD
 extension Commands {
     static let emulate = Command(
         name: "emulate",
-        abstract: "Present a tag file to every PC/SC application, as a card on the vsmartcard virtual reader (vpcd).",
+        abstract:
+            "Present tag files to PC/SC applications (vsmartcard's vpcd), or to libnfc and nfcpy as a virtual PN532.",
         discussion: """
             Connects to the vpcd driver inside pcscd and serves the tag as the card a contactless reader would \
             report: the PC/SC Part 3 storage-card ATR and pseudo-APDUs (FF CA, FF B0, FF D6) for Type 2 chips, the \
@@ -22,14 +23,27 @@ extension Commands {
               scripts/pcscd up && opennfc emulate poster.json
               opennfc emulate --slot 1 --save card.json        (the second virtual reader, port 35964)
               opennfc emulate --reader pcsc ticket.json        (no ACS pass-through: FF C2 only)
+
+            With --pn532, no pcscd is needed: a pseudo-terminal answers as a PN532 (firmware 1.6) on a serial line, \
+            with every TAGFILE in its field, and its path is printed on stdout. libnfc's tools \
+            (LIBNFC_DEFAULT_DEVICE=pn532_uart:/dev/pts/N), mfoc, libfreefare, nfcpy (tty: with --link /dev/ttyNAME) \
+            and `opennfc --device pn532:/dev/pts/N` talk to it (docs/PN532.md).
+              opennfc emulate --pn532 --link /tmp/pn532 ntag.json classic.json
             """,
-        arguments: [.init(name: "tagfile", help: "Tag file (.json, .nfc or .ndef).")],
+        arguments: [
+            .init(
+                name: "tagfile", help: "Tag file(s) (.json, .nfc or .ndef); several only with --pn532.", variadic: true)
+        ],
         options: [
             .init(
                 name: "vpcd", value: "<host:port>",
                 help: "Where the vpcd driver listens (default 127.0.0.1:35963; slot 1 is 35964)."),
             .init(name: "slot", value: "<n>", help: "Virtual reader slot 0 or 1 on 127.0.0.1 (instead of --vpcd)."),
             .init(name: "save", help: "Write the tag file back when the emulation ends (atomically)."),
+            .init(name: "pn532", help: "Serve a virtual PN532 on a pseudo-terminal instead of a vpcd card."),
+            .init(
+                name: "link", value: "<path>",
+                help: "With --pn532: a symlink to the pseudo-terminal (replaced if a symlink)."),
             .init(name: "chip", value: "<chip>", help: "Chip a .ndef file is loaded into (default ntag215)."),
             .init(name: "trace", help: "Print every APDU and response on stderr."),
             .init(
@@ -44,7 +58,7 @@ extension Commands {
 /// `opennfc emulate`: serves a tag file on a vpcd slot until stopped.
 enum EmulateCommand {
     /// SIGINT and SIGTERM stop the server (run() returns, then --save runs), instead of killing the process.
-    static func stopOnSignals(_ server: VPCDServer) -> [any DispatchSourceSignal] {
+    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
         var sources: [any DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
             // A parent may have started us with the signal blocked (test runners do).
@@ -54,7 +68,7 @@ enum EmulateCommand {
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { server.stop() }
+            source.setEventHandler { stop() }
             source.resume()
             sources.append(source)
         }
@@ -67,6 +81,12 @@ enum EmulateCommand {
     }
 
     static func run(_ inv: Invocation) throws -> Int32 {
+        guard !inv.positionals.isEmpty else { throw CLIError.usage("missing expected argument '<tagfile>'") }
+        if inv.flag("pn532") { return try EmulatePN532.run(inv) }
+        if inv.value("link") != nil { throw CLIError.usage("--link goes with --pn532") }
+        guard inv.positionals.count == 1 else {
+            throw CLIError.usage("emulate serves one tag file on vpcd (several only with --pn532)")
+        }
         let path = inv.positionals[0]
         var host = "127.0.0.1"
         var port: UInt16 = 35963
@@ -92,7 +112,7 @@ enum EmulateCommand {
         do { try server.connect() } catch { throw CLIError.failure(error.detail) }
 
         // SIGINT and SIGTERM end the emulation cleanly (the tag is saved with --save).
-        let signals = stopOnSignals(server)
+        let signals = stopOnSignals { server.stop() }
         defer { signals.forEach { $0.cancel() } }
         let address = "\(host):\(port)"
         DispatchQueue.global().asyncAfter(deadline: .now() + 2) {

@@ -25,6 +25,13 @@ extension Commands {
     static let fieldServe = Command(
         name: "serve",
         abstract: "Serve the virtual field and its web page until interrupted.",
+        discussion: """
+            A tag an app changed is written back to its file when it is taken off the phone and when the server
+            stops (Ctrl-C or SIGTERM): the files hold what the apps wrote. The exit status is 1 only when such a
+            save failed (each failure named on stderr). With --no-save, tags are written only on 'field save', and
+            stopping lists the tags whose changes were not saved. A file is one tag, whatever path names it: a
+            second put of the same file (or of a link to it) puts the same tag.
+            """,
         arguments: [
             .init(
                 name: "tagfile", help: "Tag files for the shelf (.json, .nfc, .ndef).", optional: true, variadic: true)
@@ -39,6 +46,9 @@ extension Commands {
             .init(
                 name: "put", value: "<tagfile>", help: "Start with this tag on the phone (repeatable).",
                 repeatable: true),
+            .init(
+                name: "no-save",
+                help: "Write tags back only on 'field save' (not when taken away or when the server stops)."),
         ],
         run: { inv in
             if let host = inv.value("host") {
@@ -50,27 +60,25 @@ extension Commands {
             }
             let port = try inv.int("port", default: Int(FieldProtocol.defaultPort), range: 0...65_535)
             let describer = FieldServer.Describer(
-                command: { FrameDecoder.describe(command: $0, isoDEP: $1) },
-                answer: { FrameDecoder.describe(response: $0, to: $1, isoDEP: $2) })
+                command: { FrameDecoder.describe(command: $0, mode: $1 ? .isoDEP : .nfcA) },
+                answer: { FrameDecoder.describe(response: $0, to: $1, mode: $2 ? .isoDEP : .nfcA) })
             let server: FieldServer
             do throws(FieldServerError) {
                 server = try FieldServer(
-                    port: UInt16(port), shelf: inv.positionals, onPhone: inv.values("put"), describer: describer)
+                    port: UInt16(port), shelf: inv.positionals, onPhone: inv.values("put"), describer: describer,
+                    autosave: !inv.flag("no-save"))
             } catch {
                 throw CLIError.failure(error.message)
             }
-            server.start()
-            Console.out("http://\(server.address)/\n")
-            Console.err(
-                "Serving the virtual field on http://\(server.address)/ — apps connect with "
-                    + "OPENCORENFC_DEVICE=remote:\(server.address). Ctrl-C stops.\n")
+            // The handlers first: a signal that comes as soon as the URL is out finds them in place.
             var sources: [any DispatchSourceSignal] = []
             for sig in [SIGINT, SIGTERM] {
                 signal(sig, SIG_IGN)
                 let s = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+                let autosave = !inv.flag("no-save")
                 s.setEventHandler {
                     server.stop()
-                    exit(0)
+                    exit(FieldCLI.finish(server, autosave: autosave))
                 }
                 s.resume()
                 sources.append(s)
@@ -80,6 +88,11 @@ extension Commands {
             sigaddset(&set, SIGINT)
             sigaddset(&set, SIGTERM)
             pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            server.start()
+            Console.out("http://\(server.address)/\n")
+            Console.err(
+                "Serving the virtual field on http://\(server.address)/ — apps connect with "
+                    + "OPENCORENFC_DEVICE=remote:\(server.address). Ctrl-C stops.\n")
             withExtendedLifetime(sources) { dispatchMain() }
         }
     )
@@ -149,6 +162,22 @@ extension Commands {
 
 /// The HTTP calls of the `field` subcommands.
 enum FieldCLI {
+    /// What the server does as it stops: saves the tags apps changed (or, without autosave, names them); 1 only when
+    /// a save failed.
+    static func finish(_ server: FieldServer, autosave: Bool) -> Int32 {
+        guard autosave else {
+            let unsaved = server.unsavedTags
+            if !unsaved.isEmpty {
+                Console.err("Not saved (--no-save): \(unsaved.joined(separator: ", ")) changed since last saved.\n")
+            }
+            return 0
+        }
+        let (saved, failed) = server.saveAll()
+        if !saved.isEmpty { Console.err("Saved \(saved.joined(separator: ", ")).\n") }
+        for f in failed { Console.err("Error: could not save \(f.name): \(f.reason)\n") }
+        return failed.isEmpty ? 0 : 1
+    }
+
     /// A tag file path is sent absolute (the field may run in another directory); ids and names as given.
     static func reference(_ text: String) -> String {
         if text.contains("/") || TagFileExtension.matches(text), FileManager.default.fileExists(atPath: text) {

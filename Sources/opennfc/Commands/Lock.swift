@@ -29,6 +29,15 @@ extension Commands {
                 throw CLIError.failure(
                     "locking makes the tag read-only for good and cannot be undone; run again with --yes to lock it")
             }
+            // A .ndef tag file keeps only the message: a lock set on it would be gone at the next load.
+            if let device = inv.value("device"), device.lowercased().hasPrefix("sim:"),
+                let file = device.dropFirst(4).split(whereSeparator: { $0 == "+" || $0 == "," })
+                    .first(where: { $0.lowercased().hasSuffix(".ndef") })
+            {
+                throw CLIError.failure(
+                    "'\(file)' is a .ndef file, which holds only the message: a lock cannot be kept in it; convert "
+                        + "it with 'opennfc tag convert \(file) -o \(file.dropLast(5)).json' and lock that")
+            }
             let keys = try classicDictionary(inv.value("keys"))
             return try TagSession.run(inv) { session in
                 let tag = try session.connectTag()
@@ -61,7 +70,7 @@ extension Commands {
                             ("chip", .string(tag.chip)), ("uid", .string(tag.uid)), ("status", .string("readOnly")),
                         ]).pretty + "\n")
                 } else {
-                    Console.out("Locked \(tag.chip) \(tag.uid): the NDEF message is now read-only for good.\n")
+                    Console.err("Locked \(tag.chip) \(tag.uid): the NDEF message is now read-only for good.\n")
                 }
                 return 0
             }

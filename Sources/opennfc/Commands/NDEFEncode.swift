@@ -7,8 +7,9 @@ extension Commands {
         name: "encode",
         abstract: "Build an NDEF message from record flags.",
         discussion: """
-            Builds one message from the record flags, in the order given, and prints it as hex, or writes the
-            raw bytes to a file with -o (atomically). --lang, --data-hex and --title modify the record before
+            Builds one message from the record flags, in the order given, and prints it as hex (--binary: the raw
+            bytes), or writes the raw bytes to a file with -o (atomically; -o - is standard output). Either form
+            pipes into 'opennfc ndef decode'. --lang, --data-hex and --title modify the record before
             them.
 
             Examples:
@@ -18,7 +19,8 @@ extension Commands {
               opennfc ndef encode --raw 5::01:CAFE
             """,
         options: NDEFRecordFlags.options + [
-            .init(name: "output", short: "o", value: "<file>", help: "Write the raw bytes to this file instead.")
+            .init(name: "output", short: "o", value: "<file>", help: "Write the raw bytes to this file instead."),
+            .init(name: "binary", help: "Print the raw bytes instead of hex."),
         ],
         run: runNDEFEncode
     )
@@ -27,6 +29,8 @@ extension Commands {
         let bytes = try NDEFRecordFlags.message(from: inv)
         if let path = inv.value("output") {
             try NDEFFiles.writeAtomically(bytes, to: path)
+        } else if inv.flag("binary") {
+            try NDEFFiles.writeAtomically(bytes, to: "-")
         } else {
             Console.out(bytes.hexString + "\n")
         }

@@ -115,7 +115,9 @@ enum NDEFRecordFlags {
             do { return try NDEFTextRecord(text: t, language: lang ?? "en").record() } catch {
                 throw CLIError.usage("--lang '\(lang ?? "")': a language code is 1-63 ASCII characters")
             }
-        case .uri(let u): return try NDEFURIRecord(uri: u).record()
+        case .uri(let u):
+            if let problem = URIRule.problem(u) { throw CLIError.usage("--uri '\(u)': \(problem)") }
+            return try NDEFURIRecord(uri: u).record()
         case .mime(let t, let data):
             do { return try NDEFMIMERecord(mediaType: t, data: data ?? []).record() } catch {
                 throw usage("mime", t, error)
@@ -130,6 +132,7 @@ enum NDEFRecordFlags {
         case .absoluteURI(let u):
             do { return try NDEFAbsoluteURIRecord(uri: u).record() } catch { throw usage("absolute-uri", u, error) }
         case .smartPoster(let u, let titles):
+            if let problem = URIRule.problem(u) { throw CLIError.usage("--smart-poster '\(u)': \(problem)") }
             var sp = NDEFSmartPosterRecord(uri: u)
             sp.titles = titles.map { NDEFTextRecord(text: $0.text, language: $0.lang ?? "en") }
             do { return try sp.record() } catch {

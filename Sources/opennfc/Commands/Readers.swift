@@ -1,5 +1,6 @@
 import OpenNFCBytes
 import OpenNFCPCSC
+import OpenNFCPN532
 
 extension Commands {
     static let readers = Command(
@@ -10,9 +11,20 @@ extension Commands {
             (PC/SC Part 3 storage card or ISO 14443-4) and, where the reader passes native frames through, asks the \
             tag for GET_VERSION to tell NTAG21x from MIFARE Ultralight. Cards held exclusively by another \
             application are listed with their ATR only.
+
+            With --probe it also looks for PN532s on serial ports (/dev/ttyUSB*, ttyACM*, ttyAMA*, ttyS*, or the \
+            --port given): the HSU wake-up, SAMConfiguration and GetFirmwareVersion with short timeouts. Writing to \
+            an unknown serial device is not harmless, so this happens only when asked. Each PN532 found is listed \
+            with the device string to use (`--device pn532:/dev/ttyUSB0`, docs/PN532.md).
             """,
-        options: [.init(name: "json", help: "Print JSON instead of text.")],
+        options: [
+            .init(name: "json", help: "Print JSON instead of text."),
+            .init(name: "probe", help: "Also probe serial ports for PN532s (writes to each port)."),
+            .init(name: "port", value: "<path>", help: "With --probe: probe only this serial port or pseudo-terminal."),
+        ],
         run: { inv in
+            if inv.flag("probe") { return try probeReaders(inv) }
+            if inv.value("port") != nil { throw CLIError.usage("--port goes with --probe") }
             let context = try pcscCall { () throws(PCSCError) in try PCSCContext() }
             let names = try pcscCall { () throws(PCSCError) in try context.readers() }
             if names.isEmpty {
@@ -29,6 +41,34 @@ extension Commands {
             return 0
         }
     )
+}
+
+/// `opennfc readers --probe`: the PN532s on serial ports, then the PC/SC readers when pcscd answers.
+func probeReaders(_ inv: Invocation) throws -> Int32 {
+    let ports = inv.value("port").map { [$0] } ?? PN532DeviceString.serialPorts()
+    let found = PN532DeviceString.probe(ports: ports)
+    var reports: [ReaderReport] = []
+    do {
+        let context = try PCSCContext()
+        let names = try context.readers()
+        reports = try context.states(of: names).map { ReaderReport.inspect($0, context: context) }
+    } catch {
+        Console.err("Note: PC/SC: \(error.detail)\n")
+    }
+    if inv.flag("json") {
+        let pn532 = found.map {
+            JSONValue.object([("device", .string("pn532:\($0.path)")), ("firmware", .string($0.firmware))])
+        }
+        Console.out(
+            JSONValue.object([("pn532", .array(pn532)), ("readers", .array(reports.map(\.json)))]).pretty + "\n")
+        return 0
+    }
+    if found.isEmpty {
+        Console.err("No PN532 answered on \(ports.isEmpty ? "any serial port" : ports.joined(separator: ", "))\n")
+    }
+    for f in found { Console.out("pn532:\(f.path)  \(f.firmware)\n") }
+    for r in reports { Console.out(r.text) }
+    return 0
 }
 
 /// Runs a PC/SC call, turning its error into `Error: <what to do>` (exit 1).

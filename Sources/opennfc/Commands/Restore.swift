@@ -37,6 +37,11 @@ extension Commands {
         run: { inv in
             let path = inv.positionals[0]
             let password = try hexOption(inv, "password", bytes: 4)
+            if TagFile.Format(path: path) == .ndef {
+                throw CLIError.failure(
+                    "'\(path)' is an NDEF message, not a dump of a tag's memory; write it with "
+                        + "'opennfc write --ndef-file \(path)'")
+            }
             let loaded: any VirtualTag
             do {
                 loaded = try TagFile.read(path: path)

@@ -34,9 +34,7 @@ extension Commands {
                     let meaning: String?
                     do throws(RFError) {
                         let r = try session.frontend.exchange(f)
-                        meaning = FrameDecoder.describe(
-                            response: r, to: f, isoDEP: target.isISODEP, nfcV: target.technology == .nfcV,
-                            felica: target.technology == .nfcF)
+                        meaning = FrameDecoder.describe(response: r, to: f, mode: FrameDecoder.mode(target))
                         switch r {
                         case .frame(let b):
                             line = b.hexString

@@ -7,7 +7,7 @@ extension Commands {
         abstract: "Create, inspect, drive and convert virtual tag files.",
         discussion: """
             A tag file holds one virtual chip's complete state (docs/TAG-FILES.md). The format follows the \
-            extension: .json (OpenCoreNFC tag file), .nfc (Flipper Zero dump: NTAG/Ultralight, DESFire EV1, Type 4 as ISO14443-4A) or .ndef (a \
+            extension: .json (OpenCoreNFC tag file), .nfc (Flipper Zero dump: NTAG/Ultralight, MIFARE Classic, DESFire EV1, Type 4 as ISO14443-4A, FeliCa, ISO 15693) or .ndef (a \
             raw NDEF message, read as a factory NTAG215 holding it unless --chip says otherwise).
             """,
         subcommands: [tagNew, tagShow, tagSend, tagConvert]
@@ -50,10 +50,15 @@ enum TagCLI {
     /// The `--chip` value checked against the registry: a usage error for an unknown chip, a failure for a chip
     /// whose simulation is not registered yet.
     static func chip(_ name: String) throws(CLIError) -> TagFileChip {
-        if let chip = TagFile.chip(named: name) { return chip }
-        if let reason = TagFile.plannedChips[name] { throw CLIError.failure("chip '\(name)': \(reason)") }
-        let known = (TagFile.chips.map(\.name) + TagFile.plannedChips.keys.sorted()).joined(separator: ", ")
-        throw CLIError.usage("unknown chip '\(name)' (choose from: \(known))")
+        // Chip names are lower case; `NTAG215` as a datasheet prints it is the same chip.
+        if let chip = TagFile.chip(named: name.lowercased()) { return chip }
+        if let reason = TagFile.plannedChips[name.lowercased()] {
+            throw CLIError.failure("chip '\(name)': \(reason)")
+        }
+        let names = TagFile.chips.map(\.name) + TagFile.plannedChips.keys.sorted()
+        throw CLIError.usage(
+            "unknown chip '\(name)'\(Suggestion.hint(for: name, among: names)) (choose from: "
+                + names.joined(separator: ", ") + ")")
     }
 
     static var chipList: String {

@@ -1,5 +1,6 @@
 import OpenNFCBytes
 import OpenNFCNDEF
+import OpenNFCRF
 import OpenNFCSimulation
 
 extension Commands {
@@ -23,7 +24,7 @@ extension Commands {
             let atqa = [UInt8((a.sensRes ?? 0) >> 8), UInt8((a.sensRes ?? 0) & 0xFF)]
             var decoded: NDEFMessage? = nil
             var decodeError: String? = nil
-            if let message {
+            if let message, !message.isEmpty {
                 do {
                     decoded = try NDEFMessage(decoding: message, options: .lenient)
                 } catch {
@@ -31,13 +32,17 @@ extension Commands {
                 }
             }
             if inv.flag("json") {
-                var members: [(String, JSONValue)] = [
-                    ("chip", .string(tag.chip)),
-                    ("uid", .string(Hex.encode(a.uid))),
-                    ("atqa", .string(Hex.encode(atqa))),
-                    ("sak", .string(Hex.encode([a.selRes ?? 0]))),
-                ]
-                if let ats = a.ats { members.append(("ats", .string(Hex.encode(ats)))) }
+                var members: [(String, JSONValue)] = [("chip", .string(tag.chip)), ("uid", .string(Hex.encode(a.uid)))]
+                if case .nfcA = a.air {
+                    members += [("atqa", .string(Hex.encode(atqa))), ("sak", .string(Hex.encode([a.selRes ?? 0])))]
+                    if let ats = a.ats { members.append(("ats", .string(Hex.encode(ats)))) }
+                } else {
+                    // Only the technology's own identifiers (`opennfc info` names them the same way).
+                    let reported = Set((report?.json ?? []).map(\.0))
+                    members += TagInfo.identifiers(activation: a.air)
+                        .filter { !["uid", "technology"].contains($0.key) && !reported.contains($0.key) }
+                        .map { ($0.key, $0.json) }
+                }
                 members += report?.json ?? []
                 members.append(("ndefAccess", .string(access)))
                 var ndef: [(String, JSONValue)] = []
@@ -53,12 +58,11 @@ extension Commands {
             var lines = [
                 "Chip: \(tag.chip)",
                 "UID: \(Hex.encode(a.uid, separator: " "))",
-                "ATQA: \(Hex.encode(atqa, separator: " "))  SAK: \(Hex.encode([a.selRes ?? 0]))"
-                    + (a.ats.map { "  ATS: \(Hex.encode($0, separator: " "))" } ?? ""),
+                TagShowIdentifiers.line(a.air, atqa: atqa),
             ]
             lines += report?.lines ?? []
             lines.append("NDEF access: \(access)")
-            if let message {
+            if let message, !message.isEmpty {
                 lines.append("NDEF message: \(message.count) bytes")
                 if let decoded { lines += decoded.listing().map { "  " + $0 } }
                 if let decodeError { lines.append("  not a valid NDEF message: \(decodeError)") }
@@ -69,4 +73,17 @@ extension Commands {
             return 0
         }
     )
+}
+
+/// The identifier line of `tag show` under the UID: NFC-A's ATQA, SAK (and ATS); the other technologies their own
+/// fields (NFC-B PUPI/ATQB, NFC-F IDm/PMm, NFC-V DSFID/AFI/IC maker), never an NFC-A ATQA of zeros.
+enum TagShowIdentifiers {
+    static func line(_ air: RFActivation, atqa: [UInt8]) -> String {
+        if case .nfcA(let a) = air {
+            return "ATQA: \(Hex.encode(atqa, separator: " "))  SAK: \(Hex.encode([a.selRes ?? 0]))"
+                + (a.ats.map { "  ATS: \(Hex.encode($0, separator: " "))" } ?? "")
+        }
+        return TagInfo.identifiers(activation: air).filter { !["uid", "technology"].contains($0.key) }
+            .map { "\($0.label): \($0.text)" }.joined(separator: "  ")
+    }
 }

@@ -11,7 +11,8 @@ final class TagSession {
     static let options: [Command.Option] = [
         .init(
             name: "device", value: "<device>",
-            help: "sim:<tagfile>[+<tagfile>…], pcsc, pcsc:<reader>, remote:[<port>] or replay:<file> (default: "
+            help:
+                "sim:<tagfile>[+<tagfile>…], pcsc, pcsc:<reader>, remote:[<port>], replay:<file> or pn532:<tty>[:<baud>] (default: "
                 + "$OPENCORENFC_DEVICE or $OPENNFC_DEVICE, else the only PC/SC reader)."),
         .init(name: "timeout", value: "<seconds>", help: "How long to wait for a tag (default: 30)."),
         .init(name: "trace", help: "Print every frame or APDU on stderr as it happens."),

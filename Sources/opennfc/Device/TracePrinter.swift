@@ -20,9 +20,7 @@ import OpenNFCRF
 final class TracePrinter {
     private let write: (String) -> Void
     private(set) var framesSent = 0
-    private var isoDEP = false
-    private var nfcV = false
-    private var felica = false
+    private var mode = RFFrameMode.nfcA
     private var lastCommand: [UInt8] = []
     private var awaitingAnswer = false
 
@@ -33,9 +31,7 @@ final class TracePrinter {
     func handle(_ event: RFTraceEvent) {
         switch event {
         case .activated(let t):
-            isoDEP = t.isISODEP
-            nfcV = t.technology == .nfcV
-            felica = t.technology == .nfcF
+            mode = FrameDecoder.mode(t)
             write("# activated: \(t)\n")
         case .authenticated(let a):
             write("# authenticated: \(a)\n")
@@ -44,7 +40,7 @@ final class TracePrinter {
             lastCommand = c
             awaitingAnswer = true
             write(
-                line("> \(c.hexString)", FrameDecoder.describe(command: c, isoDEP: isoDEP, nfcV: nfcV, felica: felica)))
+                line("> \(c.hexString)", FrameDecoder.describe(command: c, mode: mode)))
         case .received(let r):
             awaitingAnswer = false
             let text: String
@@ -56,7 +52,7 @@ final class TracePrinter {
             write(
                 line(
                     text,
-                    FrameDecoder.describe(response: r, to: lastCommand, isoDEP: isoDEP, nfcV: nfcV, felica: felica)))
+                    FrameDecoder.describe(response: r, to: lastCommand, mode: mode)))
         case .failed(let e):
             if awaitingAnswer {
                 awaitingAnswer = false

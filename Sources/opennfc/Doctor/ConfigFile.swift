@@ -46,8 +46,21 @@ struct ConfigFile: Sendable {
         }
     }
 
+    /// The Info.plist keys an Xcode project's `INFOPLIST_KEY_…` build settings generate (no file of its own): findings
+    /// point at the setting's line in `project.pbxproj`.
+    init(generated keys: [String: String], lines keyLines: [String: Int], project: String) {
+        path = project
+        values = keys.mapValues { .string($0) }
+        lines = nil
+        generatedLines = keyLines
+    }
+
+    /// For keys from build settings: the line of each in the project file.
+    private var generatedLines: [String: Int] = [:]
+
     /// The line of `<key>name</key>` (1-based), when the file is XML.
     func line(ofKey name: String) -> Int? {
+        if let n = generatedLines[name] { return n }
         guard let lines else { return nil }
         let needle = "<key>\(name)</key>"
         return lines.firstIndex { $0.contains(needle) }.map { $0 + 1 }

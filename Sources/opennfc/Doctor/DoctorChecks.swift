@@ -31,6 +31,8 @@ struct DoctorChecks {
         checkAIDs()
         checkSystemCodes()
         checkClassic()
+        var hce = HCEChecks(info: info, entitlements: entitlements)
+        findings += hce.run()
         if let sources, sources.sessions.isEmpty, let sourcesPath {
             add(
                 .advice, SourceLocation(file: sourcesPath, line: nil),

@@ -4,6 +4,7 @@ import OpenCoreNFCTesting
 import OpenNFCNDEF
 import OpenNFCSimulation
 import OpenNFCSystem
+import OpenNFCTestSupport
 
 /// Tags and phones for the session tests.
 enum Fixtures {
@@ -11,10 +12,7 @@ enum Fixtures {
     static let uidB: [UInt8] = [0x04, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6]
 
     /// A URI record message, encoded.
-    static func uriMessage(_ uri: String) -> [UInt8] {
-        let record = try! NDEFRecord(tnf: .wellKnown, type: Array("U".utf8), payload: [0x04] + Array(uri.utf8))
-        return NDEFMessage(records: [record]).encoded()
-    }
+    static func uriMessage(_ uri: String) -> [UInt8] { OpenNFCTestSupport.uriMessage(uri) }
 
     /// A phone over the fake procedures, with the given configuration.
     static func phone(

@@ -1,0 +1,293 @@
+import OpenNFCBytes
+import OpenNFCRF
+import OpenNFCTags
+
+extension Commands {
+    static let info = Command(
+        name: "info",
+        abstract: "Identify every tag in the field: technology, identifiers, chip, memory, NDEF, locks, keys.",
+        discussion: """
+            For each tag, what nfc-list and a Proxmark's "hf search" tell, with only the fields its technology has:
+            NFC-A UID, ATQA, SAK and ATS (HR for Topaz); NFC-B PUPI and ATQB; NFC-F IDm, PMm and system code;
+            NFC-V UID, DSFID, AFI and IC manufacturer. Then the chip, its memory, the NDEF status, capacity and
+            message size, the lock state, password protection (NTAG21x, Ultralight EV1: AUTH0), the NXP
+            originality signature (READ_SIG, shown, not verified) and, for MIFARE Classic, which well-known keys
+            open which sectors. A blank or non-NDEF tag is described too (NDEF: "not formatted"); nothing is
+            written. With sim:a+b, every tag in turn.
+
+            Examples:
+              opennfc info --device sim:poster.json
+              opennfc info --json --device pcsc
+            """,
+        options: TagSession.options + [.init(name: "json", help: "Print a JSON array, one object per tag.")],
+        run: { inv in
+            try TagSession.run(inv) { session in
+                var tags: [[TagInfo.Fact]] = []
+                repeat {
+                    let tag = try session.connectTag()
+                    tags.append(TagInfo.facts(tag))
+                    try session.release()
+                } while (session.device.tagsRemaining ?? 0) > 0
+                if inv.flag("json") {
+                    let array = tags.map { facts in
+                        JSONValue.object(facts.filter { !$0.key.isEmpty }.map { ($0.key, $0.json) })
+                    }
+                    Console.out(JSONValue.array(array).pretty + "\n")
+                } else {
+                    var out = ""
+                    for (n, facts) in tags.enumerated() {
+                        if tags.count > 1 { out += (n > 0 ? "\n" : "") + "Tag \(n + 1) of \(tags.count)\n" }
+                        for f in facts {
+                            out += (f.label + ":").padding(toLength: 12, withPad: " ", startingAt: 0) + f.text + "\n"
+                        }
+                    }
+                    Console.out(out)
+                }
+                return 0
+            }
+        }
+    )
+}
+
+/// What `opennfc info` learns about one tag, in the order it prints it; reads only.
+enum TagInfo {
+    struct Fact {
+        var label: String
+        var text: String
+        var key: String
+        var json: JSONValue
+    }
+
+    static func hex(_ b: [UInt8]) -> String { Hex.encode(b) }
+
+    static func facts(_ tag: ConnectedTag) -> [Fact] {
+        var facts = identifiers(tag.target)
+        // NFC-V: the AFI from GET SYSTEM INFORMATION when the inventory did not report it.
+        if case .type5(let c) = tag.identified.kind, tag.target.nfcV?.afi == nil, let afi = c.systemInfo?.afi,
+            let dsfid = facts.firstIndex(where: { $0.key == "dsfid" })
+        {
+            facts.insert(Fact(label: "AFI", text: hex([afi]), key: "afi", json: .string(hex([afi]))), at: dsfid + 1)
+        }
+        facts.append(Fact(label: "Chip", text: chipText(tag), key: "chip", json: .string(tag.chip)))
+        if let memory = memory(tag) {
+            facts.append(Fact(label: "Memory", text: memory.text, key: "memory", json: .int(memory.bytes)))
+        }
+        facts += ndef(tag)
+        if tag.type2Chip.map({ [.ntag21x, .ultralightEV1].contains($0.family) }) ?? false {
+            facts += type2Extras(tag)
+        }
+        if case .mifareClassic = tag.identified.kind { facts += classicKeys(tag) }
+        return facts
+    }
+
+    /// The technology's own identifiers, named as its standard names them.
+    static func identifiers(_ t: RFTarget) -> [Fact] { identifiers(activation: t.activation) }
+
+    static func identifiers(activation: RFActivation) -> [Fact] {
+        var f: [Fact] = []
+        switch activation {
+        case .nfcA(let a):
+            f.append(
+                Fact(
+                    label: "Technology", text: "NFC-A (ISO/IEC 14443-3 Type A)", key: "technology",
+                    json: .string("nfcA")))
+            f.append(Fact(label: "UID", text: hex(a.uid), key: "uid", json: .string(hex(a.uid))))
+            if let q = a.sensRes {
+                let atqa = hex([UInt8(q >> 8), UInt8(q & 0xFF)])
+                f.append(Fact(label: "ATQA", text: atqa, key: "atqa", json: .string(atqa)))
+            }
+            if let s = a.selRes { f.append(Fact(label: "SAK", text: hex([s]), key: "sak", json: .string(hex([s])))) }
+            if let h = a.type1 {
+                let hr = hex([h.hr0, h.hr1])
+                f.append(Fact(label: "HR", text: hr, key: "hr", json: .string(hr)))
+            }
+            if let ats = a.ats { f.append(Fact(label: "ATS", text: hex(ats), key: "ats", json: .string(hex(ats)))) }
+        case .nfcB(let b):
+            f.append(
+                Fact(
+                    label: "Technology", text: "NFC-B (ISO/IEC 14443-3 Type B)", key: "technology",
+                    json: .string("nfcB")))
+            f.append(Fact(label: "PUPI", text: hex(b.pupi), key: "pupi", json: .string(hex(b.pupi))))
+            f.append(Fact(label: "ATQB", text: hex(b.atqb), key: "atqb", json: .string(hex(b.atqb))))
+        case .nfcF(let v):
+            f.append(
+                Fact(
+                    label: "Technology", text: "NFC-F (JIS X 6319-4, FeliCa)", key: "technology", json: .string("nfcF"))
+            )
+            f.append(Fact(label: "IDm", text: hex(v.idm), key: "idm", json: .string(hex(v.idm))))
+            f.append(Fact(label: "PMm", text: hex(v.pmm), key: "pmm", json: .string(hex(v.pmm))))
+            if let sc = v.systemCode {
+                let code = hex([UInt8(sc >> 8), UInt8(sc & 0xFF)])
+                f.append(Fact(label: "System code", text: code, key: "systemCode", json: .string(code)))
+            }
+        case .nfcV(let v):
+            f.append(Fact(label: "Technology", text: "NFC-V (ISO/IEC 15693)", key: "technology", json: .string("nfcV")))
+            f.append(Fact(label: "UID", text: hex(v.uid), key: "uid", json: .string(hex(v.uid))))
+            f.append(Fact(label: "DSFID", text: hex([v.dsfid]), key: "dsfid", json: .string(hex([v.dsfid]))))
+            if let afi = v.afi { f.append(Fact(label: "AFI", text: hex([afi]), key: "afi", json: .string(hex([afi])))) }
+            let code = v.uid.count > 1 ? v.uid[1] : 0
+            f.append(
+                Fact(
+                    label: "IC maker", text: "\(hex([code])) (\(manufacturer(code)))", key: "icManufacturer",
+                    json: .string(hex([code]))))
+        }
+        return f
+    }
+
+    /// ISO/IEC 7816-6 IC manufacturer codes of the chips opennfc knows.
+    static func manufacturer(_ code: UInt8) -> String {
+        switch code {
+        case 0x02: return "STMicroelectronics"
+        case 0x04: return "NXP Semiconductors"
+        case 0x07: return "Texas Instruments"
+        case 0x16: return "EM Microelectronic"
+        default: return "not one opennfc knows"
+        }
+    }
+
+    static func chipText(_ tag: ConnectedTag) -> String {
+        switch tag.identified.kind {
+        case .type2(let c): return "\(c.name) (NFC Forum Type 2)"
+        case .type1: return "\(tag.chip) (NFC Forum Type 1, Topaz)"
+        case .type3: return "\(tag.chip) (NFC Forum Type 3, FeliCa)"
+        case .desfire: return "\(tag.chip) (MIFARE DESFire, NFC Forum Type 4)"
+        case .iso7816: return "\(tag.chip) (ISO/IEC 7816-4 over ISO-DEP, NFC Forum Type 4)"
+        case .type5(let c): return "\(c.name) (NFC Forum Type 5)"
+        case .mifareClassic:
+            return "\(tag.chip) (\(MifareClassicCard(target: tag.target, frontend: tag.frontend).model))"
+        case .mifarePlus(let v): return "\(v) (MIFARE Plus, security level 0 or 3)"
+        case .unsupported: return tag.chip
+        }
+    }
+
+    static func memory(_ tag: ConnectedTag) -> (text: String, bytes: Int)? {
+        switch tag.identified.kind {
+        case .type2(let c):
+            guard let pages = c.memoryPages else { return nil }
+            return ("\(pages) pages of 4 bytes (\(pages * 4) bytes)", pages * 4)
+        case .type5(let c):
+            guard let n = c.systemInfo?.blockCount, let size = c.systemInfo?.blockSize else { return nil }
+            return ("\(n) blocks of \(size) bytes (\(n * size) bytes)", n * size)
+        case .mifareClassic:
+            let model = MifareClassicCard(target: tag.target, frontend: tag.frontend).model
+            return ("\(model.sectorCount) sectors, \(model.blockCount) blocks of 16 bytes", model.blockCount * 16)
+        case .mifarePlus(let v):
+            let blocks = v.is4K ? 256 : 128
+            return ("\(v.sectorCount) sectors, \(blocks) blocks of 16 bytes", blocks * 16)
+        default: return nil
+        }
+    }
+
+    /// NDEF status, capacity, message size and the lock state, or why there is none; never an error.
+    static func ndef(_ tag: ConnectedTag) -> [Fact] {
+        guard let procedure = try? tag.ndef() else {
+            return [Fact(label: "NDEF", text: "no NDEF mapping opennfc reads", key: "ndef", json: .null)]
+        }
+        let detection: NDEFDetection
+        do {
+            detection = try procedure.detect()
+        } catch {
+            let why = TagErrorText.describe(error, doing: "detect NDEF", naks: tag.nakMeaning)
+            return [Fact(label: "NDEF", text: "could not be read: \(why)", key: "ndef", json: .null)]
+        }
+        if detection.status == .notSupported {
+            let why = detection.reason ?? "no NDEF data"
+            return [
+                Fact(
+                    label: "NDEF", text: "not formatted: \(why)", key: "ndef",
+                    json: .object([("status", .string("notSupported")), ("reason", .string(why))]))
+            ]
+        }
+        var message = "none"
+        var messageJSON: JSONValue = .int(0)
+        if let bytes = try? procedure.readMessage() {
+            if !bytes.isEmpty {
+                message = "\(bytes.count) bytes"
+                messageJSON = .int(bytes.count)
+            }
+        } else {
+            message = "unreadable (torn?)"
+            messageJSON = .null
+        }
+        let status = detection.status == .readOnly ? "read-only" : "read/write"
+        return [
+            Fact(
+                label: "NDEF", text: "\(status), capacity \(detection.capacity) bytes, message: \(message)",
+                key: "ndef",
+                json: .object([
+                    ("status", .string(detection.status.rawValue)), ("capacity", .int(detection.capacity)),
+                    ("messageLength", messageJSON),
+                ])),
+            Fact(
+                label: "Lock", text: detection.status == .readOnly ? "locked (read-only for good)" : "not locked",
+                key: "locked", json: .bool(detection.status == .readOnly)),
+        ]
+    }
+
+    /// NTAG21x and Ultralight EV1: AUTH0 from the configuration pages, and READ_SIG (NTAG213/215/216 §10.8).
+    static func type2Extras(_ tag: ConnectedTag) -> [Fact] {
+        var f: [Fact] = []
+        guard let chip = tag.type2Chip else { return f }
+        if let password = try? NTAGPassword(target: tag.target, chip: chip, frontend: tag.frontend),
+            let config = try? password.configuration()
+        {
+            let total = password.totalPages
+            let text =
+                config.isProtecting(totalPages: total)
+                ? "set: pages from \(String(format: "%02Xh", config.auth0)) need it for "
+                    + (config.protectsReads ? "reading and writing" : "writing")
+                : "none (AUTH0 \(String(format: "%02Xh", config.auth0)): no page protected)"
+            f.append(
+                Fact(
+                    label: "Password", text: text, key: "passwordProtected",
+                    json: .bool(config.isProtecting(totalPages: total))))
+        }
+        if let sig = Type2MemoryReader.readSignature(chip, tag.frontend) {
+            let all0 = sig.allSatisfy { $0 == 0 }
+            f.append(
+                Fact(
+                    label: "Signature",
+                    text: all0 ? "all zeros (not personalised)" : "\(hex(sig)) (NXP originality, not verified)",
+                    key: "signature", json: .string(hex(sig))))
+        }
+        return f
+    }
+
+    /// MIFARE Classic: which well-known keys (A and B) open which sectors.
+    static func classicKeys(_ tag: ConnectedTag) -> [Fact] {
+        let card = MifareClassicCard(target: tag.target, frontend: tag.frontend)
+        var opened: [String: [Int]] = [:]
+        var closed: [Int] = []
+        for sector in 0..<card.model.sectorCount {
+            var any = false
+            for keyA in [true, false] {
+                guard let key = try? card.findKey(sector: sector, keyA: keyA, in: .wellKnown) else { continue }
+                opened["key \(keyA ? "A" : "B") \(hex(key))", default: []].append(sector)
+                any = true
+            }
+            if !any { closed.append(sector) }
+        }
+        var f: [Fact] = []
+        var json: [(String, JSONValue)] = []
+        for (name, sectors) in opened.sorted(by: { $0.key < $1.key }) {
+            f.append(Fact(label: "Keys", text: "\(name) opens \(ranges(sectors))", key: "", json: .null))
+            json.append((name, .array(sectors.map { .int($0) })))
+        }
+        if !closed.isEmpty {
+            f.append(Fact(label: "Keys", text: "no well-known key opens \(ranges(closed))", key: "", json: .null))
+        }
+        // One JSON entry for all the lines.
+        f = f.enumerated().map { i, fact in
+            var fact = fact
+            fact.key = i == 0 ? "keys" : ""
+            fact.json = i == 0 ? .object(json + [("closed", .array(closed.map { .int($0) }))]) : .null
+            return fact
+        }
+        return f
+    }
+
+    /// "sectors 0-15" / "sector 3" / "sectors 0-3, 5" (the ranges `iso15693` prints locked blocks with).
+    static func ranges(_ s: [Int]) -> String {
+        (s.count == 1 ? "sector " : "sectors ") + Commands.ranges(s)
+    }
+}
