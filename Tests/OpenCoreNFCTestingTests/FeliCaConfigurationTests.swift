@@ -33,9 +33,9 @@ import Testing
         let round = Shared(0)
         app.onDetect = { session, tags in
             guard case .feliCa(let tag) = tags[0] else { return }
-            let frames = card.frames.dropFirst(seen.value).filter(Self.isSystemPolling).map(F.hex)
+            let frames = card.frames.dropFirst(seen.value).filter(Self.isSystemPolling).map { hex($0) }
             seen.value = card.frames.count
-            log.update { $0.append("\(F.hex(tag.currentSystemCode)) after \(frames.joined(separator: " "))") }
+            log.update { $0.append("\(hex(tag.currentSystemCode)) after \(frames.joined(separator: " "))") }
             let k = round.value
             round.value = k + 1
             guard k < restarts.count else { return session.invalidate() }

@@ -25,7 +25,8 @@ import Testing
         let zero = [UInt8](repeating: 0, count: 16)
         let rndA = (0..<16).map { UInt8(0xA0 + $0) }
         recorder.onDetect = { session, tags in
-            guard case .miFare(let mifare) = tags[0] else { return }
+            guard case .miFare(let mifareObject) = tags[0] else { return }
+            nonisolated(unsafe) let mifare = mifareObject
             log.append("family \(mifare.mifareFamily == .plus)")
             session.connect(to: tags[0]) { _ in
                 mifare.sendMiFareCommand(commandPacket: Data([0x70, 0x00, 0x40, 0x00])) { r1, _ in
@@ -65,7 +66,8 @@ import Testing
         let recorder = TagSessionRecorder()
         let log = LogBox()
         recorder.onDetect = { session, tags in
-            guard case .miFare(let mifare) = tags[0] else { return }
+            guard case .miFare(let mifareObject) = tags[0] else { return }
+            nonisolated(unsafe) let mifare = mifareObject
             session.connect(to: tags[0]) { _ in
                 let apdu = NFCISO7816APDU(
                     instructionClass: 0x90, instructionCode: 0x60, p1Parameter: 0, p2Parameter: 0, data: Data(),
