@@ -194,6 +194,7 @@ import Testing
             w.wait(seconds: 30) { _, err in
                 err.contains { $0.contains("ERROR mqtt: the broker") && $0.contains("CONNACK 5") }
             })
+        #expect(w.wait(seconds: 30) { out, _ in Watch.count(out, type: "reader-removed") == 1 })
         w.signal(SIGTERM)
         #expect(w.waitForExit(seconds: 30) == 0)
         #expect(w.stderrLines.contains { $0.contains("stay in the journal for the next start") })
