@@ -102,7 +102,7 @@ package final class Broker: @unchecked Sendable {
     }
 
     /// True while `pid` runs (not yet a zombie).
-    static func alive(_ pid: Int32) -> Bool {
+    package static func alive(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return false }
@@ -230,7 +230,13 @@ package final class LineProcess: @unchecked Sendable {
         return true
     }
 
-    package func signal(_ s: Int32) { if process.isRunning { kill(process.processIdentifier, s) } }
+    /// Sends `s` unless the process has exited (Process.isRunning can lag behind the exit).
+    package func signal(_ s: Int32) {
+        let running = condition.withLock { !exited }
+        if running, process.processIdentifier > 0, Broker.alive(process.processIdentifier) {
+            kill(process.processIdentifier, s)
+        }
+    }
 
     /// Waits for the exit, at most `seconds`; its status, or nil when it still runs (then it is killed).
     package func waitForExit(seconds: Double) -> Int32? {
