@@ -14,7 +14,7 @@ import Testing
 @Suite(.serialized) struct FieldKeepsTagsTests {
     /// `opennfc field serve` with `file` on the phone: the child and its port.
     static func serve(_ file: String, _ extra: [String] = []) throws -> (FieldFixture.Child, String) {
-        let serve = try FieldFixture.Child("opennfc", ["field", "serve", "--port", "0", "--put", file] + extra)
+        let serve = try FieldFixture.child("opennfc", ["field", "serve", "--port", "0", "--put", file] + extra)
         let url = serve.firstLine()
         return (serve, String(url.dropFirst("http://127.0.0.1:".count).dropLast()))
     }
