@@ -150,4 +150,15 @@ extension Type2MemoryReader {
         if case .frame(let b)? = try? frontend.exchange([0x3C, 0x00]), b.count == 32 { return b }
         return nil
     }
+
+    /// CFG0 and CFG1 (AUTH0, ACCESS) of a chip whose last four pages hold its configuration (NTAG213/215/216 §8.5.7,
+    /// MF0ULx1 §8.5): one READ of the fourth page from the end, its first 8 bytes; nil when the chip's size is
+    /// unknown or the read fails.
+    package static func readConfigurationPages(_ chip: Type2Chip, _ frontend: any RFFrontend) -> [UInt8]? {
+        guard let total = chip.totalPages, total >= 4 else { return nil }
+        if case .frame(let b)? = try? frontend.exchange([0x30, UInt8((total - 4) & 0xFF)]), b.count >= 8 {
+            return Array(b[0..<8])
+        }
+        return nil
+    }
 }

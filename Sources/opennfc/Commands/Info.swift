@@ -228,7 +228,7 @@ enum TagInfo {
     static func type2Extras(_ tag: ConnectedTag) -> [Fact] {
         var f: [Fact] = []
         if let chip = tag.type2Chip, let total = chip.totalPages,
-            case .frame(let b)? = try? tag.frontend.exchange([0x30, UInt8(total - 4)]), b.count >= 8
+            let b = Type2MemoryReader.readConfigurationPages(chip, tag.frontend)
         {
             let config = NTAGConfiguration(cfg0: Array(b[0..<4]), cfg1: Array(b[4..<8]))
             let text =
@@ -241,7 +241,7 @@ enum TagInfo {
                     label: "Password", text: text, key: "passwordProtected",
                     json: .bool(config.isProtecting(totalPages: total))))
         }
-        if case .frame(let sig)? = try? tag.frontend.exchange([0x3C, 0x00]), sig.count == 32 {
+        if let chip = tag.type2Chip, let sig = Type2MemoryReader.readSignature(chip, tag.frontend) {
             let all0 = sig.allSatisfy { $0 == 0 }
             f.append(
                 Fact(
