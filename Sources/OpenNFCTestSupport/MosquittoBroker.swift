@@ -1,4 +1,5 @@
 package import Foundation
+internal import OpenNFCBytes
 
 #if canImport(Glibc)
     internal import Glibc
@@ -46,7 +47,7 @@ package final class Broker: @unchecked Sendable {
             }
             conf += "allow_anonymous false\npassword_file \(pw)\n"
         }
-        try conf.write(to: dir.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        _ = try FileAccess.write(Array(conf.utf8), to: dir.appendingPathComponent("mosquitto.conf").path)
     }
 
     deinit {
