@@ -163,7 +163,7 @@ public final class VirtualPhone: @unchecked Sendable {
         try put(message, chip: chip, uid: uid, at: position)
     }
 
-    /// Bytes given to ``put(message:chip:uid:at:)`` that are not an NDEF message.
+    /// Bytes given to `put(message:chip:uid:at:)` (the `[UInt8]` form) that are not an NDEF message.
     public struct MalformedMessage: Error, Sendable, Equatable, CustomStringConvertible {
         /// The byte offset in the message where the rule is broken.
         public var offset: Int

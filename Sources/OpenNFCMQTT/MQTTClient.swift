@@ -1,3 +1,4 @@
+internal import Foundation
 internal import Synchronization
 
 /// One connection to a broker through libmosquitto's own network thread: QoS 1 publishing with PUBACK reported per
@@ -33,6 +34,9 @@ package final class MQTTClient: @unchecked Sendable {
     private let handle: OpaquePointer
     private let handlers: Handlers
     private let state = Mutex(State())
+    /// Raised by libmosquitto's thread once it reported the disconnection that ``stop()`` asked for.
+    private let disconnection = NSCondition()
+    private var disconnectionSeen = false
 
     private struct State {
         var started = false
@@ -114,6 +118,10 @@ package final class MQTTClient: @unchecked Sendable {
             guard let obj else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
             client.handlers.disconnected(status, status == 0 ? "disconnected" : client.lib.describe(status))
+            client.disconnection.lock()
+            client.disconnectionSeen = true
+            client.disconnection.broadcast()
+            client.disconnection.unlock()
         }
         lib.onPublish(handle) { _, obj, mid in
             guard let obj else { return }
@@ -161,7 +169,21 @@ package final class MQTTClient: @unchecked Sendable {
             return s.started && !s.stopped
         }
         guard run else { return }
-        _ = lib.disconnect(handle)
-        _ = lib.loopStop(handle, false)
+        disconnection.lock()
+        disconnectionSeen = false  // an earlier outage's report is not this one
+        disconnection.unlock()
+        let status = lib.disconnect(handle)
+        // The network thread ends by itself once it has sent DISCONNECT and reported it; wait for that (bounded), then
+        // stop it. A thread that never reports (no connection at the time, a reconnect back-off, a broker that does not
+        // read) is cancelled rather than joined without end: SIGTERM must end the station (docs/STATIONS.md).
+        var reported = false
+        if status == MosquittoStatus.success {
+            let deadline = Date(timeIntervalSinceNow: 3)
+            disconnection.lock()
+            while !disconnectionSeen && disconnection.wait(until: deadline) {}
+            reported = disconnectionSeen
+            disconnection.unlock()
+        }
+        _ = lib.loopStop(handle, !reported)
     }
 }

@@ -131,7 +131,12 @@ import Testing
         let printed = Self.ids(first.stdoutLines)
         #expect(!printed.isEmpty)
         let second = try Watch.start(["--device", "sim:empty"] + args)
-        #expect(sub.waitFor(seconds: 90) { m in Set(m.map(\.payload)).count >= printed.count })
+        let wanted = Set(printed)
+        #expect(
+            sub.waitFor(seconds: 90) { m in
+                wanted.isSubset(
+                    of: Set(m.compactMap { try? JSONValue(parsing: $0.payload) }.compactMap { $0["id"]?.stringValue }))
+            })
         Self.checkDelivered(printed, Self.events(sub))
         // The restarted station's own events continue the sequence.
         #expect(second.wait(seconds: 30) { out, _ in Watch.count(out, type: "reader-removed") == 1 })
@@ -194,6 +199,7 @@ import Testing
             w.wait(seconds: 30) { _, err in
                 err.contains { $0.contains("ERROR mqtt: the broker") && $0.contains("CONNACK 5") }
             })
+        #expect(w.wait(seconds: 30) { out, _ in Watch.count(out, type: "reader-removed") == 1 })
         w.signal(SIGTERM)
         #expect(w.waitForExit(seconds: 30) == 0)
         #expect(w.stderrLines.contains { $0.contains("stay in the journal for the next start") })

@@ -17,7 +17,7 @@ final class JournalFile {
         self.path = path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw JournalError(.io, "cannot open the journal '\(path)': \(Self.errnoText())") }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        guard Self.lock(fd) else {
             close(fd)
             throw JournalError(
                 .locked,
@@ -28,6 +28,19 @@ final class JournalFile {
     }
 
     deinit { close(fd) }
+
+    /// Takes the exclusive lock, waiting up to half a second while it is held. A `flock` belongs to the open file
+    /// description, which a child forked by this very process shares until it calls exec (`--exec`, or any
+    /// `Process` in the same program): a journal closed and reopened at that moment looks locked for a few
+    /// milliseconds. Another station holds it for good, and is refused after the wait.
+    private static func lock(_ fd: Int32) -> Bool {
+        for attempt in 0..<50 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK, attempt < 49 else { return false }
+            _ = poll(nil, 0, 10)
+        }
+        return false
+    }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
 
