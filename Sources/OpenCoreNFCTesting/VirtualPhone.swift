@@ -85,7 +85,7 @@ public final class VirtualPhone: @unchecked Sendable {
 
     // MARK: running app code on this phone
 
-    /// Makes every session the process creates outside any phone's ``run(_:)`` belong to this phone until
+    /// Makes every session the process creates outside any phone's `run(_:)` belong to this phone until
     /// ``stop()`` (or until the phone is released): sessions an app creates inside `DispatchQueue.async { … }`, on a
     /// thread of its own, or from a timer. Sessions created inside some phone's `run` — and every session an app
     /// creates from a delegate callback or completion handler of a phone's session — keep belonging to that phone,
