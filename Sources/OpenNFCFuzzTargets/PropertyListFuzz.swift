@@ -31,7 +31,8 @@ enum PropertyListFuzz {
             fuzzRequire(false, "binary re-encoding is rejected: \(error)")
         }
         // XML dates are ISO 8601 to the second (`YYYY-MM-DDTHH:MM:SSZ`, as Apple's XML plists write them): the XML
-        // form keeps whole seconds, and only dates the form can hold (years 0000–9999) are compared.
+        // form keeps whole seconds, and only dates (years 0000–9999) and strings (XML 1.0 characters) the form can
+        // hold are compared.
         if let wholeSeconds = wholeSecondDates(list) {
             do {
                 let back = try PropertyList(decoding: list.xmlEncoded)
@@ -70,11 +71,22 @@ enum PropertyListFuzz {
         case .dictionary(let d):
             var out: [(key: String, value: PropertyList)] = []
             for (k, v) in d {
-                guard let w = wholeSecondDates(v) else { return nil }
+                guard xmlCanHold(k), let w = wholeSecondDates(v) else { return nil }
                 out.append((key: k, value: w))
             }
             return .dictionary(out)
+        case .string(let t): return xmlCanHold(t) ? p : nil
         default: return p
+        }
+    }
+
+    /// XML 1.0 §2.2 `Char`: what an XML property list can hold at all; a binary one holds any string (U+0000 too),
+    /// so such a list has no XML form to compare.
+    static func xmlCanHold(_ t: String) -> Bool {
+        t.unicodeScalars.allSatisfy { c in
+            let v = c.value
+            return v == 0x9 || v == 0xA || v == 0xD || (0x20...0xD7FF).contains(v) || (0xE000...0xFFFD).contains(v)
+                || v >= 0x10000
         }
     }
 
