@@ -22,6 +22,24 @@ package enum TestProcess {
             .deletingLastPathComponent()
     }
 
+    /// A program on PATH (an interop tool nobody here wrote: libnfc's, mfoc, python3 for nfcpy), or nil when it is
+    /// not installed (the test is then skipped, naming the package).
+    package static func onPath(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// A fresh directory under the system's temporary directory for one test's files; the test removes it.
+    package static func temporaryDirectory(_ prefix: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
     /// A child's environment: this process's without the variables that choose a device or configure the phone
     /// (`OPENCORENFC_*`, `OPENNFC_DEVICE`), so a developer's shell cannot change a test, plus `extra`.
     package static func environment(_ extra: [String: String]) -> [String: String] {

@@ -159,6 +159,12 @@ package final class MIFAREPlusTag: VirtualAirFrameTag {
         classic.reset()
     }
 
+    /// Power-up: ``reset()``, and the SL1 Classic's nonce generator starts again.
+    package func powerOn() {
+        reset()
+        classic.powerOn()
+    }
+
     /// ECDSA secp224r1 over the raw UID with the test key, through libcrypto.
     package static func sign(_ uid: [UInt8]) throws(CryptoError) -> [UInt8] {
         try ECDSA(.secp224r1).sign(uid, privateKey: signaturePrivateKey)
