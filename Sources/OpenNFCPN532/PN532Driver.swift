@@ -157,7 +157,10 @@ package final class PN532Driver {
     package func lateAnswer(_ code: UInt8, timeoutMilliseconds: Int) throws(PN532Error) -> [UInt8]? {
         var decoder = carried
         carried = PN532FrameDecoder()
-        guard let frame = try readFrame(&decoder, expected: 272, timeout: timeoutMilliseconds) else { return nil }
+        guard let frame = try readFrame(&decoder, expected: 272, timeout: timeoutMilliseconds) else {
+            carried = decoder  // a frame that was arriving completes on the next wait
+            return nil
+        }
         guard case .information(PN532Frame.pn532ToHost, let data) = frame, data.first == code &+ 1 else {
             throw PN532Error(.garbled, "the PN532 on \(transport.name) sent \(frame) instead of the answer to \(code)")
         }

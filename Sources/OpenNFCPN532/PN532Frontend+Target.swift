@@ -1,6 +1,6 @@
 /// Target mode (UM0701-02 §7.3.14–17): the PN532 as an ISO/IEC 14443-4 card (PICC) at 106 kbit/s type A, its
-/// APDUs answered by the host. This presents a virtual Type 4 tag (or, later, an app's card session) to a real
-/// reader through a real PN532.
+/// APDUs answered by the host. This presents a virtual tag (`opennfc emulate --device pn532:…`) or an app's
+/// `CardSession` (the `pn532:` device's card emulation) to a real reader through a real PN532.
 ///
 /// | Step | Frames |
 /// |---|---|
@@ -28,10 +28,16 @@ package struct PN532CardEmulation: Sendable {
 }
 
 extension PN532Frontend {
-    /// Emulates a card until the reader releases it, the handler returns nil, or nobody comes within the wait;
-    /// returns how many APDUs were answered.
+    /// Emulates a card until the reader releases it, the handler returns nil, or nobody comes; returns how many
+    /// APDUs were answered.
+    ///
+    /// TgInitAsTarget's answer is awaited in slices of `waitMilliseconds`: after each, `keepWaiting` says whether
+    /// to go on waiting (the chip stays ready for a reader, nothing is sent) or to give up (the command is aborted
+    /// with an ACK and a `timeout` error thrown). `activated` runs once a reader has activated the card, before its
+    /// first command. Between two commands of the reader the wait is `waitMilliseconds` once.
     package func emulateCard(
-        _ emulation: PN532CardEmulation, answer handler: ([UInt8]) -> [UInt8]?
+        _ emulation: PN532CardEmulation, activated: () -> Void = {}, keepWaiting: () -> Bool = { false },
+        answer handler: ([UInt8]) -> [UInt8]?
     ) throws(PN532Error) -> Int {
         guard emulation.uid3.count == 3 else {
             throw PN532Error(.unsupported, "NFCID1t has 3 bytes (the PN532 supplies the first, 08)")
@@ -44,13 +50,20 @@ extension PN532Frontend {
             [0x05] + mifare + [UInt8](repeating: 0, count: 18) + [UInt8](repeating: 0, count: 10) + [0x00]
             + [UInt8(emulation.historicalBytes.count)] + emulation.historicalBytes
         try driver.start(0x8C, params)
-        guard let activated = try driver.lateAnswer(0x8C, timeoutMilliseconds: emulation.waitMilliseconds) else {
-            try? driver.abort()
-            throw PN532Error(.timeout, "no reader activated the emulated card within \(emulation.waitMilliseconds) ms")
+        var activation: [UInt8]?
+        while activation == nil {
+            activation = try driver.lateAnswer(0x8C, timeoutMilliseconds: emulation.waitMilliseconds)
+            if activation == nil && !keepWaiting() {
+                try? driver.abort()
+                throw PN532Error(
+                    .timeout, "no reader activated the emulated card within \(emulation.waitMilliseconds) ms")
+            }
         }
-        guard let mode = activated.first, mode & 0x03 == 0x00 else {
-            throw PN532Error(.garbled, "TgInitAsTarget answered \(PN532Frame.hex(activated)), not a 106 A activation")
+        guard let mode = activation?.first, mode & 0x03 == 0x00 else {
+            throw PN532Error(
+                .garbled, "TgInitAsTarget answered \(PN532Frame.hex(activation ?? [])), not a 106 A activation")
         }
+        activated()
         var served = 0
         while true {
             try driver.start(0x86, [])

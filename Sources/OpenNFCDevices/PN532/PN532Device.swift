@@ -11,7 +11,9 @@ internal import OpenNFCSystem
 /// | `pn532:i2c:/dev/i2c-1` | I2C address 0x24 |
 /// | `pn532:spi:/dev/spidev0.0[:<Hz>]` | SPI mode 0, LSB first, 1 MHz by default |
 ///
-/// The system runs on the wall clock and polls every 250 ms; a tag command polls the same way.
+/// The system runs on the wall clock and polls every 250 ms; a tag command polls the same way. For the phone
+/// (`OPENCORENFC_DEVICE`), the device is also the app's card: a `CardSession` is presented to readers through the
+/// chip's target mode (``PN532CardPresenter``), during which reader sessions find no tags.
 enum PN532Device {
     static let scheme = DeviceScheme(
         name: "pn532", usage: "pn532:<tty>[:<baud>]",
@@ -23,9 +25,20 @@ enum PN532Device {
         } catch {
             throw DeviceError(error.detail, kind: error.code == .open ? .unavailable : .failure)
         }
+        guard use == .phone else {
+            var opened = OpenedDevice(frontend: frontend, clock: .wall, pollInterval: .milliseconds(250))
+            opened.name = "pn532:\(argument) (\(frontend.firmwareDescription))"
+            return opened
+        }
+        // The phone: reader sessions and, while the app emulates, its CardSession through target mode.
+        let gate = PN532ChipGate()
+        let presenter = PN532CardPresenter(frontend: frontend, gate: gate)
         var opened = OpenedDevice(
-            frontend: use == .phone ? InstrumentedFrontend(frontend) : frontend, clock: .wall,
-            pollInterval: .milliseconds(250))
+            frontend: InstrumentedFrontend(PN532GatedFrontend(frontend, gate: gate)), clock: .wall,
+            connect: { system in
+                presenter.system = system
+                system.attachCardEmulationDevice(presenter)
+            }, pollInterval: .milliseconds(250))
         opened.name = "pn532:\(argument) (\(frontend.firmwareDescription))"
         return opened
     }

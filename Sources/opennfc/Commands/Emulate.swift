@@ -29,6 +29,12 @@ extension Commands {
             (LIBNFC_DEFAULT_DEVICE=pn532_uart:/dev/pts/N), mfoc, libfreefare, nfcpy (tty: with --link /dev/ttyNAME) \
             and `opennfc --device pn532:/dev/pts/N` talk to it (docs/PN532.md).
               opennfc emulate --pn532 --link /tmp/pn532 ntag.json classic.json
+
+            With --device pn532:<tty>, a PN532 (real, or the virtual one of --pn532) becomes the card: in target mode \
+            it presents TAGFILE, an ISO-DEP tag (Type 4, DESFire), to any reader held to it, one reader after \
+            another until Ctrl-C; --save writes what the readers changed back. An app's CardSession goes through a \
+            PN532 the same way with OPENCORENFC_DEVICE=pn532:<tty> (docs/PN532.md, "Target mode").
+              opennfc emulate --device pn532:/dev/ttyUSB0 --save type4.json
             """,
         arguments: [
             .init(
@@ -41,6 +47,9 @@ extension Commands {
             .init(name: "slot", value: "<n>", help: "Virtual reader slot 0 or 1 on 127.0.0.1 (instead of --vpcd)."),
             .init(name: "save", help: "Write the tag file back when the emulation ends (atomically)."),
             .init(name: "pn532", help: "Serve a virtual PN532 on a pseudo-terminal instead of a vpcd card."),
+            .init(
+                name: "device", value: "<pn532:tty>",
+                help: "Present the tag through a PN532 in target mode (an ISO-DEP tag: Type 4, DESFire) to any reader."),
             .init(
                 name: "link", value: "<path>",
                 help: "With --pn532: a symlink to the pseudo-terminal (replaced if a symlink)."),
@@ -82,6 +91,7 @@ enum EmulateCommand {
 
     static func run(_ inv: Invocation) throws -> Int32 {
         guard !inv.positionals.isEmpty else { throw CLIError.usage("missing expected argument '<tagfile>'") }
+        if let device = inv.value("device") { return try EmulateTarget.run(inv, device: device) }
         if inv.flag("pn532") { return try EmulatePN532.run(inv) }
         if inv.value("link") != nil { throw CLIError.usage("--link goes with --pn532") }
         guard inv.positionals.count == 1 else {
