@@ -38,4 +38,18 @@ import Testing
                 == 95)
         #expect(bench2.frames == 160)
     }
+
+    /// SL0 personalisation: one WritePerso a value, one CommitPerso; the card keys and the two keys of sector 1
+    /// are 5 + 1 = 6 frames, and the card is in SL3 from the next activation.
+    @Test func personalisation() throws {
+        let model = MIFAREPlusModel(generation: .ev1, is4K: false, uidLength: 7)
+        let tag = try MIFAREPlusTag(model: model, uid: uid7, securityLevel: 0)
+        let (bench, version, target) = try connect(tag)
+        let key = [UInt8](repeating: 0x11, count: 16)
+        let sent = try MIFAREPlusMemory(target: target, frontend: bench.frontend, version: version).personalise(
+            [(0x9000, key), (0x9001, key), (0x9003, key), (0x4002, key), (0x4003, key)], commitTo: 3)
+        #expect(sent == 6 && bench.frames == 6)
+        tag.reset()
+        #expect(tag.securityLevel == 3)
+    }
 }
