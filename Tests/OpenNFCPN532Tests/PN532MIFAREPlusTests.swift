@@ -119,3 +119,37 @@ extension RFResponse {
         guard self == .ack else { throw RFError(.protocolViolation, "expected ACK, got \(self)") }
     }
 }
+
+/// `opennfc dump` and `restore` of a MIFARE Plus SL3 through `--device pn532:…` (the virtual PN532 on its
+/// pseudo-terminal): the dump finds the sector keys in the dictionary and reads every block; the restore writes the
+/// data blocks onto a blank SL3 chip with the same keys.
+@Suite(.serialized) struct PN532MIFAREPlusCLITests {
+    @Test func dumpAndRestoreAnSL3ChipThroughThePN532() throws {
+        let model = MIFAREPlusModel(generation: .ev1, is4K: false, uidLength: 7)
+        let mad = h("A0A1A2A3A4A5A6A7A0A1A2A3A4A5A6A7")
+        let tag = try MIFAREPlusTag(model: model, uid: h("04A1B2C3D4E5F6"), securityLevel: 3)
+        try tag.setKey(0x4002, mad)
+        try tag.setBlock(5, [UInt8](repeating: 0x55, count: 16))
+        let dir = try Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("plus.json").path
+        let opennfc = TestProcess.executable("opennfc", override: "OPENNFC_BIN")
+        let served = try ServedPN532([tag])
+        defer { served.stop() }
+        let d = try TestProcess.run(opennfc, ["dump", "--device", "pn532:\(served.path)", "-o", file], timeout: 120)
+        #expect(d.status == 0, "\(d.stdout)\(d.stderr)")
+        served.stop()
+        let saved = try #require(try TagFile.read(path: file) as? MIFAREPlusTag)
+        #expect(saved.block(5) == [UInt8](repeating: 0x55, count: 16))
+        #expect(saved.securityLevel == 3)
+
+        let blank = try MIFAREPlusTag(model: model, uid: h("04A1B2C3D4E5F6"), securityLevel: 3)
+        try blank.setKey(0x4002, mad)
+        let served2 = try ServedPN532([blank])
+        defer { served2.stop() }
+        let r = try TestProcess.run(opennfc, ["restore", "--device", "pn532:\(served2.path)", file], timeout: 120)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        served2.stop()
+        #expect(blank.block(5) == [UInt8](repeating: 0x55, count: 16))
+    }
+}
