@@ -16,6 +16,8 @@ package struct AirReading: Sendable {
     package var exchangeFrames: [Int: (command: Int, answer: Int?)]
     /// The target the frames after an activation belong to, by the activation's frame index.
     package var activations: [Int: RFTarget]
+    /// The frames MIFARE Classic's Crypto1 enciphered (from {nR}{aR} on), deciphered or not.
+    package var enciphered: Set<Int>
     /// What could not be read (enciphered frames without their key, frames out of order); empty for a trace a
     /// replay can play.
     package var problems: [String]
@@ -32,7 +34,8 @@ extension AirTrace {
         caps.mifareClassicAuthentication = true
         return AirReading(
             transcript: RFTranscript(device: device, capabilities: caps, events: r.events), labels: r.labels,
-            exchangeFrames: r.exchangeFrames, activations: r.activations, problems: r.problems)
+            exchangeFrames: r.exchangeFrames, activations: r.activations, enciphered: r.enciphered,
+            problems: r.problems)
     }
 }
 
@@ -44,6 +47,7 @@ private struct Reader {
     var exchangeFrames: [Int: (command: Int, answer: Int?)] = [:]
     var activations: [Int: RFTarget] = [:]
     var problems: [String] = []
+    var enciphered = Set<Int>()
     var i = 0
 
     enum Mode {
@@ -136,6 +140,12 @@ private struct Reader {
                 mode = .idle
                 i += 1
             case .tag:
+                if case .opaque = mode {
+                    labels[i] = "enciphered (no key)"
+                    enciphered.insert(i)
+                    i += 1
+                    continue
+                }
                 labels[i] = "card frame with no reader frame before it"
                 problem(i, "a card frame (\(f.bytes.hexString)) answers no reader frame")
                 i += 1
@@ -191,9 +201,10 @@ private struct Reader {
         case .selecting(let sensRes, let uid): anticollision(f, sensRes: sensRes, uid: uid)
         case .level3(let t): level3(f, t)
         case .type1: plainExchange(f, crcB: true)
-        case .enciphered(let t, let c): enciphered(f, t, c)
+        case .enciphered(let t, let c): decipher(f, t, c)
         case .opaque:
             labels[i] = "enciphered (no key)"
+            enciphered.insert(i)
             i += 1
         case .isoDEP(let t): isoDEP(f, t)
         case .polled(let t, let activated):
@@ -361,6 +372,7 @@ private struct Reader {
         let name = "AUTH-\(keyType == 0x60 ? "A" : "B") block \(block)"
         labels[i] = outer == nil ? name : "\(name) (nested, enciphered)"
         labels[i + 1] = outer == nil ? "nT" : "{nT}"
+        if outer != nil { enciphered.formUnion([i, i + 1]) }
         i += 2
         let uid = UInt32(mifareBytes: Array((t.nfcA?.uid ?? []).suffix(4)))
         guard let readerFrame = frame(i, .reader), readerFrame.bytes.count == 8 else {
@@ -369,7 +381,9 @@ private struct Reader {
             return
         }
         labels[i] = "{nR}{aR}"
+        enciphered.insert(i)
         let aTFrame = frame(i + 1, .tag)
+        if aTFrame?.bytes.count == 4 { enciphered.insert(i + 1) }
         i += 1
         for key in keys {
             var c = Crypto1(key: key)
@@ -407,7 +421,9 @@ private struct Reader {
         mode = .opaque
     }
 
-    mutating func enciphered(_ f: AirFrame, _ t: RFTarget, _ cipher: Crypto1) {
+    mutating func decipher(_ f: AirFrame, _ t: RFTarget, _ cipher: Crypto1) {
+        enciphered.insert(i)
+        if frame(i + 1, .tag) != nil { enciphered.insert(i + 1) }
         var c = cipher
         let plain = c.decrypt(Crypto1Frame(bytes: f.bytes, parity: f.parityBits))
         let b = plain.bytes

@@ -13,6 +13,9 @@ internal import OpenNFCBytes
 /// NFC-F and NFC-V frames are refused: link type 264 is ISO/IEC 14443 only (docs/TRACES.md, "NFC-F and NFC-V").
 package enum PcapNG {
     static let linkType: UInt16 = 264
+    /// DLT_USER0, for the enciphered frames' interface named ``encipheredInterface``.
+    static let userLinkType: UInt16 = 147
+    static let encipheredInterface = "nfc-crypto1"
     static let sectionHeader: UInt32 = 0x0A0D_0D0A
     static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
     /// Largest block read (bytes); a frame is at most a few kilobytes.
@@ -57,17 +60,38 @@ package enum PcapNG {
         option(&idb, 9, [9])
         endOptions(&idb)
         block(&out, 1, idb)
-        for f in trace.frames {
+        // Enciphered frames have no meaning link type 264 can give: Wireshark would parse ciphertext as commands
+        // (a first byte 93 as SELECT, …) and flag them malformed. They go on a second interface of link type
+        // DLT_USER0 (147), same pseudo-header, which Wireshark shows as data (docs/TRACES.md).
+        let enciphered = trace.reading().enciphered
+        if !enciphered.isEmpty {
+            var user: [UInt8] = []
+            u16(&user, userLinkType)
+            u16(&user, 0)
+            u32(&user, 0)
+            option(&user, 2, Array(encipheredInterface.utf8))
+            option(
+                &user, 3,
+                Array(
+                    "ISO/IEC 14443-A frames enciphered by Crypto1 (MIFARE Classic), link type 264's pseudo-header".utf8)
+            )
+            option(&user, 9, [9])
+            endOptions(&user)
+            block(&out, 1, user)
+        }
+        for (k, f) in trace.frames.enumerated() {
             let event: PseudoEvent
             switch f.event {
             case .reader: event = .readerData
-            case .tag: event = .tagData
+            // A 4-bit ACK/NAK carries no CRC: "CRC not captured" is what Wireshark reads it as without a malformed-
+            // packet error (it takes the answer to a WRITE `A2`, whose first byte looks like an R-block, for a block).
+            case .tag: event = f.lastBits != nil && f.bytes.count == 1 ? .tagDataNoCRC : .tagData
             case .fieldOn: event = .fieldOn
             case .fieldOff: event = .fieldOff
             }
             let data = [0x00, event.rawValue, UInt8(f.bytes.count >> 8), UInt8(f.bytes.count & 0xFF)] + f.bytes
             var epb: [UInt8] = []
-            u32(&epb, 0)
+            u32(&epb, enciphered.contains(k) ? 1 : 0)
             u32(&epb, UInt32(truncatingIfNeeded: f.time >> 32))
             u32(&epb, UInt32(truncatingIfNeeded: f.time))
             u32(&epb, UInt32(data.count))
@@ -179,6 +203,7 @@ package enum PcapNG {
                 guard body.count >= 8 else { throw fail(start, "an Interface Description Block has at least 20 bytes") }
                 let lt = r.u16(body.lowerBound)
                 var divisor: UInt64 = 1_000_000
+                var name = ""
                 var options = body.lowerBound + 8
                 while options + 4 <= body.upperBound {
                     let code = r.u16(options)
@@ -187,6 +212,9 @@ package enum PcapNG {
                         throw fail(options, "option \(code) of \(len) bytes runs past the block")
                     }
                     if code == 0 { break }
+                    if code == 2 {
+                        name = String(decoding: bytes[(options + 4)..<(options + 4 + len)], as: UTF8.self)
+                    }
                     if code == 9, len == 1 {
                         let v = bytes[options + 4]
                         guard v & 0x80 == 0, v <= 19 else {
@@ -198,7 +226,9 @@ package enum PcapNG {
                     }
                     options += 4 + (len + 3) / 4 * 4
                 }
-                interfaces.append((lt, divisor, divisor >= 1_000_000_000 ? 1 : 1_000_000_000 / divisor))
+                // Ours: the enciphered frames' DLT_USER0 interface reads as link type 264.
+                let effective = lt == userLinkType && name == encipheredInterface ? linkType : lt
+                interfaces.append((effective, divisor, divisor >= 1_000_000_000 ? 1 : 1_000_000_000 / divisor))
             case 6:
                 guard body.count >= 20 else { throw fail(start, "an Enhanced Packet Block has at least 32 bytes") }
                 let iface = Int(r.u32(body.lowerBound))
