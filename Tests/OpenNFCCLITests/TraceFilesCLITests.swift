@@ -92,9 +92,9 @@ import Testing
             #expect(back.status == 0, "\(back.stderr)")
             let original = try Self.frames(ws, "\(name).pcapng", keyOptions)
             #expect(original.count > 6)
-            #expect(try Self.frames(ws, "\(name)2.pcapng", keyOptions) == original)
+            // A Proxmark3 trace has no field events; every frame is back.
+            #expect(try Self.frames(ws, "\(name)2.pcapng", keyOptions) == original.filter { !$0.hasPrefix("*") })
             let viaTrace = try Self.frames(ws, "\(name).trace", ["--protocol", family.proto] + keyOptions)
-            // The trace has no field events; every frame line is the same.
             #expect(viaTrace == original.filter { !$0.hasPrefix("*") })
             // Replayed from the Proxmark3 trace and from the pcapng: the same procedure gets the same answers.
             for device in [
@@ -270,7 +270,7 @@ import Testing
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--record-format 'pcap': expected json|pcapng|trace"))
         // NFC-F and NFC-V have no pcapng link type Wireshark reads: refused, named.
-        #expect(try ws.run(["tag", "new", "--chip", "felica-lite-s", "-o", "f.json"]).status == 0)
+        #expect(try ws.run(["tag", "new", "--chip", "felica-lite-s", "--text", "f", "-o", "f.json"]).status == 0)
         let recorded = try ws.run(["read", "--device", "sim:f.json", "--record", "f.trace"])
         #expect(recorded.status == 0)
         #expect(try Self.frames(ws, "f.trace", ["--protocol", "felica"]).contains { $0.contains("Polling") })
