@@ -162,14 +162,10 @@ private struct Reader {
     }
 
     /// The frames that start a new selection, whatever the mode: WUPA/REQA, WUPB/REQB, FeliCa Polling, an ISO 15693
-    /// Inventory.
-    mutating func startsSelection(_ f: AirFrame) -> Bool {
+    /// Inventory (not while an ISO-DEP or level-3 NFC-A tag is active, whose frames may look like one).
+    func startsSelection(_ f: AirFrame) -> Bool {
         let b = f.bytes
-        if b.count == 1, b[0] == 0x26 || b[0] == 0x52 {
-            if case .opaque = mode { return true }
-            if case .enciphered = mode { return true }
-            return true
-        }
+        if b.count == 1, b[0] == 0x26 || b[0] == 0x52 { return true }
         if b.count == 5, b[0] == 0x05, Self.crcBOK(b) { return true }
         if let p = Self.felicaPayload(b), p.first == 0x00, p.count == 5 { return true }
         if b.count >= 5, b[0] & 0x04 != 0, b[1] == 0x01, Self.crcBOK(b) {
@@ -571,7 +567,6 @@ private struct Reader {
         }
         // The command: I-blocks, chained ones answered by R(ACK).
         var command: [UInt8] = []
-        let k = i
         var current = f
         while true {
             let chained = current.bytes[0] & 0x10 != 0
@@ -633,7 +628,6 @@ private struct Reader {
             labels[i] = "R(ACK) \(ack.bytes[0] & 1)"
             i += 1
         }
-        _ = k
         record(command, .failure(RFError(.timeout, "no answer")), last, answerAt)
     }
 }

@@ -204,27 +204,18 @@ package enum PcapNG {
                 let lt = r.u16(body.lowerBound)
                 var divisor: UInt64 = 1_000_000
                 var name = ""
-                var options = body.lowerBound + 8
-                while options + 4 <= body.upperBound {
-                    let code = r.u16(options)
-                    let len = Int(r.u16(options + 2))
-                    guard options + 4 + len <= body.upperBound else {
-                        throw fail(options, "option \(code) of \(len) bytes runs past the block")
-                    }
-                    if code == 0 { break }
-                    if code == 2 {
-                        name = String(decoding: bytes[(options + 4)..<(options + 4 + len)], as: UTF8.self)
-                    }
-                    if code == 9, len == 1 {
-                        let v = bytes[options + 4]
+                for (code, value) in try options(r, (body.lowerBound + 8)..<body.upperBound, fail) {
+                    if code == 2 { name = String(decoding: bytes[value], as: UTF8.self) }
+                    if code == 9, value.count == 1 {
+                        let v = bytes[value.lowerBound]
                         guard v & 0x80 == 0, v <= 19 else {
-                            throw fail(options + 4, "if_tsresol \(v) is not a power of ten this reader takes (0…19)")
+                            throw fail(
+                                value.lowerBound, "if_tsresol \(v) is not a power of ten this reader takes (0…19)")
                         }
                         var d: UInt64 = 1
                         for _ in 0..<v { d *= 10 }
                         divisor = d
                     }
-                    options += 4 + (len + 3) / 4 * 4
                 }
                 // Ours: the enciphered frames' DLT_USER0 interface reads as link type 264.
                 let effective = lt == userLinkType && name == encipheredInterface ? linkType : lt
@@ -247,20 +238,11 @@ package enum PcapNG {
                 var frame = try packet(data, at: dataStart, fail)
                 let (q, overflow) = ts.multipliedReportingOverflow(by: multiplier)
                 frame.time = divisor >= 1_000_000_000 ? ts / (divisor / 1_000_000_000) : (overflow ? .max : q)
-                var options = dataStart + (captured + 3) / 4 * 4
-                while options + 4 <= body.upperBound {
-                    let code = r.u16(options)
-                    let len = Int(r.u16(options + 2))
-                    guard options + 4 + len <= body.upperBound else {
-                        throw fail(options, "option \(code) of \(len) bytes runs past the block")
+                for (code, value) in try options(r, (dataStart + (captured + 3) / 4 * 4)..<body.upperBound, fail)
+                where code == 1 {
+                    if let text = String(validating: bytes[value], as: UTF8.self) {
+                        try comment(text, into: &frame, at: value.lowerBound, fail)
                     }
-                    if code == 0 { break }
-                    if code == 1,
-                        let text = String(validating: bytes[(options + 4)..<(options + 4 + len)], as: UTF8.self)
-                    {
-                        try comment(text, into: &frame, at: options + 4, fail)
-                    }
-                    options += 4 + (len + 3) / 4 * 4
                 }
                 if frame.event == .reader, let p = guessProtocol(frame.bytes) { protocols.insert(p) }
                 frames.append(frame)
@@ -272,6 +254,26 @@ package enum PcapNG {
         guard sawSection else { throw AirTrace.Problem("\(file): empty, not a pcapng file") }
         if protocols.isEmpty { protocols = [.iso14443a] }
         return AirTrace(frames: frames, protocols: protocols)
+    }
+
+    /// A block's options (pcapng §3.5: code, length, value padded to 4) up to `opt_endofopt`, each with its value's
+    /// byte range; one that runs past the block is an error at its offset.
+    static func options(_ r: Fields, _ area: Range<Int>, _ fail: (Int, String) -> AirTrace.Problem)
+        throws(AirTrace.Problem) -> [(code: UInt16, value: Range<Int>)]
+    {
+        var list: [(code: UInt16, value: Range<Int>)] = []
+        var at = area.lowerBound
+        while at + 4 <= area.upperBound {
+            let code = r.u16(at)
+            let len = Int(r.u16(at + 2))
+            guard at + 4 + len <= area.upperBound else {
+                throw fail(at, "option \(code) of \(len) bytes runs past the block")
+            }
+            if code == 0 { break }
+            list.append((code, (at + 4)..<(at + 4 + len)))
+            at += 4 + (len + 3) / 4 * 4
+        }
+        return list
     }
 
     static func packet(_ data: [UInt8], at offset: Int, _ fail: (Int, String) -> AirTrace.Problem)
