@@ -12,11 +12,7 @@ import Testing
 /// bus to plug a virtual CCID reader into), so each change is a pcscd restart, which the station rides out.
 @Suite(.serialized, .enabled(if: PrivatePCSCD.available, Comment(rawValue: PrivatePCSCD.skipReason)))
 struct ReaderSetPCSCTests {
-    static func ntag215(_ uid: String) throws -> Type2Tag {
-        try Type2Tag.factory(
-            Type2ChipProfile.named("ntag215")!, uid: h(uid),
-            holding: [0xD1, 0x01, 0x05, 0x55, 0x04] + Array("a.bc".utf8))
-    }
+    static func ntag215(_ uid: String) throws -> Type2Tag { try WatchPCSCTests.ntag215(uid) }
 
     /// The readers added and not removed since, per the station's events so far.
     static func present(_ lines: [String]) -> Set<String> {
