@@ -73,8 +73,9 @@ let package = Package(
                 .target(name: "OpenNFCPCSC", condition: .when(platforms: [.linux, .macOS])),
             ],
             swiftSettings: strict),
-        // libmosquitto through dlopen (MQTT 3.1.1 client: QoS 1, Will, TLS), for reader stations.
-        .target(name: "OpenNFCMQTT", swiftSettings: strict),
+        // libmosquitto through dlopen (MQTT 3.1.1 client: QoS 1, Will, TLS), for reader stations; libcrypto (through
+        // OpenNFCCrypto) checks a client key and its passphrase before libmosquitto is handed the file.
+        .target(name: "OpenNFCMQTT", dependencies: ["OpenNFCBytes", "OpenNFCCrypto"], swiftSettings: strict),
         // Reader stations (`opennfc watch`): device watchers, events, the on-disk journal, publishing to MQTT.
         .target(
             name: "OpenNFCStation",

@@ -13,7 +13,9 @@ internal import Synchronization
 /// | PUBACK = `on_publish(mid)` | for QoS 1 the callback fires when the broker's PUBACK arrives, not when the message is written |
 /// | Will set before connecting | the broker keeps it from CONNECT |
 /// | callbacks only record and hand over | they run on libmosquitto's thread; `loop_stop`/`destroy` are never called there |
-/// | a CONNACK refusal or a TLS failure is reported, reconnection goes on | credentials can be fixed on the broker side |
+/// | a CONNACK refusal is reported, reconnection goes on | credentials can be fixed on the broker side |
+/// | a TLS failure is reported with OpenSSL's reason (libmosquitto's error log lines); ``restart()`` starts a new network thread | after a TLS error libmosquitto's thread ends instead of reconnecting |
+/// | the key's passphrase comes from a callback, never a prompt | without one OpenSSL asks on the terminal |
 ///
 /// Handlers run on libmosquitto's thread and must return quickly.
 package final class MQTTClient: @unchecked Sendable {
@@ -23,6 +25,10 @@ package final class MQTTClient: @unchecked Sendable {
         package var connected: @Sendable (_ code: Int32) -> Void = { _ in }
         /// The connection ended (0: asked for; otherwise libmosquitto's reason) with a sentence for logs.
         package var disconnected: @Sendable (_ status: Int32, _ reason: String) -> Void = { _, _ in }
+        /// TLS failed (OpenSSL's reason: `certificate verify failed`, `tlsv13 alert certificate required` …), or a
+        /// fatal error ended libmosquitto's network thread; `threadEnded`: the thread ended (or may have), and only
+        /// ``MQTTClient/restart()`` tries again.
+        package var failed: @Sendable (_ reason: String, _ threadEnded: Bool) -> Void = { _, _ in }
         /// The broker acknowledged message `mid` (PUBACK for QoS 1).
         package var acknowledged: @Sendable (_ mid: Int32) -> Void = { _ in }
 
@@ -42,6 +48,9 @@ package final class MQTTClient: @unchecked Sendable {
         var started = false
         var stopped = false
     }
+
+    /// libmosquitto's latest error log lines (OpenSSL's reasons for a TLS failure), cleared on every connection.
+    private let libraryErrors = Mutex<[String]>([])
 
     /// The loaded libmosquitto's version, e.g. "2.0.11".
     package static func libraryVersion() throws(MQTTError) -> String {
@@ -94,8 +103,19 @@ package final class MQTTClient: @unchecked Sendable {
         if c.tls {
             // nil CA file: libmosquitto has no default; trust the operating system's store (MOSQ_OPT_TLS_USE_OS_CERTS).
             if c.caFile == nil { _ = lib.intOption(handle, 13, 1) }
+            // The key's passphrase through OpenSSL's callback (libmosquitto passes itself as its user data), so that
+            // OpenSSL never prompts on a terminal; no passphrase configured: the callback declines (-1).
+            let passphrase: FnPasswordCallback = { buffer, size, _, mosq in
+                guard let buffer, let mosq, let lib = try? MosquittoBinding.load(),
+                    let obj = lib.userData(OpaquePointer(mosq))
+                else { return -1 }
+                let client = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
+                guard let bytes = client.configuration.keyPassphrase, bytes.count <= Int(size) else { return -1 }
+                for (i, b) in bytes.enumerated() { buffer[i] = CChar(bitPattern: b) }
+                return Int32(bytes.count)
+            }
             let status = lib.tlsSet(
-                handle, c.caFile, c.caFile == nil ? "/etc/ssl/certs" : nil, c.certFile, c.keyFile, nil)
+                handle, c.caFile, c.caFile == nil ? "/etc/ssl/certs" : nil, c.certFile, c.keyFile, passphrase)
             guard status == MosquittoStatus.success else {
                 throw MQTTError(.configuration, "the TLS settings were refused: \(lib.describe(status))")
             }
@@ -112,12 +132,32 @@ package final class MQTTClient: @unchecked Sendable {
         _ = lib.intOption(handle, 11, 1)  // MOSQ_OPT_TCP_NODELAY: events are small, latency matters
         lib.onConnect(handle) { _, obj, code in
             guard let obj else { return }
-            Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().handlers.connected(code)
+            let client = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
+            if code == 0 { client.libraryErrors.withLock { $0.removeAll() } }
+            client.handlers.connected(code)
+        }
+        // OpenSSL's errors reach us only as libmosquitto's log lines (`OpenSSL Error[0]: error:0A000086:SSL
+        // routines::certificate verify failed`); a failed handshake may end in a plain "connection lost", or in no
+        // callback at all when a reconnection attempt fails.
+        lib.onLog(handle) { _, obj, level, text in
+            guard let obj, let text, level == MosquittoStatus.logError else { return }
+            let client = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
+            let line = String(cString: text)
+            client.libraryErrors.withLock { lines in
+                lines.append(line)
+                if lines.count > 4 { lines.removeFirst(lines.count - 4) }
+            }
+            // A failed handshake usually ends the network thread without a callback (errno EPROTO, mosquitto's loop.c).
+            if let why = MQTTClient.openSSLReason(line) { client.handlers.failed(why, true) }
         }
         lib.onDisconnect(handle) { _, obj, status in
             guard let obj else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
-            client.handlers.disconnected(status, status == 0 ? "disconnected" : client.lib.describe(status))
+            if MosquittoStatus.fatal.contains(status) {
+                client.handlers.failed(client.reason(status), true)
+            } else {
+                client.handlers.disconnected(status, status == 0 ? "disconnected" : client.reason(status))
+            }
             client.disconnection.lock()
             client.disconnectionSeen = true
             client.disconnection.broadcast()
@@ -127,6 +167,37 @@ package final class MQTTClient: @unchecked Sendable {
             guard let obj else { return }
             Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue().handlers.acknowledged(mid)
         }
+    }
+
+    /// `mosquitto_strerror(status)` with libmosquitto's latest error log lines (OpenSSL's reason for a TLS failure:
+    /// `certificate verify failed`, `tlsv13 alert certificate required` …).
+    private func reason(_ status: Int32) -> String {
+        let lines = libraryErrors.withLock { $0 }
+        if let last = lines.last(where: { $0.hasPrefix("OpenSSL Error") }), let why = Self.openSSLReason(last) {
+            return why
+        }
+        return lib.describe(status) + (lines.isEmpty ? "" : ": " + lines.joined(separator: "; "))
+    }
+
+    /// "OpenSSL Error[0]: error:0A000086:SSL routines::certificate verify failed" → "certificate verify failed".
+    static func openSSLReason(_ line: String) -> String? {
+        guard line.hasPrefix("OpenSSL Error"), let r = line.range(of: "::", options: .backwards) else { return nil }
+        return String(line[r.upperBound...])
+    }
+
+    /// libmosquitto's "connection lost" status (`MOSQ_ERR_CONN_LOST`), as ``Handlers/disconnected`` reports it.
+    package static let connectionLost = MosquittoStatus.connectionLost
+
+    /// After ``Handlers/failed`` with `threadEnded`: ends the network thread (cancelled if a failure left it retrying
+    /// by itself: it then waits in its reconnect delay, a cancellation point), starts a new one and connects again.
+    /// Never call it from a handler.
+    package func restart() throws(MQTTError) {
+        let live = state.withLock { $0.started && !$0.stopped }
+        guard live else { return }
+        _ = lib.loopStop(handle, true)
+        try check(lib.loopStart(handle), "restarting libmosquitto's network thread")
+        let status = lib.reconnectAsync(handle)
+        if status == MosquittoStatus.tls { handlers.failed(reason(status), true) }
     }
 
     /// Starts the network thread, then the connection (retried by the thread until it succeeds).
@@ -141,8 +212,13 @@ package final class MQTTClient: @unchecked Sendable {
         let status = lib.connectAsync(
             handle, configuration.host, Int32(configuration.port), Int32(configuration.keepAlive))
         // With the thread already running, a failed first attempt (broker down, name not found yet) is retried by it.
-        if status != MosquittoStatus.success && status != MosquittoStatus.errno && status != 15 {
-            throw MQTTError(.unreachable, "cannot connect to \(configuration.redacted): \(lib.describe(status))")
+        // A TLS failure of this first attempt ends libmosquitto's thread (errno EPROTO): reported, and ``restart()``
+        // tries again later, so a broker whose certificate gets fixed is reached.
+        if status == MosquittoStatus.tls { handlers.failed(reason(status), true) }
+        if status != MosquittoStatus.success && status != MosquittoStatus.errno && status != MosquittoStatus.lookup
+            && status != MosquittoStatus.tls
+        {
+            throw MQTTError(.unreachable, "cannot connect to \(configuration.redacted): \(reason(status))")
         }
     }
 

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OpenNFCCrypto
 
 /// Where and how a station connects: parsed from `mqtt://[user:pass@]host[:port]/topic/prefix` (or `mqtts://`), plus
 /// the TLS files and the client id given beside it.
@@ -22,6 +23,13 @@ package struct MQTTConfiguration: Sendable, Hashable {
     /// `--cert` / `--key`: the client certificate and its private key (PEM), when the broker asks for one.
     package var certFile: String?
     package var keyFile: String?
+    /// The passphrase of an encrypted `--key`, and where it came from (for messages; the passphrase itself is never
+    /// printed): the environment variable ``keyPassphraseVariable`` or `--key-passphrase-file`, never an argument
+    /// that `ps` would show.
+    package var keyPassphrase: [UInt8]?
+    package var keyPassphraseSource: String?
+    /// The environment variable that may hold the passphrase of an encrypted `--key`.
+    package static let keyPassphraseVariable = "OPENNFC_MQTT_KEY_PASSPHRASE"
     /// The MQTT client identifier (also the key of the broker's session for this station).
     package var clientID: String
     /// Seconds between keep-alive pings; libmosquitto accepts 0 or 5…65535.
@@ -34,7 +42,7 @@ package struct MQTTConfiguration: Sendable, Hashable {
         return "\(tls ? "mqtts" : "mqtt")://\(user)\(h):\(port)/\(topicPrefix)"
     }
 
-    /// Parses `url`; throws a ``MQTTError/Code/configuration`` error naming the part that is wrong.
+    /// Parses `url`; throws a ``MQTTErrorCode/configuration`` error naming the part that is wrong.
     package init(url: String, clientID: String) throws(MQTTError) {
         func bad(_ why: String) -> MQTTError {
             MQTTError(
@@ -124,6 +132,39 @@ package struct MQTTConfiguration: Sendable, Hashable {
         }
         if !tls, caFile != nil || certFile != nil {
             throw MQTTError(.configuration, "--ca-file, --cert and --key need an mqtts:// URL")
+        }
+        if let keyFile { try checkKey(keyFile) }
+    }
+
+    /// Reads `--key` with its passphrase through libcrypto, so that a missing or wrong passphrase is a clear error
+    /// before any connection (libmosquitto would only fail the TLS set-up, and OpenSSL would prompt on a terminal).
+    private func checkKey(_ path: String) throws(MQTTError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MQTTError(.configuration, "--key '\(path)': cannot be read")
+        }
+        let outcome: PrivateKeyPEM.Outcome
+        do {
+            outcome = try PrivateKeyPEM.check(Array(data), passphrase: keyPassphrase)
+        } catch {
+            throw MQTTError(.configuration, "--key '\(path)' cannot be checked: \(error.detail)")
+        }
+        let source = keyPassphraseSource ?? "the passphrase"
+        switch outcome {
+        case .valid:
+            return
+        case .needsPassphrase:
+            throw MQTTError(
+                .configuration,
+                "--key '\(path)' is encrypted: give its passphrase in the environment variable "
+                    + "\(Self.keyPassphraseVariable) or in a file named by --key-passphrase-file (never on the command line)"
+            )
+        case .wrongPassphrase(let why):
+            throw MQTTError(
+                .configuration,
+                "--key '\(path)': \(source) does not decrypt it (\(why.isEmpty ? "bad decrypt" : why)); check the passphrase"
+            )
+        case .notAKey(let why):
+            throw MQTTError(.configuration, "--key '\(path)' holds no PEM private key (\(why))")
         }
     }
 }

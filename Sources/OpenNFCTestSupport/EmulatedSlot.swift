@@ -63,3 +63,29 @@ package final class EmulatedSlot: @unchecked Sendable {
 
     deinit { server.stop() }
 }
+
+/// A virtual tag served to a vpcd port of any pcscd (``PrivatePCSCD`` too) by an in-process ``VPCDServer`` on its own
+/// thread. Unlike ``EmulatedSlot`` it does not ask pcscd whether the card arrived: the test watches for that itself.
+package final class ServedCard: @unchecked Sendable {
+    package let server: VPCDServer
+    private let finished = DispatchSemaphore(value: 0)
+
+    package init(_ tag: any VirtualTag, port: UInt16, forms: VPCDCard.ReaderForms = .acs) throws {
+        server = VPCDServer(card: VPCDCard(tag: tag, forms: forms), port: port)
+        try server.connect()
+        let thread = Thread { [server, finished] in
+            try? server.run()
+            finished.signal()
+        }
+        thread.name = "vpcd card :\(port)"
+        thread.start()
+    }
+
+    /// Takes the card off the reader (closes its connection) and waits (at most 5 s) for the server to return.
+    package func remove() {
+        server.stop()
+        _ = finished.wait(timeout: .now() + 5)
+    }
+
+    deinit { server.stop() }
+}

@@ -73,7 +73,7 @@ package final class VPCDServer: @unchecked Sendable {
         return (host, port)
     }
 
-    /// Connects to the vpcd slot. Throws ``VPCDError/Code/connectionRefused`` with advice when pcscd is not there.
+    /// Connects to the vpcd slot. Throws ``VPCDErrorCode/connectionRefused`` with advice when pcscd is not there.
     package func connect() throws(VPCDError) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC

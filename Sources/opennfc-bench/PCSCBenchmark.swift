@@ -139,7 +139,7 @@ private func serveBenchTag(context: PCSCContext, reader: String) throws -> VPCDS
     let tag = try Type2Tag.factory(
         Type2ChipProfile.named("ntag215")!, uid: [0x04, 0xBE, 0x4C, 0x11, 0x22, 0x33, 0x44], holding: message)
     let server = VPCDServer(card: VPCDCard(tag: tag), port: 35963)
-    do { try server.connect() } catch { throw BenchError(description: error.detail) }
+    do { try server.connect() } catch { throw BenchError(description: error.message) }
     let thread = Thread { try? server.run() }
     thread.start()
     do {

@@ -16,14 +16,27 @@ enum Watch {
         return root.appendingPathComponent(".build/debug/opennfc").path
     }
 
-    /// Starts `opennfc watch <arguments>` without OPENCORENFC_* from the test's environment.
-    static func start(_ arguments: [String]) throws -> LineProcess {
-        let env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENCORENFC_") }
-        return try LineProcess(binary, ["watch"] + arguments, environment: env)
+    /// The test's environment without OPENCORENFC_* and the key passphrase variable, plus `extra`.
+    static func environment(_ extra: [String: String]) -> [String: String] {
+        ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("OPENCORENFC_") && $0.key != "OPENNFC_MQTT_KEY_PASSPHRASE"
+        }.merging(extra) { _, new in new }
     }
 
-    /// Runs `opennfc <arguments>` to its end.
-    static func run(_ arguments: [String]) throws -> Tool.Result { try Tool.run(binary, arguments) }
+    /// Starts `opennfc watch <arguments>` without OPENCORENFC_* from the test's environment, with `extra` added.
+    static func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> LineProcess {
+        try LineProcess(binary, ["watch"] + arguments, environment: environment(extra))
+    }
+
+    /// Runs `opennfc <arguments>` to its end, with `extra` added to the environment.
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Tool.Result {
+        let p = try LineProcess(binary, arguments, environment: environment(extra))
+        let status = p.waitForExit(seconds: 60) ?? -1
+        p.waitForOutputEnd(seconds: 5)
+        return Tool.Result(
+            status: status, stdout: p.stdoutLines.joined(separator: "\n"), stderr: p.stderrLines.joined(separator: "\n")
+        )
+    }
 
     /// An NTAG215 tag file holding the URI `uri`, with UID `uid` (7 bytes hex), made by `opennfc tag new`.
     static func tagFile(in dir: URL, name: String, uid: String, uri: String) throws -> String {

@@ -126,7 +126,7 @@ import Testing
             try server.connect()
         } throws: { error in
             let e = error as! VPCDError
-            return e.code == .connectionRefused && e.detail.contains("scripts/pcscd up")
+            return e.code == .connectionRefused && e.message.contains("scripts/pcscd up")
         }
     }
 }

@@ -33,6 +33,20 @@ typealias FnMacUpdate = @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?, I
 typealias FnMacFinal =
     @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>?, Int) -> Int32
 
+// PEM private keys (PEM_read_bio_PrivateKey(3), BIO_s_mem(3), ERR_get_error(3)): the passphrase callback is OpenSSL's
+// `pem_password_cb` — `int cb(char *buf, int size, int rwflag, void *u)`, the passphrase's length or -1.
+typealias PEMPasswordCallback =
+    @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
+typealias FnBIONewMemBuf = @convention(c) (UnsafeRawPointer?, Int32) -> OpaquePointer?
+typealias FnBIOFree = @convention(c) (OpaquePointer?) -> Int32
+typealias FnPEMReadPrivateKey =
+    @convention(c) (
+        OpaquePointer?, UnsafeMutablePointer<OpaquePointer?>?, PEMPasswordCallback?, UnsafeMutableRawPointer?
+    )
+    -> OpaquePointer?
+typealias FnErrGetError = @convention(c) () -> UInt
+typealias FnErrErrorStringN = @convention(c) (UInt, UnsafeMutablePointer<CChar>?, Int) -> Void
+
 /// Mirror of OpenSSL 3's `OSSL_PARAM` (`const char *key; unsigned int data_type; void *data; size_t data_size;
 /// size_t return_size;` — 40 bytes on 64-bit platforms, OSSL_PARAM(3)).
 struct OSSLParam {
@@ -53,6 +67,7 @@ struct OSSLParam {
 /// | `EVP_CipherInit_ex2` / `EVP_CipherUpdate` / `EVP_CipherFinal_ex` | encryption and decryption |
 /// | `EVP_MAC_fetch("CMAC")` / `EVP_MAC_CTX_new` / `_free` / `EVP_MAC_init` / `_update` / `_final` | CMAC |
 /// | `EVP_PKEY_CTX_new_from_name` / `_from_pkey` / `_free`, `EVP_PKEY_fromdata_init` / `_fromdata` / `_free`, `EVP_PKEY_sign_init` / `_sign`, `EVP_PKEY_verify_init` / `_verify` | ECDSA (``ECDSA``) |
+/// | `BIO_new_mem_buf` / `BIO_free`, `PEM_read_bio_PrivateKey`, `ERR_get_error` / `ERR_error_string_n` | checking a PEM private key and its passphrase (``PrivateKeyPEM``) |
 ///
 /// Single DES and two-key 3DES run as three-key EDE with the key repeated (K1 K1 K1 and K1 K2 K1): E_K1(D_K1(E_K1(x)))
 /// = E_K1(x), and keying option 2 of NIST SP 800-67 §3.2 is K3 = K1. OpenSSL 3 moved plain `DES-ECB` to its legacy
@@ -83,6 +98,11 @@ final class LibCrypto: @unchecked Sendable {
     let pkeySign: FnPKeySign
     let pkeyVerifyInit: FnPKeyInit
     let pkeyVerify: FnPKeyVerify
+    let bioNewMemBuf: FnBIONewMemBuf
+    let bioFree: FnBIOFree
+    let pemReadPrivateKey: FnPEMReadPrivateKey
+    let errGetError: FnErrGetError
+    let errErrorStringN: FnErrErrorStringN
     /// Fetched `EVP_CIPHER`s by OpenSSL name.
     let ciphers: [String: OpaquePointer]
 
@@ -151,6 +171,11 @@ final class LibCrypto: @unchecked Sendable {
         pkeySign = try sym("EVP_PKEY_sign", as: FnPKeySign.self)
         pkeyVerifyInit = try sym("EVP_PKEY_verify_init", as: FnPKeyInit.self)
         pkeyVerify = try sym("EVP_PKEY_verify", as: FnPKeyVerify.self)
+        bioNewMemBuf = try sym("BIO_new_mem_buf", as: FnBIONewMemBuf.self)
+        bioFree = try sym("BIO_free", as: FnBIOFree.self)
+        pemReadPrivateKey = try sym("PEM_read_bio_PrivateKey", as: FnPEMReadPrivateKey.self)
+        errGetError = try sym("ERR_get_error", as: FnErrGetError.self)
+        errErrorStringN = try sym("ERR_error_string_n", as: FnErrErrorStringN.self)
         var fetched: [String: OpaquePointer] = [:]
         for name in Self.cipherNames {
             guard let c = cipherFetch(nil, name, nil) else {

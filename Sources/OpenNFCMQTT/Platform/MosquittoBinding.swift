@@ -16,10 +16,14 @@ typealias FnDestroy = @convention(c) (OpaquePointer?) -> Void
 typealias FnUserPass = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
 typealias FnWillSet =
     @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeRawPointer?, Int32, Bool) -> Int32
+/// OpenSSL's `pem_password_cb` as libmosquitto hands it over: `int cb(char *buf, int size, int rwflag, void *userdata)`,
+/// where libmosquitto passes its `struct mosquitto *` as `userdata` (SSL_CTX_set_default_passwd_cb_userdata).
+typealias FnPasswordCallback =
+    @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
 typealias FnTLSSet =
     @convention(c) (
         OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-        UnsafeRawPointer?
+        FnPasswordCallback?
     ) -> Int32
 typealias FnTLSInsecure = @convention(c) (OpaquePointer?, Bool) -> Int32
 typealias FnIntOption = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
@@ -37,11 +41,12 @@ typealias CallbackLog = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?
 typealias FnSetRC = @convention(c) (OpaquePointer?, CallbackRC?) -> Void
 typealias FnSetLog = @convention(c) (OpaquePointer?, CallbackLog?) -> Void
 typealias FnUserData = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+typealias FnGetUserData = @convention(c) (OpaquePointer?) -> UnsafeMutableRawPointer?
 typealias FnStrError = @convention(c) (Int32) -> UnsafePointer<CChar>?
 
 /// libmosquitto (Debian's `libmosquitto1`) loaded at run time with `dlopen("libmosquitto.so.1")`, like pcsc-lite
 /// (`OpenNFCPCSC/Binding`) and libcrypto (`OpenNFCCrypto`): the package builds without mosquitto's headers, and a
-/// missing library is a clear run-time error (``MQTTError/Code/libraryUnavailable``) instead of a link failure.
+/// missing library is a clear run-time error (``MQTTErrorCode/libraryUnavailable``) instead of a link failure.
 ///
 /// | Function | Used for |
 /// |---|---|
@@ -53,7 +58,8 @@ typealias FnStrError = @convention(c) (Int32) -> UnsafePointer<CChar>?
 /// | `mosquitto_loop_start` / `mosquitto_connect_async` / `mosquitto_loop_stop` | the library's network thread |
 /// | `mosquitto_publish` / `mosquitto_disconnect` | QoS 1 messages; clean disconnect |
 /// | `mosquitto_{connect,disconnect,publish,log}_callback_set` | CONNACK, connection loss, PUBACK, library log |
-/// | `mosquitto_user_data_set` | the object the callbacks find |
+/// | `mosquitto_user_data_set` / `mosquitto_userdata` | the object the callbacks (and the key's passphrase callback) find |
+/// | `mosquitto_reconnect_async` | a new attempt on a new network thread after a TLS failure ended the last one |
 /// | `mosquitto_strerror` | error texts |
 ///
 /// The handle stays open for the life of the process; the table is immutable and safe to share between threads.
@@ -78,6 +84,8 @@ struct MosquittoBinding: @unchecked Sendable {
     let onPublish: FnSetRC
     let onLog: FnSetLog
     let userDataSet: FnUserData
+    let userData: FnGetUserData
+    let reconnectAsync: FnHandle
     let strerror: FnStrError
 
     /// The SONAME of Debian's `libmosquitto1` (the unversioned name exists only with the -dev package).
@@ -151,6 +159,8 @@ struct MosquittoBinding: @unchecked Sendable {
             onPublish: try sym("mosquitto_publish_callback_set", as: FnSetRC.self),
             onLog: try sym("mosquitto_log_callback_set", as: FnSetLog.self),
             userDataSet: try sym("mosquitto_user_data_set", as: FnUserData.self),
+            userData: try sym("mosquitto_userdata", as: FnGetUserData.self),
+            reconnectAsync: try sym("mosquitto_reconnect_async", as: FnHandle.self),
             strerror: try sym("mosquitto_strerror", as: FnStrError.self))
     }
 
@@ -169,6 +179,13 @@ enum MosquittoStatus {
     static let connectionLost: Int32 = 7
     static let tls: Int32 = 8
     static let errno: Int32 = 14
+    static let lookup: Int32 = 15
+
+    /// The statuses after which libmosquitto 2.0's network thread ends instead of reconnecting (loop.c,
+    /// `mosquitto_loop_forever`): a new thread must be started to try again.
+    static let fatal: Set<Int32> = [1, 2, 3, 6, 8, 9, 10, 11, 12, 13, 15, 16]
+    /// libmosquitto's `MOSQ_LOG_ERR` log level.
+    static let logError: Int32 = 8
 
     static func name(_ status: Int32) -> String {
         let names: [Int32: String] = [

@@ -42,7 +42,7 @@ package final class Journal {
     static let baseKind: UInt8 = 3
 
     package let path: String
-    /// The most bytes the file may hold; an append that would pass it (after compacting) fails with ``JournalError/Code/full``.
+    /// The most bytes the file may hold; an append that would pass it (after compacting) fails with ``JournalErrorCode/full``.
     package let capacity: Int
     /// What recovery found (a torn tail cut off), one sentence each, for the log.
     package private(set) var warnings: [String] = []

@@ -1,25 +1,18 @@
+package import OpenNFCBytes
+
 /// A journal that cannot do its job, with a sentence that says what to do.
-package struct JournalError: Error, Hashable, Sendable, CustomStringConvertible {
-    package enum Code: String, Sendable, Hashable {
-        /// The journal holds as many unacknowledged bytes as it may (``Journal/capacity``), or the disk is full.
-        case full
-        /// Another process holds the journal.
-        case locked
-        /// The file is not a journal of this format.
-        case notAJournal
-        /// A record is larger than a journal record may be.
-        case recordTooLarge
-        /// Reading or writing the file failed.
-        case io
-    }
+package typealias JournalError = CodedError<JournalErrorCode>
 
-    package var code: Code
-    package var message: String
-
-    package init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    package var description: String { message }
+/// The kinds of ``JournalError``.
+package enum JournalErrorCode: String, Sendable, Hashable {
+    /// The journal holds as many unacknowledged bytes as it may (``Journal/capacity``), or the disk is full.
+    case full
+    /// Another process holds the journal.
+    case locked
+    /// The file is not a journal of this format.
+    case notAJournal
+    /// A record is larger than a journal record may be.
+    case recordTooLarge
+    /// Reading or writing the file failed.
+    case io
 }

@@ -129,7 +129,7 @@ final class JournalFile {
     }
 
     private func io(_ what: String) -> JournalError {
-        let code: JournalError.Code = errno == ENOSPC ? .full : .io
+        let code: JournalErrorCode = errno == ENOSPC ? .full : .io
         return JournalError(code, "the journal '\(path)': \(what) failed: \(Self.errnoText())")
     }
 }

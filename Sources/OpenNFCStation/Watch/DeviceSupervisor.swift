@@ -5,21 +5,23 @@ internal import Synchronization
 
 /// Keeps one device watched for the life of the station: opens it, reports `reader-added`, runs its
 /// ``DeviceWatcher``, and when the device fails reports it and opens it again with back-off (1 s doubling to 30 s) —
-/// unless `gone` says the device is no longer there (a PC/SC reader unplugged), which ends it with `reader-removed`.
+/// unless `gone` says why the device is no longer there (a PC/SC reader unplugged, or pcscd stopped), which ends it
+/// with `reader-removed` carrying that sentence.
 /// A device that runs out of tags (`sim:`, `replay:`) is opened again `repeats` times, then reported removed.
 package final class DeviceSupervisor: @unchecked Sendable {
     package let device: String
     let uidOnly: Bool
     let debounce: NFCDuration
     let repeats: Int
-    let gone: (@Sendable () -> Bool)?
+    /// Why the device is no longer there, or nil while it is.
+    let gone: (@Sendable () -> String?)?
     let sink: @Sendable (StationEvent) -> Void
     let log: StationLog
     package let stop = StopSignal()
     private let done = StopSignal()
 
     package init(
-        device: String, uidOnly: Bool, debounce: NFCDuration, repeats: Int = 1, gone: (@Sendable () -> Bool)? = nil,
+        device: String, uidOnly: Bool, debounce: NFCDuration, repeats: Int = 1, gone: (@Sendable () -> String?)? = nil,
         log: StationLog, sink: @escaping @Sendable (StationEvent) -> Void
     ) {
         self.device = device
@@ -57,7 +59,11 @@ package final class DeviceSupervisor: @unchecked Sendable {
             do {
                 watcher = try DeviceWatcher.open(device, uidOnly: uidOnly, debounce: debounce)
             } catch {
-                if gone?() == true { break }
+                if let why = gone?() {
+                    // Gone while being reopened: reported removed if it had been reported added.
+                    if let name = announced { removed(name, why) }
+                    return
+                }
                 if error.message != lastError {
                     log.error("device \(device): \(error.message)")
                     var e = StationEvent(.error, reader: announced ?? device)
@@ -88,11 +94,8 @@ package final class DeviceSupervisor: @unchecked Sendable {
                 sink(e)
                 return
             case .failed(let why):
-                if gone?() == true {
-                    log.info("device \(watcher.name): removed")
-                    var e = StationEvent(.readerRemoved, reader: watcher.name)
-                    e.message = "the reader was unplugged"
-                    sink(e)
+                if let reason = gone?() {
+                    removed(watcher.name, reason)
                     return
                 }
                 log.error("device \(watcher.name): \(why)")
@@ -103,5 +106,12 @@ package final class DeviceSupervisor: @unchecked Sendable {
                 stop.wait(seconds: Double(min(30, 1 << min(failures - 1, 5))))
             }
         }
+    }
+
+    private func removed(_ name: String, _ why: String) {
+        log.info("device \(name): removed (\(why))")
+        var e = StationEvent(.readerRemoved, reader: name)
+        e.message = why
+        sink(e)
     }
 }

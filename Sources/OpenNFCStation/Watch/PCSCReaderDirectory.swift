@@ -60,7 +60,13 @@ package final class PCSCReaderDirectory: @unchecked Sendable {
             for name in names where supervisors[name] == nil {
                 let s = DeviceSupervisor(
                     device: "\(scheme):\(name)", uidOnly: uidOnly, debounce: debounce,
-                    gone: { ((try? list()) ?? []).contains(name) == false }, log: log, sink: sink)
+                    gone: {
+                        do {
+                            return try list().contains(name) ? nil : "the reader was unplugged"
+                        } catch {
+                            return "the PC/SC service stopped: \((error as? PCSCError)?.detail ?? "\(error)")"
+                        }
+                    }, log: log, sink: sink)
                 supervisors[name] = s
                 s.start()
             }

@@ -15,26 +15,56 @@ package final class Broker: @unchecked Sendable {
         + "mosquitto-clients)"
 
     package let dir: URL
+    /// The plain listener (subscribers use it).
     package let port: Int
+    /// The TLS listener, when the broker has one.
+    package let tlsPort: Int?
     private var process: Process?
     package private(set) var users: [String: String] = [:]
 
-    /// `users` non-empty: anonymous clients are refused and only these may connect (mosquitto_passwd file).
-    package init(users: [String: String] = [:]) throws {
+    /// A TLS listener: the broker's certificate and key, the CA its clients' certificates must chain to, and whether
+    /// a client certificate is required (`require_certificate`, mosquitto.conf(5)).
+    package struct TLSListener {
+        package var certificate: String
+        package var key: String
+        package var clientCA: String
+        package var requireCertificate: Bool
+        package init(certificate: String, key: String, clientCA: String, requireCertificate: Bool) {
+            self.certificate = certificate
+            self.key = key
+            self.clientCA = clientCA
+            self.requireCertificate = requireCertificate
+        }
+    }
+
+    /// `users` non-empty: anonymous clients are refused and only these may connect (mosquitto_passwd file). `tls`: a
+    /// second listener, with TLS, beside the plain one.
+    package init(users: [String: String] = [:], tls: TLSListener? = nil, tlsPort: Int? = nil) throws {
         dir = Self.scratch.appendingPathComponent("opennfc-broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: dir.appendingPathComponent("data"), withIntermediateDirectories: true)
         port = try Self.freePort()
+        self.tlsPort = try tls == nil ? nil : (tlsPort ?? Self.freePort())
         self.users = users
         var conf = """
-            listener \(port) 127.0.0.1
             persistence true
             persistence_location \(dir.appendingPathComponent("data").path)/
             log_dest file \(dir.appendingPathComponent("mosquitto.log").path)
             log_type all
             max_queued_messages 0
+            listener \(port) 127.0.0.1
 
             """
+        if let tls, let tlsPort = self.tlsPort {
+            conf += """
+                listener \(tlsPort) 127.0.0.1
+                certfile \(tls.certificate)
+                keyfile \(tls.key)
+                cafile \(tls.clientCA)
+                require_certificate \(tls.requireCertificate)
+
+                """
+        }
         if geteuid() == 0 { conf += "user root\n" }
         if users.isEmpty {
             conf += "allow_anonymous true\n"
@@ -69,6 +99,8 @@ package final class Broker: @unchecked Sendable {
     }
 
     package var url: String { "mqtt://127.0.0.1:\(port)" }
+    /// The TLS listener's URL, by the host name its certificate names.
+    package var tlsURL: String { "mqtts://localhost:\(tlsPort ?? 0)" }
 
     /// Starts the broker and waits (at most 10 s) until it accepts connections.
     package func start() throws {
@@ -80,7 +112,7 @@ package final class Broker: @unchecked Sendable {
         try Tool.spawn(p)
         process = p
         let deadline = Date(timeIntervalSinceNow: 10)
-        while !Self.accepts(port: port) {
+        while !Self.accepts(port: port) || !(tlsPort.map { Self.accepts(port: $0) } ?? true) {
             guard p.isRunning else { throw TestFailure("mosquitto exited: \(log)") }
             guard Date() < deadline else { throw TestFailure("mosquitto not accepting on \(port) after 10 s") }
             _ = Tool.pause(milliseconds: 10)
@@ -323,6 +355,11 @@ package enum Tool {
         package var status: Int32
         package var stdout: String
         package var stderr: String
+        package init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     package static func run(_ path: String, _ arguments: [String]) throws -> Result {

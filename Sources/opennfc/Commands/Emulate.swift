@@ -119,7 +119,7 @@ enum EmulateCommand {
         case let other: throw CLIError.usage("--reader takes acs or pcsc, not '\(other)'")
         }
         let server = VPCDServer(card: VPCDCard(tag: tag, forms: forms), host: host, port: port, trace: trace)
-        do { try server.connect() } catch { throw CLIError.failure(error.detail) }
+        do { try server.connect() } catch { throw CLIError.failure(error.message) }
 
         // SIGINT and SIGTERM end the emulation cleanly (the tag is saved with --save).
         let signals = stopOnSignals { server.stop() }
@@ -135,7 +135,7 @@ enum EmulateCommand {
         let a = tag.activation
         Console.err("Emulating \(tag.chip) UID \(Hex.encode(a.uid)) on vpcd \(host):\(port); Ctrl-C to stop\n")
         var failure: String?
-        do { try server.run() } catch { failure = error.detail }
+        do { try server.run() } catch { failure = error.message }
         if inv.flag("save") {
             // run() has returned: nothing else touches the tag any more.
             try TagCLI.save(tag, to: path)

@@ -48,7 +48,13 @@ extension Commands {
             .init(
                 name: "ca-file", value: "<pem>", help: "mqtts: the CA certificates the broker's certificate chains to."),
             .init(name: "cert", value: "<pem>", help: "mqtts: this station's client certificate."),
-            .init(name: "key", value: "<pem>", help: "mqtts: the private key of --cert."),
+            .init(
+                name: "key", value: "<pem>",
+                help: "mqtts: the private key of --cert; if encrypted, its passphrase comes from "
+                    + "$OPENNFC_MQTT_KEY_PASSPHRASE or --key-passphrase-file."),
+            .init(
+                name: "key-passphrase-file", value: "<file>",
+                help: "mqtts: a file whose first line is the passphrase of an encrypted --key."),
             .init(
                 name: "station-id", value: "<id>",
                 help: "This station's name in ids and topics: letters, digits, . _ - (default: the host name)."),
@@ -153,18 +159,35 @@ enum WatchOptions {
                 m.caFile = inv.value("ca-file")
                 m.certFile = inv.value("cert")
                 m.keyFile = inv.value("key")
+                if let file = inv.value("key-passphrase-file") {
+                    m.keyPassphrase = try passphrase(fromFile: file)
+                    m.keyPassphraseSource = "the passphrase in --key-passphrase-file '\(file)'"
+                } else if let p = environment[MQTTConfiguration.keyPassphraseVariable] {
+                    m.keyPassphrase = Array(p.utf8)
+                    m.keyPassphraseSource = "the passphrase in $\(MQTTConfiguration.keyPassphraseVariable)"
+                }
                 try m.checkFiles()
                 c.mqtt = m
             } catch {
                 throw CLIError.usage(error.message)
             }
         } else {
-            for o in ["ca-file", "cert", "key", "client-id"] where inv.value(o) != nil {
+            for o in ["ca-file", "cert", "key", "key-passphrase-file", "client-id"] where inv.value(o) != nil {
                 throw CLIError.usage("--\(o) needs --mqtt")
             }
         }
         c.journalPath = try inv.value("journal") ?? (c.mqtt == nil ? nil : defaultJournal(station, environment))
         return c
+    }
+
+    /// The first line of `path` (without its line end): the passphrase of an encrypted `--key`.
+    static func passphrase(fromFile path: String) throws(MQTTError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MQTTError(.configuration, "--key-passphrase-file '\(path)': no such readable file")
+        }
+        var line = Array(data.prefix { $0 != 0x0A })
+        if line.last == 0x0D { line.removeLast() }
+        return line
     }
 
     static func defaultStationID() -> String {
