@@ -71,6 +71,16 @@ package struct RFPollRequest: Sendable, Hashable {
             nfcF: technologies.contains(.nfcF) ? NFCF() : nil, nfcV: technologies.contains(.nfcV) ? NFCV() : nil)
     }
 
+    /// Whether this request polls `technology` (without building ``technologies``).
+    package func polls(_ technology: RFTechnology) -> Bool {
+        switch technology {
+        case .nfcA: nfcA != nil
+        case .nfcB: nfcB != nil
+        case .nfcF: nfcF != nil
+        case .nfcV: nfcV != nil
+        }
+    }
+
     /// The technologies this request polls.
     package var technologies: Set<RFTechnology> {
         var s = Set<RFTechnology>()

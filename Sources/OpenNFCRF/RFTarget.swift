@@ -10,6 +10,24 @@ public enum RFTechnology: String, Sendable, Hashable, CaseIterable {
     case nfcF
     /// NFC-V / ISO 15693: Type 5.
     case nfcV
+
+    // Equality and hashing by case, not through the `String` raw value that `RawRepresentable`'s default would
+    // compare and hash: technology sets are built and probed on every poll (docs/PERFORMANCE.md).
+
+    /// Whether both are the same technology.
+    public static func == (a: RFTechnology, b: RFTechnology) -> Bool { a.ordinal == b.ordinal }
+
+    /// Hashes the case.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+
+    private var ordinal: UInt8 {
+        switch self {
+        case .nfcA: 0
+        case .nfcB: 1
+        case .nfcF: 2
+        case .nfcV: 3
+        }
+    }
 }
 
 /// A target a frontend has found or activated: its technology's activation data and the frontend's handle for it.

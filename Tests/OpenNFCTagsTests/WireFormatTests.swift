@@ -68,6 +68,28 @@ import Testing
         #expect(space.advance(30, by: 5) == 32)
     }
 
+    /// `usableCount` is computed from the reserved ranges (docs/PERFORMANCE.md); it must equal the count of the
+    /// addresses the walk visits, for overlapping, nested, empty and out-of-area ranges alike.
+    @Test func usableCountEqualsTheWalk() {
+        var rng = SeededGenerator(seed: 0x7105_C0DE)
+        for _ in 0..<2_000 {
+            var space = TLVAddressSpace(dataEnd: Int.random(in: 0...80, using: &rng))
+            for _ in 0..<Int.random(in: 0...4, using: &rng) {
+                let lower = Int.random(in: 0...90, using: &rng)
+                space.reserved.append(lower..<(lower + Int.random(in: 0...12, using: &rng)))
+            }
+            for start in 0...space.dataEnd + 2 {
+                var walked = 0
+                var a = space.usable(from: start)
+                while a < space.dataEnd {
+                    walked += 1
+                    a = space.next(a)
+                }
+                #expect(space.usableCount(from: start) == walked, "\(space) from \(start)")
+            }
+        }
+    }
+
     @Test func type4CapabilityContainerFields() throws {
         let cc = try Type4CapabilityContainer.parse(h("00 0F 20 00 3B 00 34 04 06 E1 04 10 00 00 FF")).get()
         #expect(cc.mappingVersion == 0x20)

@@ -52,9 +52,15 @@ package final class VirtualField: @unchecked Sendable {
     private var nextArrival = 1
     private var observers: [Int: (Event) -> Void] = [:]
     private var nextObserver = 1
-    private static let airInterfaces: [RFTechnology: any VirtualAirInterface] = [
-        .nfcA: NFCAAirInterface(), .nfcB: NFCBAirInterface(), .nfcF: NFCFAirInterface(), .nfcV: NFCVAirInterface(),
-    ]
+    /// Each technology's air interface (a switch rather than a dictionary: it is asked on every frame).
+    private static func airInterface(_ technology: RFTechnology) -> any VirtualAirInterface {
+        switch technology {
+        case .nfcA: NFCAAirInterface()
+        case .nfcB: NFCBAirInterface()
+        case .nfcF: NFCFAirInterface()
+        case .nfcV: NFCVAirInterface()
+        }
+    }
 
     /// A field on `clock`. With a `timing`, every technology uses it (``VirtualTiming/instant`` makes a field where
     /// only faults and tag processing take time); without, each uses its standard timing.
@@ -67,14 +73,8 @@ package final class VirtualField: @unchecked Sendable {
 
     /// The air-interface durations of a technology.
     package func timing(for technology: RFTechnology) -> VirtualTiming {
-        timings[technology] ?? .standard(for: technology)
+        timings.isEmpty ? .standard(for: technology) : timings[technology] ?? .standard(for: technology)
     }
-
-    private func air(_ entry: FieldEntry) -> any VirtualAirInterface {
-        Self.airInterfaces[entry.tag.activation.technology] ?? NFCAAirInterface()
-    }
-
-    private func timing(_ entry: FieldEntry) -> VirtualTiming { timing(for: entry.tag.activation.technology) }
 
     // MARK: Tags in the field
 
@@ -200,11 +200,12 @@ package final class VirtualField: @unchecked Sendable {
     /// targets in its own poll order. Polling selects nothing and costs no virtual time.
     package func poll(_ request: RFPollRequest) -> [RFTarget] {
         var found: [RFTarget] = []
-        for technology in RFTechnology.allCases where request.technologies.contains(technology) {
-            guard let air = Self.airInterfaces[technology] else { continue }
-            let indices = entries.indices.filter {
-                !entries[$0].mutedByFault && entries[$0].tag.activation.technology == technology
-            }
+        // Each tag's technology, asked once per poll (a tag computes its activation on demand).
+        let technologies = entries.map { $0.tag.activation.technology }
+        for technology in RFTechnology.allCases where request.polls(technology) {
+            let air = Self.airInterface(technology)
+            let indices = entries.indices.filter { !entries[$0].mutedByFault && technologies[$0] == technology }
+            guard !indices.isEmpty else { continue }
             var subset = indices.map { entries[$0] }
             let answers = air.poll(&subset, request: request)
             for (k, i) in indices.enumerated() { entries[i] = subset[k] }
@@ -220,11 +221,12 @@ package final class VirtualField: @unchecked Sendable {
         guard let i = entries.firstIndex(where: { $0.handle == handle }) else {
             throw fail(handle, RFError(.linkLost, "no tag with handle \(handle) in the field"))
         }
-        let timing = timing(entries[i])
+        let technology = entries[i].tag.activation.technology
+        let timing = timing(for: technology)
         if entries[i].mutedByFault {
             clock.advance(by: timing.silenceTimeout)
             let what =
-                switch entries[i].tag.activation.technology {
+                switch technology {
                 case .nfcA: "WUPA"
                 case .nfcB: "WUPB"
                 case .nfcF: "Polling"
@@ -238,7 +240,7 @@ package final class VirtualField: @unchecked Sendable {
             entries[j].state = .idle
         }
         entries[i].tag.reset()
-        let (activation, usesISODEP) = air(entries[i]).activate(&entries[i], isoDEP: isoDEP)
+        let (activation, usesISODEP) = Self.airInterface(technology).activate(&entries[i], isoDEP: isoDEP)
         clock.advance(by: timing.activation)
         if usesISODEP { clock.advance(by: timing.rats) }
         activeHandle = handle
@@ -253,9 +255,9 @@ package final class VirtualField: @unchecked Sendable {
         guard let handle = activeHandle else { return }
         activeHandle = nil
         if let i = entries.firstIndex(where: { $0.handle == handle }) {
-            let timing = timing(entries[i])
-            if let bytes = air(entries[i]).release(&entries[i]) {
-                clock.advance(by: timing.frameTime(bytes))
+            let technology = entries[i].tag.activation.technology
+            if let bytes = Self.airInterface(technology).release(&entries[i]) {
+                clock.advance(by: timing(for: technology).frameTime(bytes))
                 record(handle, .halted)
             }
         }
@@ -326,7 +328,8 @@ package final class VirtualField: @unchecked Sendable {
         framesExchanged += 1
         let n = framesExchanged
         let entry = entries[i]
-        let timing = timing(entry)
+        let technology = entry.tag.activation.technology
+        let timing = timing(for: technology)
         switch delivery {
         case .plain(let frame): record(handle, .command(frame))
         case .air(let frame): record(handle, .cipheredCommand(frame.bytes))
@@ -358,7 +361,8 @@ package final class VirtualField: @unchecked Sendable {
             answer = .plain(.silence)
         } else {
             switch delivery {
-            case .plain(let frame): answer = .plain(respond(to: frame, entryIndex: i))
+            case .plain(let frame):
+                answer = .plain(respond(to: frame, entryIndex: i, air: Self.airInterface(technology)))
             case .air: answer = hand(delivery, to: entry.tag, tearAfter: nil)
             }
             clock.advance(by: processing(delivery, entry.tag))
@@ -401,8 +405,7 @@ package final class VirtualField: @unchecked Sendable {
     }
 
     /// What the air interface itself answers (HLTA, RATS, HLTB) and what it hands to the tag.
-    private func respond(to frame: [UInt8], entryIndex i: Int) -> VirtualAnswer {
-        let air = air(entries[i])
+    private func respond(to frame: [UInt8], entryIndex i: Int, air: any VirtualAirInterface) -> VirtualAnswer {
         if let answer = air.intercept(frame, entry: &entries[i]) {
             if entries[i].state == .halted { activeHandle = nil }
             return answer

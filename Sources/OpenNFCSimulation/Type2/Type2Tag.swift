@@ -109,7 +109,7 @@ public final class Type2Tag: VirtualTag {
     public var chip: String { profile.name }
 
     /// The 7-byte UID from pages 0–1 (the BCC bytes skipped).
-    public var uid: [UInt8] { Array(memory[0..<3]) + Array(memory[4..<8]) }
+    public var uid: [UInt8] { [memory[0], memory[1], memory[2], memory[4], memory[5], memory[6], memory[7]] }
 
     public var activation: VirtualActivation {
         VirtualActivation(uid: uid, sensRes: 0x0044, selRes: 0x00)

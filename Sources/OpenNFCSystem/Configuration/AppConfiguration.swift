@@ -184,7 +184,8 @@ public struct AppConfiguration: Sendable, Hashable {
     /// which covers NDEF sessions too).
     public var ndefSessionRefusal: InvalidationReason? {
         guard profile == .iphone else { return nil }
-        let f = Set(readerSessionFormats)
+        // A few entries at most: searched in place rather than hashed into a set at every begin().
+        let f = readerSessionFormats
         if f.contains("NDEF") || f.contains("TAG") { return nil }
         return .securityViolation("missing entitlement \(Self.formatsKey) with NDEF or TAG")
     }
@@ -200,7 +201,7 @@ public struct AppConfiguration: Sendable, Hashable {
     /// The verdict on beginning a tag reader session; `pace` says whether the PACE polling option was requested.
     public func tagSessionRefusal(pace: Bool) -> InvalidationReason? {
         guard profile == .iphone else { return nil }
-        let f = Set(readerSessionFormats)
+        let f = readerSessionFormats
         if !f.contains("TAG") { return .securityViolation("missing entitlement \(Self.formatsKey) with TAG") }
         if pace && !f.contains("PACE") {
             return .securityViolation("missing entitlement \(Self.formatsKey) with PACE")

@@ -59,10 +59,13 @@ extension NFCSystem {
         }
     }
 
+    /// What an NDEF reader session polls: every technology (built once; a scan asks for it every time).
+    private static let ndefTechnologies: Set<RFTechnology> = [.nfcA, .nfcB, .nfcF, .nfcV]
+
     func technologies(for s: SessionState) -> Set<RFTechnology> {
         if let d = currentDiscovery(s) { return d.technologies }
         switch s.kind {
-        case .ndef: return [.nfcA, .nfcB, .nfcF, .nfcV]
+        case .ndef: return Self.ndefTechnologies
         case .tag(let t, _): return t
         case .vas: return [.nfcA]
         }

@@ -17,14 +17,28 @@ final class SessionState: @unchecked Sendable {
     var ended = false
     /// The session's tags in the current polling round (``TagLifecycle``: its rules and invariants).
     var tags = TagLifecycle() {
+        // Not `oldValue`: reading it copies the lifecycle before every change, and the change then copies its sets
+        // (copy on write). The snapshot holds what `oldValue` would have said about the three fields.
         didSet {
-            if tags.connected != oldValue.connected || tags.generation != oldValue.generation
-                || tags.gone != oldValue.gone
-            {
+            let now = NDEFOwner(tags)
+            if now != ndefOwner {
                 ndef = nil
+                ndefOwner = now
             }
         }
     }
+    /// What the NDEF procedures below belong to: the connection, the round and the tags found gone.
+    private struct NDEFOwner: Equatable {
+        var connected: Int?
+        var generation: Int
+        var gone: Set<Int>
+        init(_ tags: TagLifecycle) {
+            connected = tags.connected
+            generation = tags.generation
+            gone = tags.gone
+        }
+    }
+    private var ndefOwner = NDEFOwner(TagLifecycle())
     /// The NDEF procedures of the connected tag, learnt once per connection (dropped whenever the connection or
     /// the round changes, or a tag is found gone).
     var ndef: (any NDEFAccess)?

@@ -54,12 +54,12 @@ extension RFError {
 }
 
 extension RFFrontend {
-    /// One exchange, with an RF failure reported as a ``TagError`` naming the command.
-    func exchange(_ command: [UInt8], naming name: String) throws(TagError) -> RFResponse {
+    /// One exchange, with an RF failure reported as a ``TagError`` naming the command (the name is built only then).
+    func exchange(_ command: [UInt8], naming name: @autoclosure () -> String) throws(TagError) -> RFResponse {
         do {
             return try exchange(command)
         } catch {
-            throw .rf(error, during: name)
+            throw .rf(error, during: name())
         }
     }
 }

@@ -46,15 +46,24 @@ struct TLVAddressSpace: Hashable {
         return out
     }
 
-    /// Number of usable bytes from `a` (inclusive) to the end of the data area.
+    /// Number of usable bytes from `a` (inclusive) to the end of the data area: the bytes there minus the reserved
+    /// ones, each counted once however the reserved ranges overlap (computed, not walked byte by byte: NDEF detection
+    /// asks it for every TLV).
     func usableCount(from a: Int) -> Int {
-        var n = 0
-        var a = usable(from: a)
-        while a < dataEnd {
-            n += 1
-            a = next(a)
+        let start = usable(from: a)
+        guard start < dataEnd else { return 0 }
+        if reserved.isEmpty { return dataEnd - start }
+        let inside = reserved.map { r -> Range<Int> in
+            let upper = max(min(r.upperBound, dataEnd), start)
+            return min(max(r.lowerBound, start), upper)..<upper
         }
-        return n
+        var reservedBytes = 0
+        var covered = start  // reserved bytes below `covered` are counted
+        for r in inside.sorted(by: { $0.lowerBound < $1.lowerBound }) where r.upperBound > covered {
+            reservedBytes += r.upperBound - max(r.lowerBound, covered)
+            covered = r.upperBound
+        }
+        return dataEnd - start - reservedBytes
     }
 }
 

@@ -70,12 +70,12 @@ final class Type2Link {
     /// FAST_READ `3A SS EE`: pages SS…EE, 4 bytes each, inside one sector.
     func fastRead(from start: Int, to end: Int) throws(TagError) -> [UInt8] {
         precondition(start >> 8 == end >> 8, "FAST_READ stays inside one sector")
-        let name = "FAST_READ pages \(start)–\(end)"
+        func name() -> String { "FAST_READ pages \(start)–\(end)" }
         let data = try readCommand(
-            [0x3A, UInt8(start & 0xFF), UInt8(end & 0xFF)], sector: start >> 8, name: name)
+            [0x3A, UInt8(start & 0xFF), UInt8(end & 0xFF)], sector: start >> 8, name: name())
         let expected = (end - start + 1) * 4
         guard data.count == expected else {
-            throw TagError(.invalidResponse, "\(name) answered \(data.count) bytes, expected \(expected)")
+            throw TagError(.invalidResponse, "\(name()) answered \(data.count) bytes, expected \(expected)")
         }
         return data
     }
@@ -96,19 +96,22 @@ final class Type2Link {
         }
     }
 
-    private func readCommand(_ command: [UInt8], sector s: Int, name: String) throws(TagError) -> [UInt8] {
+    /// `name` is built only for an error message (a frame is cheaper than its description).
+    private func readCommand(
+        _ command: [UInt8], sector s: Int, name: @autoclosure () -> String
+    ) throws(TagError) -> [UInt8] {
         do {
             try select(sector: s)
-            return try readOnce(command, name: name)
+            return try readOnce(command, name: name())
         } catch let error where error.code == .rf && target != nil && error.rfError?.allowsRepeatingARead == true {
             do {
                 _ = try frontend.activate(target!)
             } catch {
-                throw .rf(error, during: "re-activation before repeating \(name)")
+                throw .rf(error, during: "re-activation before repeating \(name())")
             }
             sector = 0
             try select(sector: s)
-            return try readOnce(command, name: name)
+            return try readOnce(command, name: name())
         }
     }
 
@@ -126,13 +129,13 @@ final class Type2Link {
         sector = 0
     }
 
-    private func readOnce(_ command: [UInt8], name: String) throws(TagError) -> [UInt8] {
-        switch try frontend.exchange(command, naming: name) {
+    private func readOnce(_ command: [UInt8], name: @autoclosure () -> String) throws(TagError) -> [UInt8] {
+        switch try frontend.exchange(command, naming: name()) {
         case .frame(let b) where b.count == 1 && b[0] & 0xFA == 0:
-            throw TagError(.commandRejected, "\(name) refused", nak: b[0])
+            throw TagError(.commandRejected, "\(name()) refused", nak: b[0])
         case .frame(let b): return b
-        case .nak(let n): throw TagError(.commandRejected, "\(name) refused", nak: n)
-        case .ack: throw TagError(.invalidResponse, "\(name) answered ACK, expected data")
+        case .nak(let n): throw TagError(.commandRejected, "\(name()) refused", nak: n)
+        case .ack: throw TagError(.invalidResponse, "\(name()) answered ACK, expected data")
         }
     }
 }

@@ -20,7 +20,9 @@ struct Type2Memory {
         return out
     }
 
-    func isKnown(page p: Int) -> Bool { page(p) != nil }
+    func isKnown(page p: Int) -> Bool {
+        p < Self.pageCount && !bytes[p * 4..<(p * 4 + 4)].contains(nil)
+    }
 
     mutating func store(_ data: [UInt8], fromPage p: Int, pageLimit: Int? = nil) {
         for (i, b) in data.enumerated() {

@@ -75,7 +75,9 @@ package final class Type2NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
         let layout = try requireLayout()
         guard layout.messageLength > 0 else { return [] }
         let addresses = layout.messageAddresses
-        try load(pages: Set(addresses.map { $0 / 4 }))
+        var pages: [Int] = []  // the message's pages, ascending, each once (the addresses ascend)
+        for a in addresses where pages.last != a / 4 { pages.append(a / 4) }
+        try load(pages: pages)
         return try NDEFFraming.checked(addresses.map { memory[$0]! })
     }
 
@@ -141,11 +143,11 @@ package final class Type2NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
     /// Reads every page of `pages` that is not known yet, with the fewest frames: runs of consecutive missing pages,
     /// each in FAST_READs of up to ``fastReadPages`` pages, or in READs (4 pages each) placed so that the last one
     /// ends on the run's last page (a READ never reaches past what is needed).
-    func load(pages: Set<Int>) throws(TagError) {
+    func load(pages: some Sequence<Int>) throws(TagError) {
         let missing = pages.filter { !memory.isKnown(page: $0) }.sorted()
         guard !missing.isEmpty else { return }
         var runs: [ClosedRange<Int>] = []
-        for p in missing {
+        for p in missing where runs.last?.contains(p) != true {  // a page named twice is read once
             // Runs never cross a sector (each is read after one SECTOR_SELECT).
             if let last = runs.last, last.upperBound + 1 == p, last.upperBound >> 8 == p >> 8 {
                 runs[runs.count - 1] = last.lowerBound...p

@@ -27,16 +27,17 @@ struct NFCAAirInterface: VirtualAirInterface {
 
     func intercept(_ frame: [UInt8], entry: inout FieldEntry) -> VirtualAnswer? {
         guard entry.state != .active(isoDEP: true) else { return nil }
+        let activation = entry.tag.activation  // computed by the tag: asked once per frame
         // A Type 1 tag (HR0/HR1, no SEL_RES) has neither HALT nor ISO-DEP: every frame, `50 00` too, is the tag's.
-        if entry.tag.activation.nfcA?.type1 != nil { return nil }
+        if activation.nfcA?.type1 != nil { return nil }
         // ISO/IEC 14443-3 §6.4.3: HLTA gets no answer and halts the tag.
-        if frame == [0x50, 0x00] {
+        if frame.count == 2 && frame[0] == 0x50 && frame[1] == 0x00 {
             entry.state = .halted
             return .silence
         }
         // ISO/IEC 14443-4 §5.6.1: RATS to a tag that offers ISO-DEP; its answer is the ATS. Level-3 frames to such a
         // tag get no answer.
-        if let ats = entry.tag.activation.ats {
+        if let ats = activation.ats {
             if frame.count == 2 && frame[0] == 0xE0 {
                 entry.state = .active(isoDEP: true)
                 return .data(ats)
