@@ -38,10 +38,10 @@ enum X509 {
             // basicConstraints cA TRUE, pathLenConstraint 0; keyUsage keyCertSign (5) + cRLSign (6).
             extensions.append(
                 extensionField("2.5.29.19", critical: true, ICAODER.sequence([ICAODER.true, ICAODER.integer(0)])))
-            extensions.append(extensionField("2.5.29.15", critical: true, ICAODER.bitString([0x06], unusedBits: 1)))
+            extensions.append(extensionField("2.5.29.15", critical: true, ICAODER.namedBits([5, 6])))
         } else {
             // keyUsage digitalSignature (0).
-            extensions.append(extensionField("2.5.29.15", critical: true, ICAODER.bitString([0x80], unusedBits: 7)))
+            extensions.append(extensionField("2.5.29.15", critical: true, ICAODER.namedBits([0])))
         }
         extensions.append(
             extensionField("2.5.29.14", critical: false, ICAODER.octetString(try keyIdentifier(subjectKey))))
