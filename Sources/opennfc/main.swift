@@ -22,6 +22,7 @@ let root = Command(
         Commands.send,
         Commands.terminal,
         Commands.password,
+        Commands.passport,
         Commands.desfire,
         Commands.classic,
         Commands.iso15693,
