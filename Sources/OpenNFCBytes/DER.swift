@@ -38,7 +38,9 @@ package struct DERNode: Sendable, Hashable {
     package static func parse(_ bytes: [UInt8]) throws(DERError) -> DERNode {
         let node = try read(bytes, at: 0, end: bytes.count)
         guard node.valueRange.upperBound == bytes.count else {
-            throw DERError("\(bytes.count - node.valueRange.upperBound) byte(s) follow the element", at: node.valueRange.upperBound)
+            throw DERError(
+                "\(bytes.count - node.valueRange.upperBound) byte(s) follow the element", at: node.valueRange.upperBound
+            )
         }
         return node
     }
@@ -63,6 +65,12 @@ package struct DERNode: Sendable, Hashable {
 
     /// A cursor over the children, for reading a SEQUENCE field by field.
     package func fields() throws(DERError) -> DERFields { DERFields(parent: self, items: try children()) }
+
+    /// The first child, which must have `tag` (any tag when nil).
+    package func first(_ tag: UInt32?, _ what: String) throws(DERError) -> DERNode {
+        var f = try fields()
+        return try f.next(tag, what)
+    }
 
     /// Throws unless this element has tag `expected`.
     @discardableResult
@@ -108,7 +116,9 @@ package struct DERNode: Sendable, Hashable {
                 i += 1
                 if b & 0x80 == 0 { break }
             }
-            guard number >= 31 else {
+            // X.690 §8.1.2.4 wants numbers below 31 in one byte; ISO/IEC 7816-4 §5.2.2.1 interindustry data objects
+            // (`5F01`, `5F1F` in the LDS) use the two-byte form for them: allowed outside the universal class.
+            guard number >= 31 || first & 0xC0 != 0 else {
                 throw DERError("tag number \(number) uses the high-tag form but fits in one byte", at: start)
             }
         }
@@ -125,7 +135,9 @@ package struct DERNode: Sendable, Hashable {
             let n = Int(l0 & 0x7F)
             guard n <= 4 else { throw DERError("a \(n)-byte length is too long", at: lengthAt) }
             guard i + n <= end else { throw DERError("the data ends inside the length", at: lengthAt) }
-            guard bytes[i] != 0 else { throw DERError("the length has a leading zero byte (not minimal)", at: lengthAt) }
+            guard bytes[i] != 0 else {
+                throw DERError("the length has a leading zero byte (not minimal)", at: lengthAt)
+            }
             length = 0
             for k in 0..<n { length = length << 8 | Int(bytes[i + k]) }
             guard length >= 0x80 else {
@@ -192,7 +204,9 @@ extension DERNode {
                 current = 0
             }
         }
-        guard fresh else { throw DERError("the OBJECT IDENTIFIER ends inside a subidentifier", at: base + content.count - 1) }
+        guard fresh else {
+            throw DERError("the OBJECT IDENTIFIER ends inside a subidentifier", at: base + content.count - 1)
+        }
         let first = arcs[0]
         let head: [UInt64] = first < 40 ? [0, first] : first < 80 ? [1, first - 40] : [2, first - 80]
         return (head + arcs.dropFirst()).map(String.init).joined(separator: ".")
@@ -210,7 +224,8 @@ extension DERNode {
         let v = value
         guard let unused = v.first else { throw DERError("a BIT STRING has no unused-bits byte", at: offset) }
         guard unused == 0 else {
-            throw DERError("the BIT STRING has \(unused) unused bit(s); whole bytes were expected", at: valueRange.lowerBound)
+            throw DERError(
+                "the BIT STRING has \(unused) unused bit(s); whole bytes were expected", at: valueRange.lowerBound)
         }
         return Array(v.dropFirst())
     }
@@ -354,7 +369,9 @@ package struct DERTime: Sendable, Hashable, Comparable, CustomStringConvertible 
     package var year, month, day, hour, minute, second: Int
 
     package init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (
+            year, month, day, hour, minute, second
+        )
     }
 
     /// The time `seconds` after 1970-01-01T00:00:00Z (civil-from-days, proleptic Gregorian calendar).

@@ -58,7 +58,9 @@ package enum Digest {
         var out = [UInt8](repeating: 0, count: 64)
         var length: UInt32 = 0
         let ok = data.withUnsafeBytes { d in
-            out.withUnsafeMutableBufferPointer { o in lib.digest(d.baseAddress, d.count, o.baseAddress, &length, md, nil) }
+            out.withUnsafeMutableBufferPointer { o in
+                lib.digest(d.baseAddress, d.count, o.baseAddress, &length, md, nil)
+            }
         }
         guard ok == 1 else { throw CryptoError(.operationFailed, "EVP_Digest \(algorithm.opensslName) failed") }
         return Array(out.prefix(Int(length)))

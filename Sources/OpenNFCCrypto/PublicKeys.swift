@@ -80,7 +80,8 @@ package final class PublicKey: @unchecked Sendable {
 
     /// Whether `signature` is `scheme`'s signature of `message` under this key. A wrong signature is `false`; a
     /// signature of the wrong form for the scheme is also `false`.
-    package func verify(_ signature: [UInt8], of message: [UInt8], scheme: SignatureScheme) throws(CryptoError) -> Bool {
+    package func verify(_ signature: [UInt8], of message: [UInt8], scheme: SignatureScheme) throws(CryptoError) -> Bool
+    {
         var sig = signature
         if case .ecdsa(_, plain: true) = scheme {
             guard sig.count % 2 == 0, !sig.isEmpty else { return false }
@@ -129,7 +130,8 @@ package final class PrivateKey: @unchecked Sendable {
             return lib.d2iAutoPrivateKey(nil, &p, b.count)
         }
         guard let key else {
-            throw CryptoError(.operationFailed, "libcrypto cannot read the private key (\(pkcs8.count) bytes of PKCS #8)")
+            throw CryptoError(
+                .operationFailed, "libcrypto cannot read the private key (\(pkcs8.count) bytes of PKCS #8)")
         }
         pkey = key
     }
@@ -346,11 +348,14 @@ extension LibCrypto {
                                     OSSLParam(
                                         key: gk, dataType: 4, data: UnsafeMutableRawPointer(mutating: gv),
                                         dataSize: curve.utf8.count, returnSize: -1),
-                                    OSSLParam(key: sk, dataType: 2, data: s.baseAddress, dataSize: s.count, returnSize: -1),
-                                    OSSLParam(key: pk, dataType: 5, data: p.baseAddress, dataSize: p.count, returnSize: -1),
+                                    OSSLParam(
+                                        key: sk, dataType: 2, data: s.baseAddress, dataSize: s.count, returnSize: -1),
+                                    OSSLParam(
+                                        key: pk, dataType: 5, data: p.baseAddress, dataSize: p.count, returnSize: -1),
                                     OSSLParam(key: nil, dataType: 0, data: nil, dataSize: 0, returnSize: 0),
                                 ]
-                                return params.withUnsafeMutableBytes { pkeyFromData(ctx, &pkey, 0x87, $0.baseAddress) } == 1
+                                return params.withUnsafeMutableBytes { pkeyFromData(ctx, &pkey, 0x87, $0.baseAddress) }
+                                    == 1
                             }
                         }
                     }

@@ -9,7 +9,8 @@ package struct RetailMAC: Sendable {
     /// A MAC under the 16-byte key A ‖ B (the two-key 3DES form).
     package init(key: [UInt8]) throws(CryptoError) {
         guard key.count == 16 else {
-            throw CryptoError(.invalidKeyLength, "a retail MAC key has 16 bytes (key A ‖ key B), this one has \(key.count)")
+            throw CryptoError(
+                .invalidKeyLength, "a retail MAC key has 16 bytes (key A ‖ key B), this one has \(key.count)")
         }
         a = try BlockCipher(.des, key: Array(key.prefix(8)))
         b = try BlockCipher(.des, key: Array(key.suffix(8)))
@@ -66,7 +67,9 @@ package enum ICAOKDF {
         -> [UInt8]
     {
         let input =
-            secret + [UInt8(counter >> 24), UInt8(counter >> 16 & 0xFF), UInt8(counter >> 8 & 0xFF), UInt8(counter & 0xFF)]
+            secret + [
+                UInt8(counter >> 24), UInt8(counter >> 16 & 0xFF), UInt8(counter >> 8 & 0xFF), UInt8(counter & 0xFF),
+            ]
         switch cipher {
         case .tdes2: return adjustParity(Array(try Digest.hash(.sha1, input).prefix(16)))
         case .aes128: return Array(try Digest.hash(.sha1, input).prefix(16))

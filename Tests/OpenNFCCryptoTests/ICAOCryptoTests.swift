@@ -65,7 +65,9 @@ import Testing
         #expect(try ICAOKDF.derive(secret, counter: 1, for: .aes128) == h("F5F0E35C0D7161EE6724EE513A0D9A7F"))
         let k256 = try ICAOKDF.derive(secret, counter: 1, for: .aes256)
         #expect(k256 == (try Digest.hash(.sha256, secret + [0, 0, 0, 1])))
-        #expect(try ICAOKDF.derive(secret, counter: 2, for: .aes192) == Array(k256.prefix(0)) + (try Digest.hash(.sha256, secret + [0, 0, 0, 2])).prefix(24))
+        #expect(
+            try ICAOKDF.derive(secret, counter: 2, for: .aes192) == Array(k256.prefix(0))
+                + (try Digest.hash(.sha256, secret + [0, 0, 0, 2])).prefix(24))
         #expect(throws: CryptoError.self) { try ICAOKDF.derive(secret, counter: 1, for: .des) }
     }
 
@@ -129,7 +131,8 @@ import Testing
     @Test func explicitParametersMatchTheNamedCurve() throws {
         let named = try ECGroup(.brainpoolP256r1)
         let (p, a, b) = try named.curveParameters()
-        let explicit = try ECGroup(p: p, a: a, b: b, generator: try named.generator, order: try named.order, cofactor: [1])
+        let explicit = try ECGroup(
+            p: p, a: a, b: b, generator: try named.generator, order: try named.order, cofactor: [1])
         #expect(explicit.name == nil)
         #expect(try explicit.multiply(mapSK) == (try named.multiply(mapSK)))
     }
@@ -168,7 +171,8 @@ import Testing
     @Test func ecKeysOnEveryCurveSignPlainAndDER() throws {
         for curve in [NamedCurve.brainpoolP256r1, .brainpoolP384r1, .secp384r1, .secp521r1] {
             let key = try PrivateKey.generateEC(curve)
-            #expect(try key.kind == .ec(curve: curve.rawValue, bits: curve == .secp521r1 ? 521 : curve.scalarLength * 8))
+            #expect(
+                try key.kind == .ec(curve: curve.rawValue, bits: curve == .secp521r1 ? 521 : curve.scalarLength * 8))
             let pub = try PublicKey(spki: try key.publicKey.spki)
             let message: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
             let plain = try key.sign(message, scheme: .ecdsa(.sha256, plain: true))

@@ -68,7 +68,8 @@ typealias FnPKeyRecover =
     @convention(c) (
         OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>?, UnsafePointer<UInt8>?, Int
     ) -> Int32
-typealias FnPKeyDerive = @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>?) -> Int32
+typealias FnPKeyDerive =
+    @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>?) -> Int32
 
 /// The second half of ``LibCrypto``'s table: digests, `EVP_PKEY` objects (RSA and EC keys in and out as DER,
 /// signatures with a digest, the raw RSA operations, ECDH) and the EC group and point arithmetic PACE's mappings

@@ -5,11 +5,11 @@ import OpenNFCSimulation
 extension Commands {
     static let passport = Command(
         name: "passport",
-        abstract: "Virtual passports and ID cards (ICAO 9303): their TEST PKI.",
+        abstract: "Read and verify ePassports and ID cards (ICAO 9303); make the TEST PKI of virtual ones.",
         discussion: """
             A virtual passport or ID card is made with `opennfc tag new --chip passport|id-card` (docs/PASSPORT.md).
             """,
-        subcommands: [passportPKI]
+        subcommands: [passportRead, passportPKI]
     )
 
     static let passportPKI = Command(
