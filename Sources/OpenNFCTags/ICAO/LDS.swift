@@ -101,7 +101,7 @@ package struct FaceImage: Sendable, Hashable {
             let blockStart = r.index
             let blockLength = Int(try r.readUInt32())
             let featurePoints = Int(try r.readUInt16())
-            _ = try r.readBytes(16)  // gender … pose uncertainty
+            _ = try r.readBytes(14)  // gender, eye, hair, feature mask, expression, pose, pose uncertainty
             _ = try r.readBytes(8 * featurePoints)
             _ = try r.readBytes(1)  // face image type
             let dataType = try r.readUInt8()

@@ -28,7 +28,9 @@ extension Commands {
             .init(name: "can", value: "<digits>", help: "The card access number (PACE)."),
             .init(
                 name: "csca", value: "<dir|file>",
-                help: "CSCA certificates: a folder of DER/PEM files, one such file, or an ICAO master list."),
+                help:
+                    "CSCA certificates: a folder of .cer/.crt/.der/.pem/.ml files, one such file, or an ICAO master list."
+            ),
             .init(name: "photo", value: "<file>", help: "Write DG2's face image (JPEG or JPEG 2000) here."),
             .init(name: "date", value: "<YYYY-MM-DD>", help: "Judge certificate validity at this date (default: now)."),
             .init(name: "no-pace", help: "Use BAC even when the document offers PACE."),
@@ -107,7 +109,11 @@ extension Commands {
         var files = [path]
         if isDirectory.boolValue {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            files = names.sorted().filter { !$0.hasPrefix(".") }.map { "\(path)/\($0)" }.filter {
+            // Certificates and master lists by their usual extensions; keys and notes beside them are skipped.
+            let kinds = ["cer", "crt", "der", "pem", "ml", "mls"]
+            files = names.sorted().filter { n in
+                !n.hasPrefix(".") && kinds.contains(String(n.split(separator: ".").last ?? "").lowercased())
+            }.map { "\(path)/\($0)" }.filter {
                 var d: ObjCBool = false
                 return FileManager.default.fileExists(atPath: $0, isDirectory: &d) && !d.boolValue
             }
@@ -116,7 +122,6 @@ extension Commands {
         for file in files {
             let bytes = try InputFile.bytes(file, what: "CSCA file")
             do { certificates += try CSCAList.certificates(inFile: bytes, name: file) } catch {
-                if isDirectory.boolValue, file.hasSuffix(".key") || file.hasSuffix(".json") { continue }
                 throw CLIError.failure("--csca: \(error.reason)")
             }
         }
@@ -127,7 +132,7 @@ extension Commands {
     static func passportText(_ r: PassportReadResult) -> String {
         var out = ""
         func line(_ label: String, _ value: String) {
-            out += label.padding(toLength: 16, withPad: " ", startingAt: 0) + value + "\n"
+            out += label.padding(toLength: 18, withPad: " ", startingAt: 0) + value + "\n"
         }
         if let m = r.mrz {
             line(
