@@ -162,7 +162,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "OpenNFCTagsTests", dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF", "OpenNFCTestSupport"],
+            name: "OpenNFCTagsTests",
+            dependencies: ["OpenNFCTags", "OpenNFCBytes", "OpenNFCRF", "OpenNFCCrypto", "OpenNFCTestSupport"],
             swiftSettings: strict),
         .testTarget(name: "OpenNFCRFTests", dependencies: ["OpenNFCRF"], swiftSettings: strict),
         .testTarget(

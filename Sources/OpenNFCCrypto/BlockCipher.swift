@@ -1,4 +1,4 @@
-/// The block ciphers MIFARE uses, all from OpenSSL 3's libcrypto (``LibCrypto``); no cipher is written here.
+/// The block ciphers MIFARE and ICAO Doc 9303 secure messaging use, all from OpenSSL 3's libcrypto (``LibCrypto``); no cipher is written here.
 package enum CipherAlgorithm: String, Sendable, Hashable, CaseIterable {
     /// Single DES (FIPS 46-3), 8-byte key (parity bits ignored), run as 3DES with K1 = K2 = K3.
     case des
@@ -8,28 +8,36 @@ package enum CipherAlgorithm: String, Sendable, Hashable, CaseIterable {
     case tdes3
     /// AES-128 (FIPS 197), 16-byte key.
     case aes128
+    /// AES-192 (FIPS 197), 24-byte key.
+    case aes192
+    /// AES-256 (FIPS 197), 32-byte key.
+    case aes256
 
     /// The key length in bytes.
     package var keyLength: Int {
         switch self {
         case .des: 8
         case .tdes2, .aes128: 16
-        case .tdes3: 24
+        case .tdes3, .aes192: 24
+        case .aes256: 32
         }
     }
 
-    /// The block length in bytes: 8 for the DES family, 16 for AES.
-    package var blockLength: Int { self == .aes128 ? 16 : 8 }
+    /// Whether this is AES (16-byte blocks) rather than the DES family (8-byte blocks).
+    package var isAES: Bool { self == .aes128 || self == .aes192 || self == .aes256 }
 
-    var ecbName: String { self == .aes128 ? "AES-128-ECB" : "DES-EDE3-ECB" }
-    var cbcName: String { self == .aes128 ? "AES-128-CBC" : "DES-EDE3-CBC" }
+    /// The block length in bytes: 8 for the DES family, 16 for AES.
+    package var blockLength: Int { isAES ? 16 : 8 }
+
+    var ecbName: String { isAES ? "AES-\(keyLength * 8)-ECB" : "DES-EDE3-ECB" }
+    var cbcName: String { isAES ? "AES-\(keyLength * 8)-CBC" : "DES-EDE3-CBC" }
 
     /// The key OpenSSL gets: DES and two-key 3DES are expanded to the three-key form.
     func expand(_ key: [UInt8]) -> [UInt8] {
         switch self {
         case .des: key + key + key
         case .tdes2: key + key.prefix(8)
-        case .tdes3, .aes128: key
+        case .tdes3, .aes128, .aes192, .aes256: key
         }
     }
 }
@@ -94,7 +102,7 @@ package struct BlockCipher: Sendable {
     }
 }
 
-/// CMAC (NIST SP 800-38B) over AES-128 or the DES family, through OpenSSL 3's `EVP_MAC` "CMAC".
+/// CMAC (NIST SP 800-38B) over AES or the DES family, through OpenSSL 3's `EVP_MAC` "CMAC".
 package struct CMAC: Sendable {
     package let algorithm: CipherAlgorithm
     private let key: [UInt8]

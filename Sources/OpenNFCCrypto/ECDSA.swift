@@ -28,16 +28,8 @@ typealias FnPKeyVerify =
 /// | `EVP_PKEY_CTX_new_from_pkey`, `EVP_PKEY_sign_init`, `EVP_PKEY_sign` | signing; the DER `ECDSA-Sig-Value` (SEC 1 §C.5) is turned into `r ‖ s` here |
 /// | `EVP_PKEY_verify_init`, `EVP_PKEY_verify` | verification of a DER signature built from `r ‖ s` |
 package struct ECDSA: Sendable {
-    /// The curves MIFARE originality signatures use.
-    package enum Curve: String, Sendable, Hashable, CaseIterable {
-        /// NIST P-224 (SEC 2 secp224r1): 28-byte scalars, 56-byte signatures (MIFARE Plus EV1/EV2, NTAG 424).
-        case secp224r1
-        /// NIST P-256: 32-byte scalars, 64-byte signatures.
-        case prime256v1
-
-        /// The length of a scalar (r, s, the private key) in bytes.
-        package var scalarLength: Int { self == .secp224r1 ? 28 : 32 }
-    }
+    /// The curves: every ``NamedCurve`` (MIFARE originality signatures use secp224r1; eMRTDs brainpool and NIST).
+    package typealias Curve = NamedCurve
 
     package let curve: Curve
     private let lib: LibCrypto

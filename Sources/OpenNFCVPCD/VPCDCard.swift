@@ -86,7 +86,12 @@ package final class VPCDCard {
         tag.reset()
     }
 
-    var isISODEP: Bool { tag.activation.ats != nil || (tag.activation.selRes ?? 0) & 0x20 != 0 }
+    /// ISO-DEP: an NFC-A tag with an ATS (SAK bit 6), or an NFC-B tag whose ATQB announces ISO/IEC 14443-4
+    /// (protocol info byte 2, bit 1: a Type B Type 4 card, a passport).
+    var isISODEP: Bool {
+        if case .nfcB(let b) = tag.activation.air { return b.protocolInfo.count > 1 && b.protocolInfo[1] & 0x01 != 0 }
+        return tag.activation.ats != nil || (tag.activation.selRes ?? 0) & 0x20 != 0
+    }
     var isFeliCa: Bool { tag.activation.technology == .nfcF }
 
     // MARK: APDUs

@@ -12,6 +12,7 @@ let root = Command(
         Commands.emulate,
         Commands.field,
         Commands.tag,
+        Commands.passport,
         Commands.info,
         Commands.read,
         Commands.write,

@@ -62,12 +62,13 @@ struct OSSLParam {
 ///
 /// | Function | Used for |
 /// |---|---|
-/// | `EVP_CIPHER_fetch` | `AES-128-ECB`, `AES-128-CBC`, `DES-EDE3-ECB`, `DES-EDE3-CBC` from the default provider |
+/// | `EVP_CIPHER_fetch` | `AES-128/192/256-ECB` and `-CBC`, `DES-EDE3-ECB`, `DES-EDE3-CBC` from the default provider |
 /// | `EVP_CIPHER_CTX_new` / `_free` / `_set_padding` | one context per operation, padding off |
 /// | `EVP_CipherInit_ex2` / `EVP_CipherUpdate` / `EVP_CipherFinal_ex` | encryption and decryption |
 /// | `EVP_MAC_fetch("CMAC")` / `EVP_MAC_CTX_new` / `_free` / `EVP_MAC_init` / `_update` / `_final` | CMAC |
 /// | `EVP_PKEY_CTX_new_from_name` / `_from_pkey` / `_free`, `EVP_PKEY_fromdata_init` / `_fromdata` / `_free`, `EVP_PKEY_sign_init` / `_sign`, `EVP_PKEY_verify_init` / `_verify` | ECDSA (``ECDSA``) |
 /// | `BIO_new_mem_buf` / `BIO_free`, `PEM_read_bio_PrivateKey`, `ERR_get_error` / `ERR_error_string_n` | checking a PEM private key and its passphrase (``PrivateKeyPEM``) |
+/// | the rest of the table | ``LibCryptoPK``: digests, RSA and EC keys, signatures with a digest, EC arithmetic |
 ///
 /// Single DES and two-key 3DES run as three-key EDE with the key repeated (K1 K1 K1 and K1 K2 K1): E_K1(D_K1(E_K1(x)))
 /// = E_K1(x), and keying option 2 of NIST SP 800-67 §3.2 is K3 = K1. OpenSSL 3 moved plain `DES-ECB` to its legacy
@@ -105,8 +106,13 @@ final class LibCrypto: @unchecked Sendable {
     let errErrorStringN: FnErrErrorStringN
     /// Fetched `EVP_CIPHER`s by OpenSSL name.
     let ciphers: [String: OpaquePointer]
+    /// The `dlopen` handle, for ``LibCryptoPK``'s symbols.
+    let handle: UnsafeMutableRawPointer
 
-    static let cipherNames = ["AES-128-ECB", "AES-128-CBC", "DES-EDE3-ECB", "DES-EDE3-CBC"]
+    static let cipherNames = [
+        "AES-128-ECB", "AES-128-CBC", "AES-192-ECB", "AES-192-CBC", "AES-256-ECB", "AES-256-CBC", "DES-EDE3-ECB",
+        "DES-EDE3-CBC",
+    ]
 
     #if canImport(Darwin)
         static let libraryNames = ["libcrypto.3.dylib", "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib"]
@@ -141,6 +147,7 @@ final class LibCrypto: @unchecked Sendable {
                 .libraryUnavailable,
                 "cannot load OpenSSL 3's libcrypto (\(why)); install it (Debian/Ubuntu: `apt-get install libssl3`)")
         }
+        self.handle = lib
         func sym<T>(_ name: String, as type: T.Type) throws(CryptoError) -> T {
             guard let p = dlsym(lib, name) else {
                 throw CryptoError(

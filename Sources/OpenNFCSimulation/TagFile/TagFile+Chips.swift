@@ -9,10 +9,10 @@ extension TagFile {
         + MifareClassicTag.tagFileChips + MIFAREPlusTag.tagFileChips
         + FeliCaLiteSTag.tagFileChips + FeliCaStandardTag.tagFileChips
 
-    /// ISO-DEP chips (Type 4, DESFire EV1, VAS pass holder): `Type4Tag+TagFile.swift`, `DESFireEV1Tag+TagFile.swift`,
-    /// `VASPassTag+TagFile.swift`.
+    /// ISO-DEP chips (Type 4, DESFire EV1, VAS pass holder, eMRTD passport and ID card): `Type4Tag+TagFile.swift`,
+    /// `DESFireEV1Tag+TagFile.swift`, `VASPassTag+TagFile.swift`, `ICAO/EMRTDTag+TagFile.swift`.
     static let isoDEPChips: [TagFileChip] =
-        Type4Tag.tagFileChips + DESFireEV1Tag.tagFileChips + VASPassTag.tagFileChips
+        Type4Tag.tagFileChips + DESFireEV1Tag.tagFileChips + VASPassTag.tagFileChips + EMRTDTag.tagFileChips + EMRTDTag.tagFileChips
 
     /// Chip names the CLI accepts even before their simulation is registered, with the reason shown to the user.
     package static let plannedChips: [String: String] = [:]

@@ -14,7 +14,9 @@ extension Commands {
             mapping 3.0 (ENDEF file with a 4-byte ENLEN, reached past 32 KiB with odd-INS READ/UPDATE BINARY) and \
             --ndef-file-size sets the NDEF file size in bytes, length field included (default 4096; up to 65534 \
             under mappings 1.0 and 2.0, 16777216 under 3.0). --key sets the 3DES key of an ultralight-c (16 bytes; \
-            default the factory key 49454D4B41455242214E4143554F5946, "BREAKMEIFYOUCAN!" in its key pages).
+            default the factory key 49454D4B41455242214E4143554F5946, "BREAKMEIFYOUCAN!" in its key pages). \
+            --chip passport and --chip id-card make a virtual eMRTD (docs/PASSPORT.md): ICAO's specimen document \
+            unless --mrz or the holder fields are given, signed under a fresh TEST PKI unless --pki names one.
             """,
         options: [
             .init(name: "chip", value: "<chip>", help: "Chip: \(TagCLI.chipList)."),
@@ -26,7 +28,7 @@ extension Commands {
             .init(name: "output", short: "o", value: "<file>", help: "Where to write the tag file."),
             .init(name: "mapping", value: "<1.0|2.0|3.0>", help: "type4: NDEF mapping version (default 2.0)."),
             .init(name: "ndef-file-size", value: "<bytes>", help: "type4: NDEF file size, length field included."),
-        ],
+        ] + passportOptions,
         run: { inv in
             guard let chipName = inv.value("chip") else { throw CLIError.usage("missing --chip <\(TagCLI.chipList)>") }
             guard let output = inv.value("output") else { throw CLIError.usage("missing -o <file>") }
@@ -49,6 +51,11 @@ extension Commands {
                 uid =
                     chip.uidPrefix
                     + (chip.uidPrefix.count..<chip.uidLength).map { _ in UInt8.random(in: 1...0xFE, using: &rng) }
+            }
+            if let passport = try passportTag(inv, chip: chip.name, uid: uid) {
+                try TagCLI.save(passport, to: output)
+                Console.err("Wrote \(chip.name) UID \(Hex.encode(uid)) to \(output) (TEST keys)\n")
+                return 0
             }
             let message = try messageOption(inv)
             let configuration = try type4Configuration(inv, chip: chip.name)
