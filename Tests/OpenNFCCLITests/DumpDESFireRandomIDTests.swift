@@ -87,7 +87,7 @@ import Testing
         #expect(on.status == 0, "\(on.stderr)")
         let r = try ws.run(["restore", "d.json", "--device", "sim:t.json"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("Restored 'd.json' to desfire-ev1 08"), "\(r.stdout)")
+        #expect(r.stderr.hasPrefix("Restored 'd.json' to desfire-ev1 08"), "\(r.stderr)")
         #expect(try ws.run(["read", "--device", "sim:t.json"]).stdout.contains("URI: https://example.com"))
         let saved = try json(try TagFixture.bytes(ws.path("t.json")))
         #expect(saved["uid"] as? String == "04AABBCCDDEEFF")

@@ -33,7 +33,7 @@ import Testing
 
         let saved = try ws.run(["dump", "-o", ws.path("d.json"), "--device", "sim:\(file)"])
         #expect(saved.status == 0, "\(saved.stderr)")
-        #expect(saved.stdout.contains("Saved felica-lite-s \(Self.idm)"))
+        #expect(saved.stderr.contains("Saved felica-lite-s \(Self.idm)"))
         #expect(saved.stdout.contains("CK never reads back from a card: it is saved as zeros."))
         let json = try ws.run(["dump", "--json", "--device", "sim:\(file)"])
         #expect(json.stdout.contains("\"chip\": \"felica-lite-s\""))
@@ -49,7 +49,7 @@ import Testing
         let r = try ws.run(["restore", ws.path("d.json"), "--device", "sim:\(blank)", "--trace"])
         #expect(r.status == 0, "\(r.stderr)")
         // Block 0 marked WriteF 0F, the message blocks (2 for this URI), block 0 last: 4 writes.
-        #expect(r.stdout.contains("Restored '\(ws.path("d.json"))' to felica-lite-s \(Self.other): 4 writes."))
+        #expect(r.stderr.contains("Restored '\(ws.path("d.json"))' to felica-lite-s \(Self.other): 4 writes."))
         #expect(try ws.run(["read", "--device", "sim:\(blank)"]).stdout.contains("https://felica.example/dump"))
         let again = try ws.run(["restore", ws.path("d.json"), "--device", "sim:\(blank)", "--json"])
         #expect(again.stdout.contains("\"writes\": 0"))
@@ -102,7 +102,7 @@ import Testing
 
         let saved = try ws.run(["dump", "-o", ws.path("d.json"), "--device", "sim:\(file)"])
         #expect(saved.status == 0, "\(saved.stderr)")
-        #expect(saved.stdout.contains("Saved felica-standard \(Self.idm) (1 system, 4 services)"))
+        #expect(saved.stderr.contains("Saved felica-standard \(Self.idm) (1 system, 4 services)"))
         #expect(saved.stdout.contains("Services that need a key were not read and are saved as one zero block: 1008"))
         let show = try ws.run(["tag", "show", ws.path("d.json")])
         #expect(show.stdout.contains("  Service 1008: random, read/write, key, 1 blocks"))
@@ -116,7 +116,7 @@ import Testing
         let back = try ws.run(["dump", "--device", "sim:\(fresh)"])
         for line in expected.dropFirst(2) { #expect(back.stdout.contains(line + "\n"), "\(line)") }
         let again = try ws.run(["restore", ws.path("d.json"), "--device", "sim:\(fresh)"])
-        #expect(again.stdout.contains("already holds"), "\(again.stdout)")
+        #expect(again.stderr.contains("already holds"), "\(again.stderr)")
     }
 
     @Test func standardRestoreRefusesACardWithOtherServicesAndLeavesReadOnlyServicesAlone() throws {
