@@ -336,7 +336,7 @@ import Testing
                 "Sectors not read (no key of the dictionary opens them; give theirs with --keys FILE): 2"))
         let partial = try ws.run(["dump", "-o", "partial.json", "--device", "sim:src.json"])
         #expect(partial.status == 0, "\(partial.stderr)")
-        #expect(partial.stdout.contains("Sectors not read"))
+        #expect(partial.stderr.contains("Sectors not read"))
         try "112233445566\n665544332211\n".write(toFile: ws.path("keys.txt"), atomically: true, encoding: .utf8)
         let full = try ws.run(["dump", "--keys", "keys.txt", "-o", "backup.json", "--device", "sim:src.json"])
         #expect(full.stderr == "Saved mifare-classic-1k C0FFEE04 (64 blocks, keys in the trailers) to backup.json.\n")
@@ -346,7 +346,7 @@ import Testing
         let restored = try ws.run(["restore", "backup.json", "--block0", "--device", "sim:dst.json"])
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(
-            restored.stdout.hasPrefix(
+            restored.stderr.hasPrefix(
                 "Restored 'backup.json' to MIFARE Classic C0FFEE05: 64 blocks written, block 0 by gen2"))
         // The clone: same block 0 (UID), same keys, same message.
         let clone = try ws.run(["tag", "show", "dst.json"]).stdout
@@ -357,8 +357,8 @@ import Testing
         try newCard(ws, "dst2.json", uid: "C0FFEE0C")
         let some = try ws.run(["restore", "partial.json", "--device", "sim:dst2.json"])
         #expect(some.status == 0, "\(some.stderr)")
-        #expect(some.stdout.contains("Sectors skipped (not read in the dump): 2"))
-        #expect(some.stdout.contains("Block 0 (UID) not written"))
+        #expect(some.stderr.contains("Sectors skipped (not read in the dump): 2"))
+        #expect(some.stderr.contains("Block 0 (UID) not written"))
         let badKeys = try ws.run(["dump", "--keys", "bad.txt", "--device", "sim:src.json"])
         #expect(badKeys.status == 1)
         try "FFFFFFFFFFFF\nzz\n".write(toFile: ws.path("bad.txt"), atomically: true, encoding: .utf8)

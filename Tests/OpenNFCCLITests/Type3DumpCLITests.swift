@@ -34,7 +34,7 @@ import Testing
         let saved = try ws.run(["dump", "-o", ws.path("d.json"), "--device", "sim:\(file)"])
         #expect(saved.status == 0, "\(saved.stderr)")
         #expect(saved.stderr.contains("Saved felica-lite-s \(Self.idm)"))
-        #expect(saved.stdout.contains("CK never reads back from a card: it is saved as zeros."))
+        #expect(saved.stderr.contains("CK never reads back from a card: it is saved as zeros."))
         let json = try ws.run(["dump", "--json", "--device", "sim:\(file)"])
         #expect(json.stdout.contains("\"chip\": \"felica-lite-s\""))
         // The same tag file as -o wrote, with its hex written without spaces (as every --json).
@@ -103,7 +103,7 @@ import Testing
         let saved = try ws.run(["dump", "-o", ws.path("d.json"), "--device", "sim:\(file)"])
         #expect(saved.status == 0, "\(saved.stderr)")
         #expect(saved.stderr.contains("Saved felica-standard \(Self.idm) (1 system, 4 services)"))
-        #expect(saved.stdout.contains("Services that need a key were not read and are saved as one zero block: 1008"))
+        #expect(saved.stderr.contains("Services that need a key were not read and are saved as one zero block: 1008"))
         let show = try ws.run(["tag", "show", ws.path("d.json")])
         #expect(show.stdout.contains("  Service 1008: random, read/write, key, 1 blocks"))
         #expect(show.stdout.contains("  Service 100D: cyclic, read/write, no key, 4 blocks"))
@@ -136,8 +136,8 @@ import Testing
         try edited.write(toFile: ws.path("e.json"), atomically: true, encoding: .utf8)
         let r = try ws.run(["restore", ws.path("e.json"), "--device", "sim:\(file)"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("nothing written"))
-        #expect(r.stdout.contains("Note: read-only services that differ were not written: 100B."))
+        #expect(r.stderr.contains("nothing written"))
+        #expect(r.stderr.contains("Note: read-only services that differ were not written: 100B."))
 
         // A Lite-S is not a Standard card.
         let lite = try new(ws, "felica-lite-s", Self.other, "l.json")
