@@ -233,6 +233,17 @@ def main():
         shot("field-terminal.png")
         print("ok: typed SELECT and APDU got the phone's 6A82 and the handler's 6D00; the field's coming and going "
               "showed readerDetected and readerDeselected")
+        # The layout beside the iOS Simulator (issue 30 item 9): at 900 px and at 600 px nothing is wider than the
+        # window and the terminal, the shelf and the transcript are all there.
+        for width in (900, 600):
+            browser.set_window_size(width, 900)
+            wait(lambda: browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"),
+                 "no horizontal scrolling at %d px" % width)
+            for id_ in ("terminalpanel", "shelf", "transcript", "memory"):
+                check(browser.find_element(By.ID, id_).size["width"] > 0, "%s shown at %d px" % (id_, width))
+            shot("field-%d.png" % width)
+        browser.set_window_size(1400, 900)
+        print("ok: the page fits 900 px and 600 px windows without horizontal scrolling")
         os.kill(card.pid, signal.SIGKILL)
         card.wait()
         wait(lambda: "No app is connected." in text("cardstatus"), "the card gone with the app")

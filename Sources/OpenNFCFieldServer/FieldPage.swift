@@ -50,6 +50,9 @@ enum FieldPage {
         #transcript .terminal { color:#ff9f0a; } #transcript .card { color:#a6e3a1; }
         #error { color:var(--red); min-height:18px; margin-top:6px; }
         .col { display:flex; flex-direction:column; gap:16px; min-width:0; }
+        /* Beside the iOS Simulator (900 px and narrower): the phone and the memory side by side, then one column. */
+        @media (max-width: 1100px) { main { grid-template-columns: 330px minmax(0, 1fr); } main > section:last-child { grid-column: 1 / -1; } }
+        @media (max-width: 760px) { main { grid-template-columns: minmax(0, 1fr); padding:10px; } .phone { width:100%; max-width:290px; } header { flex-wrap:wrap; } }
         form.term { display:grid; grid-template-columns: 48px 1fr auto; gap:6px; align-items:center; margin-top:8px; }
         form.term input { font-family:ui-monospace, Menlo, monospace; min-width:0; }
         #termlog { max-height:260px; overflow:auto; background:#1c1c1e; color:#e5e5ea; border-radius:8px; padding:8px; margin-top:10px; font:12px/1.45 ui-monospace, Menlo, monospace; }

@@ -31,5 +31,6 @@ import Testing
         #expect(text.contains("ok: the terminal panel's loyalty example read the member number"))
         #expect(text.contains("ok: typed SELECT and APDU got the phone's 6A82 and the handler's 6D00"))
         #expect(text.contains("ok: the app's card left the page with the app"))
+        #expect(text.contains("ok: the page fits 900 px and 600 px windows without horizontal scrolling"))
     }
 }
