@@ -157,7 +157,7 @@ extension FieldServer {
             }
             do {
                 let t = try virtualFrontend.activate(target, isoDEP: isoDEP)
-                activeISODEP = t.isISODEP
+                activeMode = RFFrameMode(target: t)
                 touch(handle)
                 log("rf", "# activated: \(t)")
                 return .result(id: id, .target(t))
@@ -167,20 +167,20 @@ extension FieldServer {
             }
         case .exchange(let id, let frame):
             lastCommand = frame
-            log("out", "> \(Hex.encode(frame))", describer.command(frame, activeISODEP))
+            log("out", "> \(Hex.encode(frame))", describer.command(frame, activeMode))
             let handle = field.activeHandle
             do {
                 let r = try virtualFrontend.exchange(frame)
                 if let handle { touch(handle) }
                 // A raw RATS moves a level-3 activation to ISO-DEP.
-                if frame.count == 2 && frame[0] == 0xE0, case .frame = r { activeISODEP = true }
+                if frame.count == 2 && frame[0] == 0xE0, case .frame = r { activeMode = .isoDEP }
                 let text: String
                 switch r {
                 case .frame(let b): text = "< \(Hex.encode(b))"
                 case .ack: text = "< 0A"
                 case .nak(let n): text = "< NAK \(n)"
                 }
-                log("in", text, describer.answer(r, frame, activeISODEP))
+                log("in", text, describer.answer(r, frame, activeMode))
                 return .result(id: id, .response(r))
             } catch {
                 log("in", error.code == .timeout ? "< TIMEOUT" : "< \(error)")

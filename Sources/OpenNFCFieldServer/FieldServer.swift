@@ -21,13 +21,14 @@ internal import OpenNFCSimulation
 /// | Transcript | the last 2,000 lines: app, sheet, field and RF events, frames with the `--trace` comments |
 /// | Security | loopback only; requests whose `Host` is not this server's loopback address, and browser requests from another origin, are refused (403): a web page elsewhere cannot drive the field |
 package final class FieldServer: @unchecked Sendable {
-    /// Names frames for people (the CLI passes its `--trace` decoder).
+    /// Names frames for people (the CLI passes its `--trace` decoder), given the frame mode of the activated target
+    /// (ISO-DEP, NFC-A, FeliCa, ISO 15693), so each technology's frames get their own family's names.
     package struct Describer: Sendable {
-        package var command: @Sendable (_ frame: [UInt8], _ isoDEP: Bool) -> String?
-        package var answer: @Sendable (_ response: RFResponse, _ command: [UInt8], _ isoDEP: Bool) -> String?
+        package var command: @Sendable (_ frame: [UInt8], _ mode: RFFrameMode) -> String?
+        package var answer: @Sendable (_ response: RFResponse, _ command: [UInt8], _ mode: RFFrameMode) -> String?
         package init(
-            command: @escaping @Sendable ([UInt8], Bool) -> String?,
-            answer: @escaping @Sendable (RFResponse, [UInt8], Bool) -> String?
+            command: @escaping @Sendable ([UInt8], RFFrameMode) -> String?,
+            answer: @escaping @Sendable (RFResponse, [UInt8], RFFrameMode) -> String?
         ) {
             self.command = command
             self.answer = answer
@@ -95,7 +96,7 @@ package final class FieldServer: @unchecked Sendable {
     var published = 0
     /// Longest wait of a long-polling `GET /api/state?after=N` (milliseconds).
     package static let maxWaitMilliseconds = 30_000
-    var activeISODEP = false
+    var activeMode = RFFrameMode.nfcA
     var lastCommand: [UInt8] = []
     /// The app's emulated card and the page's terminal (FieldServer+Terminal.swift).
     var card = CardState()
