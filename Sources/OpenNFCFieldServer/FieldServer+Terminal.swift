@@ -183,7 +183,7 @@ extension FieldServer {
         setTerminalField(true)
         let n = card.nextAPDU
         card.nextAPDU += 1
-        let meaning = describer.command(command, true)
+        let meaning = describer.command(command, .isoDEP)
         cardLog("command", Hex.encode(command), meaning)
         log("terminal", "> \(Hex.encode(command))", meaning)
         try? a.socket.send(text: FieldProtocol.Reply.terminal(.apdu(n, command)).json.compact)
@@ -216,7 +216,7 @@ extension FieldServer {
                     ("ok", .bool(false)), ("command", .string(Hex.encode(command))), ("error", .string(why)),
                 ])
             }
-            let meaning = describer.answer(.frame(response), command, true)
+            let meaning = describer.answer(.frame(response), command, .isoDEP)
             cardLog("answer", Hex.encode(response), meaning)
             log("card", "< \(Hex.encode(response))", meaning)
             var m: [(String, JSONValue)] = [
