@@ -4,7 +4,8 @@
 Starts `opennfc field serve` with one tag file, opens the page, and checks with separate app processes:
 the app's sheet appears on the page; putting the tag on the phone from the page lets `opencorenfc-example` read it;
 Cancel on the page ends the app's session with 200; `opennfc write` through the field changes the memory map shown
-on the page; Save writes the tag file. Exit status 0 when everything holds, 1 with the first failure, 77 when
+on the page; Save writes the tag file; the terminal panel plays a contactless terminal against
+`opencorenfc-example card` (a CardSession over remote:): the field, SELECT, GET DATA and the card's events. Exit status 0 when everything holds, 1 with the first failure, 77 when
 Chromium, chromedriver or Selenium is missing (the caller reports it as skipped).
 
 Usage: field-browser.py --opennfc BIN --example BIN --workdir DIR [--screenshots DIR]
@@ -22,7 +23,7 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError:
     print("SKIP: Selenium is not installed (pip install selenium)", file=sys.stderr)
     sys.exit(77)
@@ -156,7 +157,14 @@ def main():
         click("poster.json", "remove", effect=lambda: shown(on_shelf), what="the tag back on the shelf")
         app = example()
         wait(lambda: "shown" in browser.find_element(By.ID, "sheet").get_attribute("class"), "the second app's sheet")
-        browser.find_element(By.ID, "cancel").click()
+        # The sheet slides in (a .25 s transition): Cancel takes clicks once it is there.
+        def cancel():
+            try:
+                browser.find_element(By.ID, "cancel").click()
+                return True
+            except Exception:
+                return False
+        wait(cancel, "Cancel to take the click")
         out, err = app.communicate(timeout=WAIT)
         check(app.returncode == 1 and "Session invalidated by user" in err, "Cancel ended the session: %r" % err)
         print("ok: Cancel on the page ended the app's session with 200 (Session invalidated by user)")
@@ -179,6 +187,70 @@ def main():
         show = subprocess.run([args.opennfc, "tag", "show", tag], capture_output=True, text=True)
         check("https://example.org/written" in show.stdout, "the saved file holds the new message")
         print("ok: the app wrote, the page's memory map changed, Save wrote the tag file")
+        # 4. The terminal panel against an app's CardSession over remote: (issue 27).
+        entitlements = os.path.join(work, "App.entitlements")
+        with open(entitlements, "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>\n'
+                    '<key>com.apple.developer.nfc.hce</key><true/>\n'
+                    '<key>com.apple.developer.nfc.hce.iso7816.select-identifier-prefixes</key>\n'
+                    '<array><string>F04C4F59414C</string></array>\n</dict></plist>\n')
+        card_env = dict(env, OPENCORENFC_ENTITLEMENTS=entitlements)
+        card = subprocess.Popen([args.example, "card"], env=card_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        children.append(card)
+        wait(lambda: "emulates a card (AIDs F04C4F59414C)" in text("cardstatus"), "the app's card on the page")
+
+        def log_lines():
+            # Read in one script: the page re-renders the log as it changes (no stale elements), and textContent
+            # holds a line scrolled out of the log's box too (Selenium's .text is only what shows).
+            return browser.execute_script(
+                "return Array.from(document.querySelectorAll('#termlog div')).map(d => d.textContent)")
+
+        browser.find_element(By.ID, "termfield").click()
+        wait(lambda: "• readerDetected" in log_lines(), "readerDetected in the terminal's log")
+        Select(browser.find_element(By.ID, "termexample")).select_by_value("loyalty")
+        browser.find_element(By.ID, "termrun").click()
+        wait(lambda: any(l.startswith("< 4D454D4245522D303034329000") for l in log_lines()),
+             "the loyalty card's member number")
+        lines = log_lines()
+        check("> 00A4040006F04C4F59414C00" in "\n".join(lines), "the example's SELECT in the log: %r" % lines)
+        check("• received 80CA000000" in lines, "the app's received event in the log: %r" % lines)
+        print("ok: the terminal panel's loyalty example read the member number from opencorenfc-example card")
+        # A SELECT of an AID the app did not declare: the phone answers 6A 82 itself; then the app's AID is no
+        # longer selected and its handler answers 6D 00.
+        before = len(log_lines())
+        browser.find_element(By.ID, "termaid").send_keys("A0000000031010")
+        browser.find_element(By.ID, "termselectbtn").click()
+        wait(lambda: any(l.startswith("< 6A82") for l in log_lines()[before:]), "6A82 to a foreign SELECT")
+        before = len(log_lines())
+        browser.find_element(By.ID, "termapdu").send_keys("80CA000000")
+        browser.find_element(By.ID, "termsendbtn").click()
+        wait(lambda: any(l.startswith("< 6D00") for l in log_lines()[before:]), "6D00 after the foreign SELECT")
+        browser.find_element(By.ID, "termremove").click()
+        wait(lambda: "• readerDeselected" in log_lines(), "readerDeselected in the terminal's log")
+        wait(lambda: "> 00A4040006F04C4F59414C00" in text("transcript") and "< 6A82" in text("transcript"),
+             "the terminal's exchange in the transcript")
+        shot("field-terminal.png")
+        print("ok: typed SELECT and APDU got the phone's 6A82 and the handler's 6D00; the field's coming and going "
+              "showed readerDetected and readerDeselected")
+        # The layout beside the iOS Simulator (issue 30 item 9): at 900 px and at 600 px nothing is wider than the
+        # window and the terminal, the shelf and the transcript are all there.
+        for width in (900, 600):
+            browser.set_window_size(width, 900)
+            wait(lambda: browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"),
+                 "no horizontal scrolling at %d px" % width)
+            for id_ in ("terminalpanel", "shelf", "transcript", "memory"):
+                check(browser.find_element(By.ID, id_).size["width"] > 0, "%s shown at %d px" % (id_, width))
+            shot("field-%d.png" % width)
+        browser.set_window_size(1400, 900)
+        print("ok: the page fits 900 px and 600 px windows without horizontal scrolling")
+        os.kill(card.pid, signal.SIGKILL)
+        card.wait()
+        wait(lambda: "No app is connected." in text("cardstatus"), "the card gone with the app")
+        err = card.stderr.read()
+        check("emulating" in err and "reader detected" in err and "reader deselected" in err,
+              "the app's own log: %r" % err)
+        print("ok: the app's card left the page with the app")
     except AssertionError:
         pass
     finally:

@@ -1,5 +1,6 @@
 /// The web page at `/` (docs/FIELD.md "The page"): the phone's sheet, the shelf with the "new tag" form, the tags
-/// on the phone, Cancel, the live transcript and each tag's memory map. It is self-contained (no outside assets) and
+/// on the phone, Cancel, the terminal (a contactless terminal played against the app's `CardSession`), the live
+/// transcript and each tag's memory map. It is self-contained (no outside assets) and
 /// does everything through the HTTP/JSON API, polling `/api/state` a few times a second.
 enum FieldPage {
     static let html = """
@@ -46,7 +47,17 @@ enum FieldPage {
         #transcript { height:330px; overflow:auto; background:#1c1c1e; color:#e5e5ea; border-radius:8px; padding:8px; }
         #transcript .out { color:#64d2ff; } #transcript .in { color:#a6e3a1; } #transcript .c { color:#8e8e93; }
         #transcript .sheet { color:#ffd60a; } #transcript .user { color:#ff9f0a; } #transcript .app { color:#bf5af2; }
+        #transcript .terminal { color:#ff9f0a; } #transcript .card { color:#a6e3a1; }
         #error { color:var(--red); min-height:18px; margin-top:6px; }
+        .col { display:flex; flex-direction:column; gap:16px; min-width:0; }
+        /* Beside the iOS Simulator (900 px and narrower): the phone and the memory side by side, then one column. */
+        @media (max-width: 1100px) { main { grid-template-columns: 330px minmax(0, 1fr); } main > section:last-child { grid-column: 1 / -1; } }
+        @media (max-width: 760px) { main { grid-template-columns: minmax(0, 1fr); padding:10px; } .phone { width:100%; max-width:290px; } header { flex-wrap:wrap; } }
+        form.term { display:grid; grid-template-columns: 48px 1fr auto; gap:6px; align-items:center; margin-top:8px; }
+        form.term input { font-family:ui-monospace, Menlo, monospace; min-width:0; }
+        #termlog { max-height:260px; overflow:auto; background:#1c1c1e; color:#e5e5ea; border-radius:8px; padding:8px; margin-top:10px; font:12px/1.45 ui-monospace, Menlo, monospace; }
+        #termlog div { white-space:pre-wrap; word-break:break-all; }
+        #termlog .command { color:#ff9f0a; } #termlog .answer { color:#a6e3a1; } #termlog .event { color:#bf5af2; } #termlog .field { color:#8e8e93; } #termlog .c { color:#8e8e93; }
         </style></head>
         <body>
         <header><h1>OpenCoreNFC virtual field</h1><span id="address"></span><span id="appname">no app connected</span></header>
@@ -57,7 +68,7 @@ enum FieldPage {
               <div class="message" id="sheetmessage"></div><button id="cancel">Cancel</button></div></div>
           <h2 style="margin-top:12px">On the phone</h2><div id="onphone"></div>
         </section>
-        <section><h2>Shelf</h2><div id="shelf"></div>
+        <div class="col"><section><h2>Shelf</h2><div id="shelf"></div>
           <form class="new" id="newtag"><label>Chip</label><select id="chip"></select>
             <label>UID</label><input id="uid" placeholder="random">
             <label>Name</label><input id="name" placeholder="chip-UID.json">
@@ -66,13 +77,24 @@ enum FieldPage {
             <span></span><div class="row"><button type="submit" class="primary" id="create">New tag</button><button type="button" id="createput">New tag on the phone</button></div>
           </form><div id="error"></div>
         </section>
+        <section id="terminalpanel"><h2>Terminal</h2>
+          <div class="meta" id="cardstatus">No app is connected.</div>
+          <div class="row" style="margin-top:8px"><button class="primary" id="termfield">Hold the phone to the terminal</button><button id="termremove">Take it away</button></div>
+          <form class="term" id="termselect"><label for="termaid">AID</label><input id="termaid" placeholder="F04C4F59414C" spellcheck="false"><button type="submit" id="termselectbtn">SELECT</button></form>
+          <form class="term" id="termsend"><label for="termapdu">APDU</label><input id="termapdu" placeholder="80CA000000" spellcheck="false"><button type="submit" id="termsendbtn">Send</button></form>
+          <div class="row" style="margin-top:8px"><select id="termexample">
+            <option value="loyalty">Loyalty card: SELECT F04C4F59414C, GET DATA</option>
+            <option value="badge">Access badge: SELECT F042414447, challenge</option>
+            <option value="type4">Type 4 tag: read the NDEF file</option></select><button id="termrun">Run</button></div>
+          <div id="termlog"></div>
+        </section></div>
         <section><h2>Memory <span id="memname"></span></h2><div id="memory"><pre id="memtext">Select a tag.</pre></div>
           <h2 style="margin-top:12px">Transcript</h2><div id="transcript"></div>
         </section>
         </main>
         <script>
         "use strict";
-        let view = "", shelfView = "", seen = 0, selected = null, memRevision = -1, busy = false;
+        let view = "", shelfView = "", cardView = "", seen = 0, selected = null, memRevision = -1, busy = false;
         const $ = (id) => document.getElementById(id);
         function el(tag, props, ...kids) { const e = document.createElement(tag); Object.assign(e, props || {}); for (const k of kids) e.append(k); return e; }
         // Every request gives up after 5 s, so a lost connection never freezes the page.
@@ -126,9 +148,63 @@ enum FieldPage {
         // Re-renders only what changed (not on every frame), and the shelf's buttons only when the shelf changed: a
         // button replaced between a press and its release loses the click, so the app's comings and goings and the
         // sheet never rebuild them.
+        function renderCard(s) {
+          const c = s.card;
+          $("cardstatus").textContent = !s.app ? "No app is connected." :
+            c.emulating ? "The app emulates a card (AIDs " + c.aids.join(", ") + "). Terminal field " + (c.field ? "on the phone." : "away.") :
+            "The app emulates no card: its CardSession has not started emulation.";
+          for (const id of ["termfield", "termremove", "termselectbtn", "termsendbtn", "termrun"]) $(id).disabled = !s.app;
+          const box = $("termlog");
+          box.replaceChildren();
+          for (const l of c.log) {
+            const mark = { command: "> ", answer: "< ", event: "• ", field: "~ " }[l.kind] || "";
+            const line = el("div", { className: l.kind }, mark + l.text);
+            if (l.comment) line.append(el("span", { className: "c", textContent: "  # " + l.comment }));
+            box.append(line);
+          }
+          box.scrollTop = box.scrollHeight;
+        }
+        // The terminal's requests wait for the app's answer (at most 5 s on the field's side).
+        async function terminal(body) {
+          const r = await fetch("/api/terminal", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(8000) });
+          const j = await r.json();
+          $("error").textContent = r.ok ? (j.ok === false ? "the terminal: " + j.error : "") : j.error;
+          tick();
+          return j;
+        }
+        // Sends one APDU; stops an example at a missing answer or at a status word other than 90 00.
+        async function apdu(hex) {
+          const j = await terminal({ action: "send", apdu: hex });
+          if (!j.ok || !j.response) throw new Error(j.error || "no answer");
+          if (!j.response.endsWith("9000")) throw new Error("status " + j.response.slice(-4) + " to " + hex);
+          return j.response.slice(0, -4);
+        }
+        // The examples of docs/CARD-EMULATION.md (the handlers of OpenCoreNFCTesting's examples and
+        // opencorenfc-example card); the Type 4 one is the NFC Forum T4T read procedure (T4T 2.0 §5.4).
+        const examples = {
+          loyalty: async () => { await apdu("00A4040006F04C4F59414C00"); await apdu("80CA000000"); },
+          badge: async () => { await apdu("00A4040007F042414447450100"); await apdu("00880000040A0B0C0D00"); },
+          type4: async () => {
+            await apdu("00A4040007D276000085010100");
+            await apdu("00A4000C02E103");
+            const cc = await apdu("00B000000F");
+            await apdu("00A4000C02" + cc.slice(18, 22));
+            const length = parseInt((await apdu("00B0000002")).slice(0, 4), 16);
+            await apdu("00B00002" + length.toString(16).padStart(2, "0").toUpperCase());
+          },
+        };
+        $("termfield").onclick = () => terminal({ action: "field" });
+        $("termremove").onclick = () => terminal({ action: "remove" });
+        $("termselect").onsubmit = (e) => { e.preventDefault(); terminal({ action: "select", aid: $("termaid").value }); };
+        $("termsend").onsubmit = (e) => { e.preventDefault(); terminal({ action: "send", apdu: $("termapdu").value }); };
+        $("termrun").onclick = async () => {
+          try { await examples[$("termexample").value](); } catch (e) { $("error").textContent = "the example stopped: " + e.message; }
+        };
         function show(s) {
           const v = JSON.stringify([s.app, s.sheet]);
           if (v !== view) { view = v; render(s); }
+          const cv = JSON.stringify([!!s.app, s.card]);
+          if (cv !== cardView) { cardView = cv; renderCard(s); }
           const w = JSON.stringify([s.tags.map(t => [t.id, t.name, t.chip, t.uid, t.onPhone, t.position, t.unsaved]), selected]);
           if (w !== shelfView) { shelfView = w; renderShelf(s); }
         }

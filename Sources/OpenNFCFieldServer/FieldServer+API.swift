@@ -11,7 +11,7 @@ extension FieldServer {
     static let routes: [String: String] = [
         "/": "GET", "/app": "GET", "/api/state": "GET", "/api/transcript": "GET", "/api/tag": "GET",
         "/api/put": "POST", "/api/remove": "POST", "/api/move": "POST", "/api/cancel": "POST", "/api/save": "POST",
-        "/api/new": "POST", "/api/shelf": "POST",
+        "/api/new": "POST", "/api/shelf": "POST", "/api/terminal": "POST",
     ]
 
     func handle(_ r: HTTPRequest) -> HTTPReply {
@@ -42,6 +42,14 @@ extension FieldServer {
             return .webSocket(Self.appLimits) { [weak self] ws in self?.serveApp(ws) }
         default:
             break
+        }
+        if r.path == "/api/terminal" {
+            // Waits for the app's answer without holding the field's lock.
+            do throws(FieldServerError) {
+                return .response(Self.json(200, try terminal(try Self.body(r))))
+            } catch {
+                return .response(Self.error(error.status, error.message))
+            }
         }
         if r.path == "/api/state", let after = r.parameter("after").flatMap(Int.init) {
             waitForRevision(after: after, milliseconds: r.parameter("wait").flatMap(Int.init) ?? 10_000)
@@ -84,7 +92,7 @@ extension FieldServer {
         }
     }
 
-    private func string(_ b: JSONValue, _ key: String) throws(FieldServerError) -> String {
+    func string(_ b: JSONValue, _ key: String) throws(FieldServerError) -> String {
         guard let s = b[key]?.stringValue, !s.isEmpty else {
             throw FieldServerError("the body needs \"\(key)\" (a string)")
         }
@@ -210,6 +218,7 @@ extension FieldServer {
             ("unsaved", .array(shelf.indices.filter { changedSinceSaved($0) }.map { .string(shelf[$0].name) })),
             ("chips", .array(TagFile.chips.map { .string($0.name) })),
             ("transcript", .int(nextLine - 1)),
+            ("card", cardSummary()),
         ])
     }
 
@@ -261,20 +270,16 @@ extension FieldServer {
             throw FieldServerError(
                 "unknown chip \"\(chipName)\" (known: \(TagFile.chips.map(\.name).joined(separator: ", ")))")
         }
-        var uid: [UInt8]
+        let uid: [UInt8]
         if let text = b["uid"]?.stringValue, !text.isEmpty {
             do {
                 uid = try Hex.decode(text)
             } catch {
                 throw FieldServerError("uid: \(error)")
             }
-            guard uid.count == chip.uidLength else {
-                throw FieldServerError("uid: \(chip.name) has a \(chip.uidLength)-byte UID, not \(uid.count) bytes")
-            }
+            if let problem = chip.newUIDProblem(uid) { throw FieldServerError("uid: \(problem)") }
         } else {
-            var rng = SystemRandomNumberGenerator()
-            uid = chip.uidPrefix
-            while uid.count < chip.uidLength { uid.append(UInt8.random(in: 1...0xFE, using: &rng)) }
+            uid = chip.randomUID()
         }
         var message: [UInt8]? = nil
         do {

@@ -64,6 +64,7 @@ extension FieldServer {
                     app = nil
                     sheet = FieldProtocol.Sheet()
                     virtualFrontend.deactivate()
+                    appLeftCard()
                     revision += 1
                 }
             }
@@ -116,6 +117,15 @@ extension FieldServer {
     private func perform(_ request: FieldProtocol.Request) -> FieldProtocol.Reply? {
         switch request {
         case .hello:
+            return nil
+        case .card(let present, let aids):
+            cardPresence(present, aids: aids)
+            return nil
+        case .cardEvent(let e):
+            cardEvent(e)
+            return nil
+        case .answer(let n, let response):
+            cardAnswered(n, response)
             return nil
         case .sheet(let s):
             if s != sheet {

@@ -15,6 +15,7 @@ internal import OpenNFCSimulation
 /// | Tags | the shelf holds tag files (`.json`, `.nfc`, `.ndef`) and new tags; any number may be on the phone at once, at positions (poll order) |
 /// | The app's frames | answered by a ``VirtualFieldFrontend`` over the field, with the iPhone's capabilities |
 /// | The sheet | shown as the app reports it; Cancel goes to the app as an event (Core NFC 200 there) |
+/// | The terminal | the page plays a contactless terminal against the app's `CardSession`: brings or takes away its field, sends APDUs and shows the answers and the card session's events (FieldServer+Terminal.swift) |
 /// | Saving | a tag an app changed is written back to its file (through the one writer, ``FileAccess``) on Save, when it is taken off the phone, and when the server stops (``saveAll()``); with `autosave` off only on Save |
 /// | Identity | the shelf is keyed by the file's real path: a second `put` of a file (or of a link to it) is the same tag |
 /// | Transcript | the last 2,000 lines: app, sheet, field and RF events, frames with the `--trace` comments |
@@ -97,6 +98,13 @@ package final class FieldServer: @unchecked Sendable {
     package static let maxWaitMilliseconds = 30_000
     var activeMode = RFFrameMode.nfcA
     var lastCommand: [UInt8] = []
+    /// The app's emulated card and the page's terminal (FieldServer+Terminal.swift).
+    var card = CardState()
+    /// Guards ``answers``: the app's answers to the terminal's APDUs, by number (nil inside: the phone was mute).
+    let answered = NSCondition()
+    var answers: [Int: [UInt8]?] = [:]
+    /// Counts the card's departures (under ``answered``): an APDU in flight when the card leaves stops waiting.
+    var cardEpoch = 0
     private var http: HTTPServer!
 
     /// The address the server listens on.

@@ -7,6 +7,11 @@ package import OpenNFCRF
 /// (`poll`, `activate`, `exchange`, `deactivate`), and `sheet` notices (no answer). The field answers `welcome`
 /// (or refuses), the results, and pushes `event`s: `field` (tags arrived, left or moved) and `cancel` (the person
 /// tapped Cancel on the sheet).
+///
+/// Card emulation (the page's terminal panel, docs/FIELD.md "The terminal"): an app whose `CardSession` emulates
+/// sends `card` notices (emulating or not, with its AID prefixes) and `cardEvent` notices (what its event stream
+/// received); the field pushes `terminal` messages (the terminal's field comes or goes, an APDU to answer, the
+/// terminal stopped waiting), and the app answers each APDU with one `answer` carrying the same `terminal` number.
 package enum FieldProtocol {
     /// The protocol version this build speaks; a `hello` with another one is refused with close code 1008.
     package static let version = 1
@@ -28,8 +33,10 @@ package enum FieldProtocol {
         package var presented: Bool
         package var title: String
         package var message: String
-        /// `scanning` or `error`.
+        /// `scanning`, `error`, or for a card session's sheet `emulating` and `success`.
         package var glyph: String
+        /// The glyphs a sheet shows (OpenNFCSystem's `SystemSheet.Glyph`).
+        package static let glyphs = ["scanning", "error", "emulating", "success"]
 
         package init(
             presented: Bool = false, title: String = "Ready to Scan", message: String = "", glyph: String = "scanning"
@@ -57,9 +64,29 @@ package enum FieldProtocol {
         case exchange(id: Int, [UInt8])
         case deactivate(id: Int)
         case sheet(Sheet)
+        /// The app's card is emulated (`present`) or not; `aids` are its AID prefixes.
+        case card(present: Bool, aids: [[UInt8]])
+        /// An event of the app's card session (``CardEvent``), for the page.
+        case cardEvent(CardEvent)
+        /// The app's answer to the terminal's APDU number `terminal`; nil when the phone stayed mute.
+        case answer(terminal: Int, response: [UInt8]?)
 
         package var json: JSONValue {
             switch self {
+            case .card(let present, let aids):
+                return .object([
+                    ("type", .string("card")), ("present", .bool(present)),
+                    ("aids", .array(aids.map { .string(Hex.encode($0)) })),
+                ])
+            case .cardEvent(let e):
+                return .object([
+                    ("type", .string("cardEvent")), ("event", .string(e.name)), ("detail", .string(e.detail)),
+                ])
+            case .answer(let n, let r):
+                return .object([
+                    ("type", .string("answer")), ("terminal", .int(n)),
+                    ("response", r.map { .string(Hex.encode($0)) } ?? .null),
+                ])
             case .hello(let v, let app, let pid):
                 return .object([
                     ("type", .string("hello")), ("version", .int(v)), ("app", .string(app)), ("pid", .int(pid)),
@@ -110,15 +137,98 @@ package enum FieldProtocol {
                     throw RFWire.Problem("presented", "expected true or false")
                 }
                 let glyph = try FieldProtocol.text(v["glyph"], "glyph")
-                guard glyph == "scanning" || glyph == "error" else {
-                    throw RFWire.Problem("glyph", "expected \"scanning\" or \"error\"")
+                guard Sheet.glyphs.contains(glyph) else {
+                    throw RFWire.Problem(
+                        "glyph", "expected \(Sheet.glyphs.map { "\"\($0)\"" }.joined(separator: ", "))")
                 }
                 self = .sheet(
                     Sheet(
                         presented: p, title: try FieldProtocol.text(v["title"], "title"),
                         message: try FieldProtocol.text(v["message"], "message"), glyph: glyph))
+            case "card":
+                guard let p = v["present"]?.boolValue else {
+                    throw RFWire.Problem("present", "expected true or false")
+                }
+                guard let list = v["aids"]?.arrayValue, list.count <= 64 else {
+                    throw RFWire.Problem("aids", "expected an array of at most 64 hex AIDs")
+                }
+                var aids: [[UInt8]] = []
+                for (i, a) in list.enumerated() {
+                    let b = try RFWire.bytes(a, "aids[\(i)]", max: 16)
+                    guard !b.isEmpty else { throw RFWire.Problem("aids[\(i)]", "an empty AID") }
+                    aids.append(b)
+                }
+                self = .card(present: p, aids: aids)
+            case "cardEvent":
+                let name = try FieldProtocol.text(v["event"], "event")
+                guard CardEvent.names.contains(name) else {
+                    throw RFWire.Problem("event", "expected one of \(CardEvent.names.joined(separator: ", "))")
+                }
+                self = .cardEvent(CardEvent(name: name, detail: try FieldProtocol.text(v["detail"], "detail")))
+            case "answer":
+                let n = try RFWire.int(v["terminal"], "terminal", 0...Int(Int32.max))
+                if case .null? = v["response"] {
+                    self = .answer(terminal: n, response: nil)
+                } else {
+                    self = .answer(
+                        terminal: n,
+                        response: try RFWire.bytes(v["response"], "response", max: FieldProtocol.maxFrameBytes))
+                }
             case let other?: throw RFWire.Problem("type", "unknown message type \"\(other)\"")
             case nil: throw RFWire.Problem("type", "missing")
+            }
+        }
+    }
+
+    /// An event of the app's card session as the page shows it: `name` is the `CardSession.Event` case
+    /// (`sessionStarted`, `readerDetected`, `received`, `readerDeselected`, `sessionInvalidated`), `detail` the
+    /// APDU's bytes or the reason.
+    package struct CardEvent: Sendable, Hashable {
+        package static let names = [
+            "sessionStarted", "readerDetected", "received", "readerDeselected", "sessionInvalidated",
+        ]
+        package var name: String
+        package var detail: String
+        package init(name: String, detail: String = "") {
+            self.name = name
+            self.detail = detail
+        }
+    }
+
+    /// What the terminal of the page does to the app's card.
+    package enum Terminal: Sendable, Hashable {
+        /// The terminal's field reaches the phone.
+        case fieldOn
+        /// The terminal's field goes away.
+        case fieldOff
+        /// A command APDU, numbered: the app answers with an `answer` carrying the number.
+        case apdu(Int, [UInt8])
+        /// The terminal stopped waiting for the answer to its last APDU.
+        case gaveUp
+
+        var json: JSONValue {
+            switch self {
+            case .fieldOn: .object([("type", .string("terminal")), ("action", .string("fieldOn"))])
+            case .fieldOff: .object([("type", .string("terminal")), ("action", .string("fieldOff"))])
+            case .gaveUp: .object([("type", .string("terminal")), ("action", .string("gaveUp"))])
+            case .apdu(let n, let b):
+                .object([
+                    ("type", .string("terminal")), ("action", .string("apdu")), ("terminal", .int(n)),
+                    ("apdu", .string(Hex.encode(b))),
+                ])
+            }
+        }
+
+        init(_ v: JSONValue) throws(RFWire.Problem) {
+            switch v["action"]?.stringValue {
+            case "fieldOn": self = .fieldOn
+            case "fieldOff": self = .fieldOff
+            case "gaveUp": self = .gaveUp
+            case "apdu":
+                self = .apdu(
+                    try RFWire.int(v["terminal"], "terminal", 0...Int(Int32.max)),
+                    try RFWire.bytes(v["apdu"], "apdu", max: FieldProtocol.maxFrameBytes))
+            default: throw RFWire.Problem("action", "expected fieldOn, fieldOff, apdu or gaveUp")
             }
         }
     }
@@ -145,9 +255,12 @@ package enum FieldProtocol {
         case welcome(version: Int, capabilities: RFCapabilities)
         case result(id: Int, Outcome)
         case event(Event)
+        /// The page's terminal acts on the app's card.
+        case terminal(Terminal)
 
         package var json: JSONValue {
             switch self {
+            case .terminal(let t): return t.json
             case .welcome(let v, let c):
                 return .object([
                     ("type", .string("welcome")), ("version", .int(v)), ("capabilities", RFWire.capabilities(c)),
@@ -179,6 +292,8 @@ package enum FieldProtocol {
                     throw RFWire.Problem("event", "expected \"field\" or \"cancel\"")
                 }
                 self = .event(e)
+            case "terminal":
+                self = .terminal(try Terminal(v))
             case "result":
                 let id = try RFWire.int(v["id"], "id", 0...Int(Int32.max))
                 if v["error"] != nil {

@@ -13,6 +13,7 @@ package import OpenNFCRF
 /// | Sizes, technologies | the field's ``RFCapabilities`` from its `welcome` |
 /// | Arrivals, removals, Cancel | pushed by the field; ``onEvent`` runs on a private serial queue (never on the caller's thread) |
 /// | The sheet | ``send(sheet:)`` shows the app's sheet in the field |
+/// | Card emulation | the page's terminal arrives as ``Event/terminal(_:)``; the card's presence, events and answers go out with ``notify(_:)`` |
 /// | A field that stops answering | each request waits at most ``FieldProtocol/requestTimeoutMilliseconds``; then, or when the connection drops, the field is gone: activations, frames and authentications fail with `linkLost` (a tag leaving, Core NFC 100), polls with `frontendFailure`, and the capabilities list no technology — the device no longer has a reader |
 /// | Threads | synchronous and not thread-safe, like every frontend: one serial executor drives it |
 package final class RemoteFieldFrontend: RFFrontend, @unchecked Sendable {
@@ -21,6 +22,8 @@ package final class RemoteFieldFrontend: RFFrontend, @unchecked Sendable {
         case fieldChanged
         case cancel
         case lost(String)
+        /// The page's terminal acts on the app's card (card emulation).
+        case terminal(FieldProtocol.Terminal)
     }
 
     package let address: LoopbackAddress
@@ -122,6 +125,13 @@ package final class RemoteFieldFrontend: RFFrontend, @unchecked Sendable {
     package func send(sheet: FieldProtocol.Sheet) {
         guard !isLost else { return }
         try? socket.send(text: FieldProtocol.Request.sheet(sheet).json.compact)
+    }
+
+    /// Sends a notice that has no result (the card's presence, its events, an answer to the terminal); nothing when
+    /// the field is gone.
+    package func notify(_ request: FieldProtocol.Request) {
+        guard !isLost else { return }
+        try? socket.send(text: request.json.compact)
     }
 
     /// Closes the connection (the field frees its app slot).
@@ -261,6 +271,7 @@ package final class RemoteFieldFrontend: RFFrontend, @unchecked Sendable {
                 }
                 post(.fieldChanged)
             case .event(.cancel): post(.cancel)
+            case .terminal(let t): post(.terminal(t))
             case .welcome: continue
             }
         }

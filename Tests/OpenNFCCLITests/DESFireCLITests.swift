@@ -12,7 +12,7 @@ import Testing
             "desfire", "auth", "--app", "000001", "--key", zero, "--cipher", "des", "--device", "sim:d.json",
         ])
         #expect(auth.status == 0)
-        #expect(auth.stdout == "Authenticated with key 0 (des) of application 000001; key version 0.\n")
+        #expect(auth.stderr == "Authenticated with key 0 (des) of application 000001; key version 0.\n")
         // The CC file (1) is free: read plain, 15 bytes starting 00 0F 20.
         let cc = try ws.run([
             "desfire", "read", "--app", "000001", "--file", "1", "--length", "15", "--device", "sim:d.json",
@@ -24,7 +24,7 @@ import Testing
             "--data", "0000", "--device", "sim:d.json",
         ])
         #expect(wrote.status == 0)
-        #expect(wrote.stdout == "Wrote 2 bytes to file 2 at offset 0.\n")
+        #expect(wrote.stderr == "Wrote 2 bytes to file 2 at offset 0.\n")
 
         let refused = try ws.run([
             "desfire", "change-key", "--app", "000001", "--key", zero, "--cipher", "des", "--new-key",

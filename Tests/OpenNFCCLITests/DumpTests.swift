@@ -12,13 +12,15 @@ import Testing
         #expect(r.status == 0)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines[0] == "Tag:      ntag213, UID 04A1B2C3D4E5F6, 45 pages")
-        #expect(lines[1] == "Page  Bytes        ASCII  Meaning")
-        #expect(lines[2] == "   0  04 A1 B2 9F  ....   UID 0–2, BCC0")
-        #expect(lines[5] == "   3  E1 10 12 00  ....   capability container")
-        #expect(lines[6] == "   4  01 03 A0 0C  ....   user memory")
-        #expect(lines[42] == "  40  00 00 00 BD  ....   dynamic lock bytes")
-        #expect(lines[43] == "  41  04 00 00 FF  ....   CFG0 (AUTH0 = FF)")
-        #expect(lines[45] == "  43  00 00 00 00  ....   PWD (never readable)")
+        // The one memory map (issue 30 item 6): pages in hex, the zero pages of user memory collapsed into `*`.
+        for line in [
+            "00  04 A1 B2 9F  ....  UID 0–2, BCC0", "03  E1 10 12 00  ....  capability container",
+            "04  01 03 A0 0C  ....  user memory", "*", "28  00 00 00 BD  ....  dynamic lock bytes",
+            "29  04 00 00 FF  ....  CFG0 (AUTH0 = FF)", "2B  00 00 00 00  ....  PWD (never readable)",
+        ] {
+            #expect(lines.contains(line), "missing: \(line)\n\(r.stdout)")
+        }
+        #expect(lines.count < 40, "\(r.stdout)")
         #expect(lines.last == "Note: PWD and PACK never read back from a chip: they are shown and saved as zeros")
         #expect(try TagFixture.bytes(ws.path(file)) == before)
     }
@@ -30,8 +32,12 @@ import Testing
         for name in ["copy.json", "copy.nfc"] {
             let d = try ws.run(["dump", "-o", name, "--device", "sim:\(file)"])
             #expect(d.status == 0)
-            #expect(d.stdout == "Saved ntag215 04A1B2C3D4E5F6 (135 pages) to \(name).\n")
-            #expect(d.stderr == "Note: PWD and PACK never read back from a chip: they are shown and saved as zeros\n")
+            // Data on stdout, messages on stderr (issue 30 item 7): a dump saved to a file prints nothing on stdout.
+            #expect(d.stdout.isEmpty)
+            #expect(d.stderr.contains("Saved ntag215 04A1B2C3D4E5F6 (135 pages) to \(name).\n"))
+            #expect(
+                d.stderr.contains("Note: PWD and PACK never read back from a chip: they are shown and saved as zeros\n")
+            )
             let r = try ws.run(["read", "--raw", "--device", "sim:\(name)"])
             #expect(r.stdout == "D1010D5504636F70792E6578616D706C65\n")
         }

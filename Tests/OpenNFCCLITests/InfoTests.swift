@@ -48,6 +48,31 @@ import Testing
         }
     }
 
+    /// An ICODE SLIX2 announces its originality signature (GET NXP SYSTEM INFORMATION, SL2S2602 §9.5.14): `info`
+    /// reads it with READ SIGNATURE (`BD`); a FeliCa card polled without a system code gets its systems from
+    /// Request System Code (`0C`).
+    @Test func theSLIX2SignatureAndFeliCaSystemCodes() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        #expect(try ws.run(["tag", "new", "--chip", "icode-slix2", "-o", "slix2.json"]).status == 0)
+        let slix2 = try ws.run(["info", "--trace", "--device", "sim:slix2.json"])
+        #expect(slix2.status == 0, "\(slix2.stderr)")
+        let signature = slix2.stdout.split(separator: "\n").first { $0.hasPrefix("Signature:") } ?? ""
+        #expect(signature.contains("(NXP originality, not verified)"), "\(slix2.stdout)")
+        #expect(signature.split(separator: " ").dropFirst().first?.count == 64, "\(signature)")
+        #expect(slix2.stderr.contains("READ SIGNATURE"), "\(slix2.stderr)")
+        #expect(try ws.run(["tag", "new", "--chip", "icode-slix", "-o", "slix.json"]).status == 0)
+        let slix = try ws.run(["info", "--device", "sim:slix.json"])
+        #expect(!slix.stdout.contains("Signature:"), "\(slix.stdout)")
+        for chip in ["felica-lite-s", "felica-standard"] {
+            #expect(try ws.run(["tag", "new", "--chip", chip, "-o", "\(chip).json"]).status == 0)
+            let r = try ws.run(["info", "--json", "--device", "sim:\(chip).json"])
+            let o = try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]]
+            let codes = (o?.first?["systemCodes"] as? [String]) ?? (o?.first?["systemCode"]).map { ["\($0)"] }
+            #expect(codes?.isEmpty == false, "\(chip): \(r.stdout)")
+        }
+    }
+
     @Test func ntagDetailsAndAnUnformattedTag() throws {
         let ws = try Workspace()
         defer { ws.cleanup() }

@@ -59,7 +59,7 @@ import Testing
         let key = ["--key", Self.ff, "--device", "sim:c.json"]
         let w = try ws.run(["classic", "write", "--block", "4", "--data", "000102030405060708090A0B0C0D0E0F"] + key)
         #expect(w.status == 0, "\(w.stderr)")
-        #expect(w.stdout == "Wrote block 4.\n")
+        #expect(w.stderr == "Wrote block 4.\n")
         let r = try ws.run(["classic", "read", "--block", "4"] + key)
         #expect(r.stdout == "  4  00 01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F\n")
         #expect(
@@ -111,12 +111,12 @@ import Testing
         // The transport conditions with a new key A are written without --yes.
         let changed = try ws.run(["classic", "trailer", "--sector", "1", "--new-key-a", "A0A1A2A3A4A5"] + key)
         #expect(changed.status == 0, "\(changed.stderr)")
-        #expect(changed.stdout.hasPrefix("Sector 1: key A A0A1A2A3A4A5, key B FFFFFFFFFFFF, access FF0780, GPB 69"))
+        #expect(changed.stderr.hasPrefix("Sector 1: key A A0A1A2A3A4A5, key B FFFFFFFFFFFF, access FF0780, GPB 69"))
         let old = try ws.run(["classic", "read", "--block", "4"] + key)
         #expect(old.status == 1)
         try "# site keys\nA0A1A2A3A4A5\n".write(toFile: ws.path("keys.txt"), atomically: true, encoding: .utf8)
         let found = try ws.run(["classic", "auth", "--sector", "1", "--keys", "keys.txt", "--device", "sim:c.json"])
-        #expect(found.stdout == "Sector 1 authenticated with key A A0A1A2A3A4A5.\n")
+        #expect(found.stderr == "Sector 1 authenticated with key A A0A1A2A3A4A5.\n")
         let sector = try ws.run(["classic", "read", "--sector", "1", "--keys", "keys.txt", "--device", "sim:c.json"])
         #expect(sector.status == 0, "\(sector.stderr)")
         #expect(sector.stdout.contains("  4  01 02 03"))
@@ -127,8 +127,8 @@ import Testing
         #expect(try ws.run(frozen.map { $0 == Self.ff ? "A0A1A2A3A4A5" : $0 } + ["--yes"]).status == 0)
         let format = try ws.run(["classic", "format", "--keys", "keys.txt", "--device", "sim:c.json"])
         #expect(format.status == 1)
-        #expect(format.stdout.contains("Sector 1: kept: its access bits (trailer condition 110)"))
-        #expect(format.stdout.contains("Sector 2: transport configuration"))
+        #expect(format.stderr.contains("Sector 1: kept: its access bits (trailer condition 110)"))
+        #expect(format.stderr.contains("Sector 2: transport configuration"))
         let bad = try ws.run(["classic", "auth", "--keys", "missing.txt", "--device", "sim:c.json"])
         #expect(bad.stderr.contains("cannot read the key file 'missing.txt'"))
     }
@@ -157,7 +157,7 @@ import Testing
             toFile: ws.path("keys.txt"), atomically: true, encoding: .utf8)
         let found = try ws.run(["classic", "auth", "--sector", "1", "--keys", "keys.txt", "--device", "sim:c.json"])
         #expect(found.status == 0, "\(found.stderr)")
-        #expect(found.stdout == "Sector 1 authenticated with key A FFFFFFFFFFFF.\n")
+        #expect(found.stderr == "Sector 1 authenticated with key A FFFFFFFFFFFF.\n")
         try "FFFFFFFFFFFF\r\nzz\r\n".write(toFile: ws.path("bad.txt"), atomically: true, encoding: .utf8)
         let bad = try ws.run(["classic", "auth", "--keys", "bad.txt", "--device", "sim:c.json"])
         #expect(bad.stderr.contains("bad.txt:2: expected a 6-byte key as 12 hex digits, found 'zz'"))
@@ -207,7 +207,7 @@ import Testing
         // The trailers are frozen: not even 'classic format' puts the sectors back.
         let format = try ws.run(["classic", "format", "--keys", "keys.txt"] + device)
         #expect(format.status == 1)
-        #expect(format.stdout.contains("Sector 1: kept: its access bits (trailer condition 110)"))
+        #expect(format.stderr.contains("Sector 1: kept: its access bits (trailer condition 110)"))
         #expect(try ws.run(["read"] + device).stdout.contains("keep me"))
         // --keys belongs to a Classic.
         let ntag = try ws.run(["tag", "new", "--chip", "ntag215", "--text", "n", "-o", "n.json"])
@@ -279,13 +279,13 @@ import Testing
         try newCard(ws, "c.json", uid: "C0FFEE08", ["--text", "old"])
         let reset = try ws.run(["classic", "format", "--device", "sim:c.json"])
         #expect(reset.status == 0, "\(reset.stderr)")
-        #expect(reset.stdout.contains("Sector 0: transport configuration (opened with key B FFFFFFFFFFFF)"))
+        #expect(reset.stderr.contains("Sector 0: transport configuration (opened with key B FFFFFFFFFFFF)"))
         let shown = try ws.run(["tag", "show", "c.json"])
         #expect(shown.stdout.contains("Sector 1: key A FFFFFFFFFFFF key B FFFFFFFFFFFF access FF0780"))
         #expect(try ws.run(["read", "--device", "sim:c.json"]).status == 1)
         let ndef = try ws.run(["classic", "format", "--ndef", "--device", "sim:c.json"])
         #expect(ndef.status == 0, "\(ndef.stderr)")
-        #expect(ndef.stdout.hasSuffix("NFC formatted: MAD in sector 0, NDEF (03 E1) in sectors 1-15, empty message.\n"))
+        #expect(ndef.stderr.hasSuffix("NFC formatted: MAD in sector 0, NDEF (03 E1) in sectors 1-15, empty message.\n"))
         #expect(try ws.run(["write", "--text", "new", "--device", "sim:c.json"]).status == 0)
         #expect(try ws.run(["read", "--device", "sim:c.json"]).stdout.contains("new"))
     }
@@ -301,11 +301,11 @@ import Testing
         #expect(unconfirmed.stderr.contains("repeat with --yes"))
         let gen2 = try ws.run(["classic", "block0", "--uid", "11223344", "--yes", "--device", "sim:gen2.json"])
         #expect(
-            gen2.stdout == "Block 0 written (gen2 write with key A): 11 22 33 44 44 08 04 00 62 63 64 65 66 67 68 69.\n"
+            gen2.stderr == "Block 0 written (gen2 write with key A): 11 22 33 44 44 08 04 00 62 63 64 65 66 67 68 69.\n"
         )
         #expect(try ws.run(["tag", "show", "gen2.json"]).stdout.contains("UID: 11 22 33 44"))
         let gen1a = try ws.run(["classic", "block0", "--uid", "55667788", "--yes", "--device", "sim:gen1a.json"])
-        #expect(gen1a.stdout.hasPrefix("Block 0 written (gen1a backdoor): 55 66 77 88 CC 08 04 00"))
+        #expect(gen1a.stderr.hasPrefix("Block 0 written (gen1a backdoor): 55 66 77 88 CC 08 04 00"))
         let genuine = try ws.run(["classic", "block0", "--uid", "11223344", "--yes", "--device", "sim:genuine.json"])
         #expect(genuine.status == 1)
         #expect(genuine.stderr.contains("neither a gen1a nor a gen2/CUID magic card"))
@@ -336,17 +336,17 @@ import Testing
                 "Sectors not read (no key of the dictionary opens them; give theirs with --keys FILE): 2"))
         let partial = try ws.run(["dump", "-o", "partial.json", "--device", "sim:src.json"])
         #expect(partial.status == 0, "\(partial.stderr)")
-        #expect(partial.stdout.contains("Sectors not read"))
+        #expect(partial.stderr.contains("Sectors not read"))
         try "112233445566\n665544332211\n".write(toFile: ws.path("keys.txt"), atomically: true, encoding: .utf8)
         let full = try ws.run(["dump", "--keys", "keys.txt", "-o", "backup.json", "--device", "sim:src.json"])
-        #expect(full.stdout == "Saved mifare-classic-1k C0FFEE04 (64 blocks, keys in the trailers) to backup.json.\n")
+        #expect(full.stderr == "Saved mifare-classic-1k C0FFEE04 (64 blocks, keys in the trailers) to backup.json.\n")
         #expect(
             try ws.run(["tag", "show", "backup.json"]).stdout.contains(
                 "Sector 2: key A 112233445566 key B 665544332211"))
         let restored = try ws.run(["restore", "backup.json", "--block0", "--device", "sim:dst.json"])
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(
-            restored.stdout.hasPrefix(
+            restored.stderr.hasPrefix(
                 "Restored 'backup.json' to MIFARE Classic C0FFEE05: 64 blocks written, block 0 by gen2"))
         // The clone: same block 0 (UID), same keys, same message.
         let clone = try ws.run(["tag", "show", "dst.json"]).stdout
@@ -357,8 +357,8 @@ import Testing
         try newCard(ws, "dst2.json", uid: "C0FFEE0C")
         let some = try ws.run(["restore", "partial.json", "--device", "sim:dst2.json"])
         #expect(some.status == 0, "\(some.stderr)")
-        #expect(some.stdout.contains("Sectors skipped (not read in the dump): 2"))
-        #expect(some.stdout.contains("Block 0 (UID) not written"))
+        #expect(some.stderr.contains("Sectors skipped (not read in the dump): 2"))
+        #expect(some.stderr.contains("Block 0 (UID) not written"))
         let badKeys = try ws.run(["dump", "--keys", "bad.txt", "--device", "sim:src.json"])
         #expect(badKeys.status == 1)
         try "FFFFFFFFFFFF\nzz\n".write(toFile: ws.path("bad.txt"), atomically: true, encoding: .utf8)

@@ -25,7 +25,29 @@ import Testing
         #expect(nfc.stderr.contains("not 'topaz512'"))
         let bad = try ws.run(["tag", "new", "--chip", "topaz512", "--uid", "112233", "-o", "b.json"])
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("topaz512 has a 4-byte UID, not 3 bytes"))
+        #expect(bad.stderr.contains("topaz512 has a 7 or 4-byte UID, not 3 bytes"))
+    }
+
+    /// The Topaz datasheets' block 0 holds UID0–UID6: `tag new` takes the whole 7-byte UID (as the factory does),
+    /// the activation and the tag file's root `uid` stay UID0–UID3 (what RID reports), and both sides refuse the
+    /// same lengths with the same words; a random UID has all 7 bytes.
+    @Test func aTopazTakesItsSevenByteUIDAsTheFactoryDoes() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let r = try ws.run(["tag", "new", "--chip", "topaz512", "--uid", "11223344556677", "-o", "t.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let show = try ws.run(["tag", "show", ws.path("t.json")])
+        #expect(show.stdout.contains("UID0-6 11223344556677"), "\(show.stdout)")
+        let random = try ws.run(["tag", "new", "--chip", "topaz96", "-o", "r.json"])
+        #expect(random.status == 0, "\(random.stderr)")
+        let line = try ws.run(["tag", "show", ws.path("r.json")]).stdout.split(separator: "\n").first {
+            $0.contains("UID0-6")
+        }
+        let uid = line.flatMap { $0.split(separator: " ").last }.map(String.init) ?? ""
+        #expect(uid.count == 14 && !uid.hasSuffix("000000"), "\(line ?? "")")
+        let five = try ws.run(["tag", "new", "--chip", "topaz512", "--uid", "1122334455", "-o", "b.json"])
+        #expect(five.status == 64)
+        #expect(five.stderr.contains("topaz512 has a 7 or 4-byte UID, not 5 bytes"))
     }
 
     @Test(arguments: ["topaz512", "topaz96"])
@@ -62,16 +84,16 @@ import Testing
         let listing = try ws.run(["dump", "--device", "sim:\(src)"])
         #expect(listing.status == 0)
         #expect(listing.stdout.hasPrefix("Tag:      type1, UID 11223344, HR0 12 HR1 4C, 64 blocks\n00  11 22 33 44"))
-        #expect(listing.stdout.contains("0E  00 00 00 00 00 00 00 00  LOCK0-1, OTP0-5"))
+        #expect(listing.stdout.contains("0E  00 00 00 00 00 00 00 00  ........  LOCK0-1, OTP0-5"))
         let d = try ws.run(["dump", "-o", "copy.json", "--device", "sim:\(src)"])
-        #expect(d.stdout == "Saved topaz512 11223344 (64 blocks) to copy.json.\n")
+        #expect(d.stderr == "Saved topaz512 11223344 (64 blocks) to copy.json.\n")
         let blank = try newTag(ws, "blank.json")
         let rs = try ws.run(["restore", "copy.json", "--device", "sim:\(blank)"])
         #expect(rs.status == 0, "\(rs.stderr)")
-        #expect(rs.stdout.hasPrefix("Restored the data blocks of 'copy.json' to topaz512 11223344:"))
+        #expect(rs.stderr.hasPrefix("Restored the data blocks of 'copy.json' to topaz512 11223344:"))
         #expect(try ws.run(["read", "--device", "sim:\(blank)"]).stdout.contains(String(repeating: "t", count: 300)))
         let again = try ws.run(["restore", "copy.json", "--device", "sim:\(blank)"])
-        #expect(again.stdout.contains("nothing written"))
+        #expect(again.stderr.contains("nothing written"))
         let other = try newTag(ws, "small.json", chip: "topaz96")
         let refused = try ws.run(["restore", "copy.json", "--device", "sim:\(other)"])
         #expect(refused.status == 1)

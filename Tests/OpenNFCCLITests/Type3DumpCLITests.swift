@@ -33,8 +33,8 @@ import Testing
 
         let saved = try ws.run(["dump", "-o", ws.path("d.json"), "--device", "sim:\(file)"])
         #expect(saved.status == 0, "\(saved.stderr)")
-        #expect(saved.stdout.contains("Saved felica-lite-s \(Self.idm)"))
-        #expect(saved.stdout.contains("CK never reads back from a card: it is saved as zeros."))
+        #expect(saved.stderr.contains("Saved felica-lite-s \(Self.idm)"))
+        #expect(saved.stderr.contains("CK never reads back from a card: it is saved as zeros."))
         let json = try ws.run(["dump", "--json", "--device", "sim:\(file)"])
         #expect(json.stdout.contains("\"chip\": \"felica-lite-s\""))
         // The same tag file as -o wrote, with its hex written without spaces (as every --json).
@@ -49,7 +49,7 @@ import Testing
         let r = try ws.run(["restore", ws.path("d.json"), "--device", "sim:\(blank)", "--trace"])
         #expect(r.status == 0, "\(r.stderr)")
         // Block 0 marked WriteF 0F, the message blocks (2 for this URI), block 0 last: 4 writes.
-        #expect(r.stdout.contains("Restored '\(ws.path("d.json"))' to felica-lite-s \(Self.other): 4 writes."))
+        #expect(r.stderr.contains("Restored '\(ws.path("d.json"))' to felica-lite-s \(Self.other): 4 writes."))
         #expect(try ws.run(["read", "--device", "sim:\(blank)"]).stdout.contains("https://felica.example/dump"))
         let again = try ws.run(["restore", ws.path("d.json"), "--device", "sim:\(blank)", "--json"])
         #expect(again.stdout.contains("\"writes\": 0"))
@@ -102,8 +102,8 @@ import Testing
 
         let saved = try ws.run(["dump", "-o", ws.path("d.json"), "--device", "sim:\(file)"])
         #expect(saved.status == 0, "\(saved.stderr)")
-        #expect(saved.stdout.contains("Saved felica-standard \(Self.idm) (1 system, 4 services)"))
-        #expect(saved.stdout.contains("Services that need a key were not read and are saved as one zero block: 1008"))
+        #expect(saved.stderr.contains("Saved felica-standard \(Self.idm) (1 system, 4 services)"))
+        #expect(saved.stderr.contains("Services that need a key were not read and are saved as one zero block: 1008"))
         let show = try ws.run(["tag", "show", ws.path("d.json")])
         #expect(show.stdout.contains("  Service 1008: random, read/write, key, 1 blocks"))
         #expect(show.stdout.contains("  Service 100D: cyclic, read/write, no key, 4 blocks"))
@@ -116,7 +116,7 @@ import Testing
         let back = try ws.run(["dump", "--device", "sim:\(fresh)"])
         for line in expected.dropFirst(2) { #expect(back.stdout.contains(line + "\n"), "\(line)") }
         let again = try ws.run(["restore", ws.path("d.json"), "--device", "sim:\(fresh)"])
-        #expect(again.stdout.contains("already holds"), "\(again.stdout)")
+        #expect(again.stderr.contains("already holds"), "\(again.stderr)")
     }
 
     @Test func standardRestoreRefusesACardWithOtherServicesAndLeavesReadOnlyServicesAlone() throws {
@@ -136,8 +136,8 @@ import Testing
         try edited.write(toFile: ws.path("e.json"), atomically: true, encoding: .utf8)
         let r = try ws.run(["restore", ws.path("e.json"), "--device", "sim:\(file)"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("nothing written"))
-        #expect(r.stdout.contains("Note: read-only services that differ were not written: 100B."))
+        #expect(r.stderr.contains("nothing written"))
+        #expect(r.stderr.contains("Note: read-only services that differ were not written: 100B."))
 
         // A Lite-S is not a Standard card.
         let lite = try new(ws, "felica-lite-s", Self.other, "l.json")

@@ -208,11 +208,11 @@ import Testing
                 "Tag:      icode-slix2, UID E004010912345678, 80 blocks of 4 bytes, DSFID 00, AFI 00"))
         let d = try ws.run(["dump", "-o", ws.path("d.json"), "--device", "sim:\(file)"])
         #expect(d.status == 0, "\(d.stderr)")
-        #expect(d.stdout == "Saved icode-slix2 E004010912345678 (80 blocks) to \(ws.path("d.json")).\n")
+        #expect(d.stderr == "Saved icode-slix2 E004010912345678 (80 blocks) to \(ws.path("d.json")).\n")
         let other = try newTag(ws, "o.json", chip: "icode-slix2", text: "something else entirely")
         let r = try ws.run(["restore", ws.path("d.json"), "--device", "sim:\(other)"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("Restored '\(ws.path("d.json"))' to icode-slix2 E004010912345678:"))
+        #expect(r.stderr.hasPrefix("Restored '\(ws.path("d.json"))' to icode-slix2 E004010912345678:"))
         let shown = try ws.run(["tag", "show", other])
         #expect(shown.stdout == (try ws.run(["tag", "show", file])).stdout.replacingOccurrences(of: file, with: other))
         // Another chip is refused.

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OpenNFCBytes
 internal import OpenNFCRF
 internal import OpenNFCRemote
 internal import OpenNFCSystem
@@ -46,11 +47,17 @@ enum RemoteFieldDevice {
         return OpenedDevice(
             frontend: InstrumentedFrontend(frontend), clock: .wall,
             connect: { system in
+                let card = RemoteCardPresenter(frontend)
+                system.attachCardEmulationDevice(card)
                 frontend.onEvent = { [weak system] event in
                     guard let system else { return }
                     switch event {
-                    case .fieldChanged, .lost: system.fieldDidChange()
+                    case .fieldChanged: system.fieldDidChange()
+                    case .lost:
+                        system.fieldDidChange()
+                        if card.takeFieldOff() { system.terminalFieldOff() }
                     case .cancel: system.userTappedCancel()
+                    case .terminal(let t): card.perform(t, on: system)
                     }
                 }
                 system.sheetDidChange = { sheet in
@@ -60,6 +67,56 @@ enum RemoteFieldDevice {
                             glyph: sheet.glyph.rawValue))
                 }
             })
+    }
+}
+
+/// The app's `CardSession` played against the page's terminal (docs/FIELD.md "The terminal"): the card's presence and
+/// the events of its stream go to the field, the terminal's field and APDUs come from it, and each answer goes back
+/// with the APDU's number.
+final class RemoteCardPresenter: CardEmulationDevice, @unchecked Sendable {
+    let remote: RemoteFieldFrontend
+    private let lock = NSLock()
+    private var fieldOn = false
+
+    init(_ remote: RemoteFieldFrontend) { self.remote = remote }
+
+    func presenceChanged(_ present: Bool, prefixes: [[UInt8]]) {
+        remote.notify(.card(present: present, aids: prefixes))
+    }
+
+    func cardEventPosted(_ event: CardEmulationMachine.Event) {
+        let e: FieldProtocol.CardEvent
+        switch event {
+        case .sessionStarted: e = .init(name: "sessionStarted")
+        case .readerDetected: e = .init(name: "readerDetected")
+        case .readerDeselected: e = .init(name: "readerDeselected")
+        case .received(_, let b): e = .init(name: "received", detail: b.hexString)
+        case .sessionInvalidated(let reason): e = .init(name: "sessionInvalidated", detail: "\(reason)")
+        }
+        remote.notify(.cardEvent(e))
+    }
+
+    /// True when the terminal's field was on (it is now off).
+    func takeFieldOff() -> Bool {
+        lock.withLock {
+            defer { fieldOn = false }
+            return fieldOn
+        }
+    }
+
+    func perform(_ t: FieldProtocol.Terminal, on system: NFCSystem) {
+        switch t {
+        case .fieldOn:
+            lock.withLock { fieldOn = true }
+            system.terminalFieldOn()
+        case .fieldOff:
+            lock.withLock { fieldOn = false }
+            system.terminalFieldOff()
+        case .gaveUp: system.terminalGaveUp()
+        case .apdu(let n, let command):
+            let remote = self.remote
+            system.terminalTransceive(command) { answer in remote.notify(.answer(terminal: n, response: answer)) }
+        }
     }
 }
 

@@ -109,9 +109,7 @@ public enum TagFile {
         -> any VirtualTag
     {
         let chip = try registered(chipName)
-        guard uid.count == chip.uidLength else {
-            throw TagFileError("\(chip.name) has a \(chip.uidLength)-byte UID, not \(uid.count) bytes")
-        }
+        if let problem = chip.newUIDProblem(uid) { throw TagFileError(problem) }
         return try chip.factory(uid, message)
     }
 

@@ -14,7 +14,7 @@ extension Type1Tag {
         _ profile: Type1ChipProfile, uid: [UInt8], ndefFormatted: Bool = true
     ) throws(FactoryError) -> [UInt8] {
         guard uid.count == 4 || uid.count == 7 else {
-            throw FactoryError("a Type 1 UID has 4 bytes (UID0-UID3) or 7 (UID0-UID6), not \(uid.count)")
+            throw FactoryError("\(profile.name) has a 7 or 4-byte UID, not \(uid.count) bytes")
         }
         var m = [UInt8](repeating: 0, count: profile.memorySize)
         for (i, b) in uid.enumerated() { m[i] = b }

@@ -14,7 +14,7 @@ extension Type1Tag {
             TagFileChip(
                 name: profile.name, section: "type1",
                 summary: "\(profile.displayName) (Type 1, \(profile.memorySize) bytes memory)", uidPrefix: [],
-                uidLength: 4,
+                uidLength: 4, newUIDLengths: [7, 4],
                 factory: { uid, ndef throws(TagFileError) in
                     do throws(FactoryError) {
                         if let ndef { return try Type1Tag.factory(profile, uid: uid, holding: ndef) }
@@ -66,7 +66,7 @@ extension Type1Tag {
         ])
     }
 
-    /// The decoded view for `opennfc tag show`: header ROM, CC, TLVs and locked blocks.
+    /// The decoded view for `opennfc tag show`: header ROM, CC, TLVs, locked blocks and the memory map.
     var report: TagReport {
         var lines: [String] = []
         var json: [(String, JSONValue)] = []
@@ -120,6 +120,21 @@ extension Type1Tag {
             "Locked blocks: "
                 + (locked.isEmpty ? "none" : locked.map { Hex.encode([UInt8($0)]) + "h" }.joined(separator: " ")))
         json.append(("lockedBlocks", .array(locked.map { .int($0) })))
+        // The one memory map (blocks in hex, Topaz datasheet §7 roles, identical blocks collapsed into `*`).
+        lines.append("Memory:")
+        lines += MemoryMap(
+            bytes: memory, width: 8,
+            note: { b in
+                switch b {
+                case 0: "UID0-6, reserved"
+                case 1: "CC, data"
+                case 0x0D: "reserved"
+                case 0x0E: "LOCK0-1, OTP0-5"
+                case 0x0F: "reserved, dynamic lock bytes"
+                default: ""
+                }
+            }
+        ).lines(indent: "  ")
         let access = !isNDEFFormatted ? "not NDEF formatted" : isNDEFReadOnly ? "read-only" : "read/write"
         return TagReport(lines: lines, json: json, ndefAccess: access)
     }

@@ -224,26 +224,11 @@ extension Type2Tag {
             json.append(("signature", .string(Hex.encode(signature))))
         }
 
-        // Memory map, runs of identical data pages collapsed.
+        // The one memory map (pages in hex, runs of identical data pages collapsed into `*`).
         lines.append("Memory:")
-        var p = 0
-        while p < profile.pageCount {
-            let bytes = memory[p * 4..<p * 4 + 4]
-            var end = p
-            if pageRole(p) == nil {
-                while end + 1 < profile.pageCount, pageRole(end + 1) == nil,
-                    memory[(end + 1) * 4..<(end + 2) * 4] == bytes
-                {
-                    end += 1
-                }
-            }
-            let label = end > p ? "\(Self.pageName(p))-\(Self.pageName(end))" : Self.pageName(p)
-            var line = "  \(label): \(hex(bytes))"
-            if let role = pageRole(p) { line += "  \(role)" }
-            if end > p { line += "  (\(end - p + 1) pages)" }
-            lines.append(line)
-            p = end + 1
-        }
+        lines += MemoryMap(
+            bytes: Array(memory.prefix(profile.pageCount * 4)), width: 4, note: { pageRole($0) ?? "" }
+        ).lines(indent: "  ")
         json.append(
             (
                 "memory",

@@ -36,8 +36,16 @@ extension ISO15693Tag {
         case .none: break
         }
         if !lockedBlocks.isEmpty {
-            lines.append("Locked blocks: \(lockedBlocks.sorted().map(String.init).joined(separator: ", "))")
+            lines.append(
+                "Locked blocks: \(lockedBlocks.sorted().map { String($0, radix: 16, uppercase: true) + "h" }.joined(separator: ", "))"
+            )
         }
+        // The one memory map (blocks in hex, identical blocks collapsed into `*`).
+        lines.append("Memory:")
+        lines += MemoryMap(
+            bytes: Array(memory.prefix(profile.blockCount * profile.blockSize)), width: profile.blockSize,
+            note: { lockedBlocks.contains($0) ? "locked" : "" }
+        ).lines(indent: "  ")
         let readOnly = formatted && cc.count > 1 && cc[1] & 0x03 == 0x03
         let access = !formatted ? "not NDEF formatted" : readOnly ? "read-only" : "read/write"
         return TagReport(

@@ -9,6 +9,15 @@ package protocol CardEmulationDevice: AnyObject, Sendable {
     /// Called on the system's executor: `present` says whether the app's card is now emulated; `prefixes` are the
     /// AID prefixes the app declared (a device may build its ATR or routing from them). Must not block.
     func presenceChanged(_ present: Bool, prefixes: [[UInt8]])
+
+    /// Called on the system's executor with every event posted to the app's stream (`readerDetected`,
+    /// `readerDeselected`, `received`, `sessionInvalidated` …), so a device can show them (the field page's terminal
+    /// panel). Must not block. The default does nothing.
+    func cardEventPosted(_ event: CardEmulationMachine.Event)
+}
+
+extension CardEmulationDevice {
+    package func cardEventPosted(_ event: CardEmulationMachine.Event) {}
 }
 
 /// The app side of a card session's events (the public `CardSession.EventStream`): events arrive on the system's

@@ -226,6 +226,7 @@ extension NFCSystem {
             case .sessionInvalidated(let r): log(.app, "card \(id): sessionInvalidated(\(r))")
             }
             cardEmulation.clients[id]?.receive(e)
+            cardEmulation.device?.cardEventPosted(e)
             if case .sessionInvalidated = e { cardEmulation.clients[id] = nil }
         case .presentSheet(let id):
             sheetState = SystemSheet()

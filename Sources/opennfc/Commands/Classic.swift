@@ -113,7 +113,7 @@ extension Commands {
             return try TagSession.run(inv) { session in
                 let opened = try classicOpen(session, inv, sector: sector)
                 try session.release()
-                Console.out(
+                Console.err(
                     "Sector \(sector) authenticated with key \(try classicKeyTypeIsA(inv) ? "A" : "B") "
                         + "\(Hex.encode(opened.key)).\n")
                 return 0
@@ -199,7 +199,7 @@ extension Commands {
                 let (card, _) = try classicOpen(session, inv, sector: MifareClassicCard.sector(ofBlock: block))
                 try classicStep("write block \(block)") { () throws(TagError) in try card.writeBlock(block, data) }
                 try session.release()
-                Console.out("Wrote block \(block).\n")
+                Console.err("Wrote block \(block).\n")
                 return 0
             }
         }

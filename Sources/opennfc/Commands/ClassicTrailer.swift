@@ -89,7 +89,7 @@ extension Commands {
                     try card.writeTrailer(sector: sector, keyA: keyA, access: access, gpb: gpb, keyB: keyB)
                 }
                 try session.release()
-                Console.out(
+                Console.err(
                     "Sector \(sector): key A \(Hex.encode(keyA)), key B \(Hex.encode(keyB)), access "
                         + "\(Hex.encode(access.bytes)), GPB \(Hex.encode([gpb])): \(access).\n")
                 return 0
@@ -135,7 +135,7 @@ extension Commands {
                 }
                 if inv.flag("ndef") {
                     guard kept == 0 else {
-                        Console.out(out)
+                        Console.err(out)
                         throw CLIError.failure(
                             "\(kept) sector(s) could not be reset, so the card was not NFC formatted")
                     }
@@ -145,7 +145,7 @@ extension Commands {
                         "NFC formatted: MAD in sector 0, NDEF (03 E1) in sectors 1-\(card.model.sectorCount - 1), empty message.\n"
                 }
                 try session.release()
-                Console.out(out)
+                Console.err(out)
                 return kept == 0 ? 0 : 1
             }
         }
@@ -204,7 +204,7 @@ extension Commands {
                     try card.writeBlockZero(block, keys: keys)
                 }
                 try session.release()
-                Console.out("Block 0 written (\(how)): \(Hex.encode(block, separator: " ")).\n")
+                Console.err("Block 0 written (\(how)): \(Hex.encode(block, separator: " ")).\n")
                 return 0
             }
         }

@@ -105,7 +105,7 @@ extension Commands {
                     throw CLIError.failure(TagErrorText.describe(error, doing: "read the key version"))
                 }
                 try session.release()
-                Console.out(
+                Console.err(
                     "Authenticated with key \(s.keyNumber ?? 0) (\(inv.value("cipher") ?? "aes")) of application "
                         + "\(aid); key version \(version).\n")
                 return 0
@@ -178,7 +178,7 @@ extension Commands {
                     throw CLIError.failure(TagErrorText.describe(error, doing: "write file \(file)"))
                 }
                 try session.release()
-                Console.out("Wrote \(data.count) bytes to file \(file) at offset \(offset).\n")
+                Console.err("Wrote \(data.count) bytes to file \(file) at offset \(offset).\n")
                 return 0
             }
         }
@@ -242,7 +242,7 @@ extension Commands {
                     throw CLIError.failure(TagErrorText.describe(error, doing: "change key \(target)"))
                 }
                 try session.release()
-                Console.out("Key \(target) of application \(aid) changed (\(newKey.cipher.rawValue)).\n")
+                Console.err("Key \(target) of application \(aid) changed (\(newKey.cipher.rawValue)).\n")
                 return 0
             }
         }

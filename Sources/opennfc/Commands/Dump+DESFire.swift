@@ -346,7 +346,7 @@ enum DESFireDump {
                         ("keysChanged", .int(done.keys)), ("notes", .array(done.notes.map { .string($0) })),
                     ]).pretty + "\n")
             } else {
-                Console.out(
+                Console.err(
                     "Restored '\(path)' to \(tag.chip) \(tag.uid): \(done.applications) application(s) and "
                         + "\(done.files) file(s) created, \(done.bytes) bytes and \(done.records) record(s) written, "
                         + "\(done.keys) key(s) set.\n" + done.notes.map { "Not restored: \($0).\n" }.joined())

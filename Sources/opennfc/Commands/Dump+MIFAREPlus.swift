@@ -123,7 +123,7 @@ enum MIFAREPlusDumpCommand {
                 try writer.restore(image, keys: dictionary)
             }
             try session.release()
-            Console.out(
+            Console.err(
                 "Restored '\(path)' to \(version) \(tag.uid): \(written) data blocks written "
                     + "(block 0, trailers and keys are left as the card has them).\n")
             return 0

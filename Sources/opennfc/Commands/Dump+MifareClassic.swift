@@ -153,7 +153,7 @@ enum MifareClassicDumpCommand {
                 out += "Sectors skipped (not read in the dump): \(skipped.map(String.init).joined(separator: ", "))\n"
             }
             if !block0 { out += "Block 0 (UID) not written; --block0 writes it on a gen1a or gen2/CUID card.\n" }
-            Console.out(out)
+            Console.err(out)
             return 0
         }
     }

@@ -41,18 +41,19 @@ enum Type1Dump {
     static func listing(_ image: Type1MemoryImage, _ tag: ConnectedTag) -> String {
         var s = "Tag:      \(tag.chip), UID \(tag.uid), HR0 \(Hex.encode([image.hr0])) HR1 \(Hex.encode([image.hr1])), "
         s += "\(image.bytes.count / 8) blocks\n"
-        for b in 0..<image.bytes.count / 8 {
-            let role: String
-            switch b {
-            case 0: role = "  UID0-6, reserved"
-            case 1: role = "  CC, data"
-            case 0x0D: role = "  reserved"
-            case 0x0E: role = "  LOCK0-1, OTP0-5"
-            case 0x0F: role = "  reserved, dynamic lock bytes"
-            default: role = ""
+        s += MemoryMap(
+            bytes: image.bytes, width: 8,
+            note: { b in
+                switch b {
+                case 0: "UID0-6, reserved"
+                case 1: "CC, data"
+                case 0x0D: "reserved"
+                case 0x0E: "LOCK0-1, OTP0-5"
+                case 0x0F: "reserved, dynamic lock bytes"
+                default: ""
+                }
             }
-            s += "\(Hex.encode([UInt8(b)]))  \(Hex.encode(image.bytes[b * 8..<b * 8 + 8], separator: " "))\(role)\n"
-        }
+        ).text()
         return s
     }
 
@@ -80,9 +81,9 @@ enum Type1Dump {
                         ("writes", .int(written)),
                     ]).pretty + "\n")
             } else if written == 0 {
-                Console.out("\(source.chip) \(tag.uid) already holds the data blocks of '\(path)'; nothing written.\n")
+                Console.err("\(source.chip) \(tag.uid) already holds the data blocks of '\(path)'; nothing written.\n")
             } else {
-                Console.out(
+                Console.err(
                     "Restored the data blocks of '\(path)' to \(source.chip) \(tag.uid): \(written) writes.\n")
             }
             return 0

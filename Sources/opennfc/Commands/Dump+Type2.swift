@@ -19,7 +19,7 @@ enum Type2Dump {
         let pack = reader.pack
         let signature = Type2MemoryReader.readSignature(chip, tag.frontend)
         try session.release()
-        let map = MemoryMap(
+        let map = Type2PageMap(
             chip: chip, image: image, profile: TagFileBridge.profile(for: tag, pages: image.pages.count))
         var notes = map.notes
         let saving = request.output != nil || request.json
@@ -90,9 +90,9 @@ enum Type2Dump {
                         ("pagesWritten", .int(written)),
                     ]).pretty + "\n")
             } else if written == 0 {
-                Console.out("\(tag.chip) \(tag.uid) already holds the user memory of '\(path)'; nothing written.\n")
+                Console.err("\(tag.chip) \(tag.uid) already holds the user memory of '\(path)'; nothing written.\n")
             } else {
-                Console.out(
+                Console.err(
                     "Restored the user memory of '\(path)' to \(tag.chip) \(tag.uid): \(written) page writes.\n")
             }
             return 0

@@ -335,11 +335,11 @@ enum Type3Dump {
                 ]).pretty + "\n")
         } else {
             if writes == 0 {
-                Console.out("\(chip) \(idm) already holds '\(path)'; nothing written.\n")
+                Console.err("\(chip) \(idm) already holds '\(path)'; nothing written.\n")
             } else {
-                Console.out("Restored '\(path)' to \(chip) \(idm): \(writes) writes.\n")
+                Console.err("Restored '\(path)' to \(chip) \(idm): \(writes) writes.\n")
             }
-            for n in notes { Console.out("Note: \(n).\n") }
+            for n in notes { Console.err("Note: \(n).\n") }
         }
         return 0
     }

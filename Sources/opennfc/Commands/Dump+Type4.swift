@@ -50,10 +50,10 @@ enum Type4Dump {
         s += "write access \(Hex.encode([image.writeAccess]))\n"
         s += lengthLabel + "\(length)\n"
         let shown = min(file.count, image.lengthFieldSize + length)
-        for offset in stride(from: 0, to: shown, by: 16) {
-            let row = file[offset..<min(shown, offset + 16)]
-            s += "\(hex(offset, digits: digits))  \(Hex.encode(row, separator: " "))\n"
-        }
+        s += MemoryMap(
+            bytes: Array(file.prefix(shown)), width: 16, ascii: false, minimumDigits: digits, numbering: { $0 * 16 }
+        )
+        .text()
         if shown < file.count {
             let rest = file[shown...].allSatisfy { $0 == 0 } ? "all zero" : "not shown; -o saves them"
             s += "bytes \(shown)–\(file.count - 1) after the message: \(rest)\n"
@@ -119,9 +119,9 @@ enum Type4Dump {
                         ("messageLength", .int(length)), ("written", .bool(written)),
                     ]).pretty + "\n")
             } else if !written {
-                Console.out("\(tag.chip) \(tag.uid) already holds the NDEF message of '\(path)'; nothing written.\n")
+                Console.err("\(tag.chip) \(tag.uid) already holds the NDEF message of '\(path)'; nothing written.\n")
             } else {
-                Console.out("Restored the \(length)-byte NDEF message of '\(path)' to \(tag.chip) \(tag.uid).\n")
+                Console.err("Restored the \(length)-byte NDEF message of '\(path)' to \(tag.chip) \(tag.uid).\n")
             }
             return 0
         }

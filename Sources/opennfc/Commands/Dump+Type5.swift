@@ -50,14 +50,11 @@ enum Type5Dump {
         if let d = image.info.dsfid { s += ", DSFID \(Hex.encode([d]))" }
         if let a = image.info.afi { s += ", AFI \(Hex.encode([a]))" }
         if let ic = image.info.icReference { s += ", IC reference \(Hex.encode([ic]))" }
-        s += "\nBlock  Bytes\(String(repeating: " ", count: max(0, image.blockSize * 3 - 5)))  ASCII\n"
-        for b in 0..<image.blockCount {
-            let bytes = Array(image.memory[(b * image.blockSize)..<((b + 1) * image.blockSize)])
-            let ascii = String(bytes.map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "." })
-            let num = String(b)
-            let pad = String(repeating: " ", count: max(0, 5 - num.count)) + num
-            s += "\(pad)  \(Hex.encode(bytes, separator: " "))  \(ascii)\(image.locked.contains(b) ? "  locked" : "")\n"
-        }
+        s += "\n"
+        s += MemoryMap(
+            bytes: Array(image.memory.prefix(image.blockCount * image.blockSize)), width: image.blockSize,
+            note: { image.locked.contains($0) ? "locked" : "" }
+        ).text()
         return s
     }
 
@@ -113,9 +110,9 @@ enum Type5Dump {
                         ("source", .string(path)), ("writes", .int(writes)),
                     ]).pretty + "\n")
             } else if writes == 0 {
-                Console.out("\(source.chip) \(link.uid.hexString) already holds '\(path)'; nothing written.\n")
+                Console.err("\(source.chip) \(link.uid.hexString) already holds '\(path)'; nothing written.\n")
             } else {
-                Console.out("Restored '\(path)' to \(source.chip) \(link.uid.hexString): \(writes) writes.\n")
+                Console.err("Restored '\(path)' to \(source.chip) \(link.uid.hexString): \(writes) writes.\n")
             }
             return 0
         }

@@ -75,7 +75,7 @@ enum TagFileBridge {
 }
 
 /// The page-by-page listing of a Type 2 image, with what each page is.
-struct MemoryMap {
+struct Type2PageMap {
     let chip: Type2Chip
     let image: Type2MemoryImage
     let profile: Type2ChipProfile?
@@ -118,19 +118,14 @@ struct MemoryMap {
         return page == 4 ? "user memory" : ""
     }
 
+    /// The pages in the one memory map (``MemoryMap``): numbered in hex, runs of identical pages collapsed.
     func listing() -> String {
-        var s = "Page  Bytes        ASCII  Meaning\n"
-        for (i, p) in image.pages.enumerated() {
-            let num = String(i)
-            let pad = String(repeating: " ", count: max(0, 4 - num.count)) + num
-            let bytes = p.map { Hex.encode($0, separator: " ") } ?? "-- -- -- --"
-            let ascii =
-                p.map { String($0.map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "." }) } ?? "    "
-            var meaning = meaning(i)
-            if p == nil { meaning = meaning.isEmpty ? "protected (password)" : meaning + ", protected (password)" }
-            s += "\(pad)  \(bytes)  \(ascii)   \(meaning)".trimmingTrailingSpaces() + "\n"
+        let rows = image.pages.enumerated().map { i, p in
+            var note = meaning(i)
+            if p == nil { note = note.isEmpty ? "protected (password)" : note + ", protected (password)" }
+            return MemoryMap.Row(number: i, bytes: p, note: note)
         }
-        return s
+        return MemoryMap(rows: rows, rowWidth: 4).text()
     }
 }
 

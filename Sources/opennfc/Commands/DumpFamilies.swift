@@ -94,12 +94,12 @@ extension DumpFamily {
 
 extension DumpRequest {
     /// The end of every family's `dump`: the tag file written atomically to `output` (with the `saved` line on
-    /// stdout), or the JSON tag file on stdout. Any failure becomes one `Error:` line.
+    /// stderr: a message, not data), or the JSON tag file on stdout. Any failure becomes one `Error:` line.
     static func save(_ virtual: any VirtualTag, to output: String?, saved: (String) -> String) throws {
         do {
             if let output {
                 try TagFile.write(virtual, path: output)
-                Console.out(saved(output))
+                Console.err(saved(output))
             } else {
                 Console.out(DumpJSON.compactHex(try TagFile.encodeJSON(virtual)))
             }

@@ -77,6 +77,7 @@ enum TagInfo {
             facts += type2Extras(tag)
         }
         if case .mifareClassic = tag.identified.kind { facts += classicKeys(tag) }
+        facts += felicaSystemCodes(tag) + nxpType5Signature(tag)
         return facts
     }
 
@@ -251,6 +252,37 @@ enum TagInfo {
                     key: "signature", json: .string(hex(sig))))
         }
         return f
+    }
+
+    /// NFC-F without a system code in its activation: every system the card has, by Request System Code (`0C`,
+    /// JIS X 6319-4; FeliCa Users' Manual §4.4.10), sent by OpenNFCTags' Type 3 link.
+    static func felicaSystemCodes(_ tag: ConnectedTag) -> [Fact] {
+        guard case .nfcF(let v) = tag.target.activation, v.systemCode == nil else { return [] }
+        let link = Type3Link(frontend: tag.frontend, idm: tag.target.identifier)
+        guard let codes = try? link.systemCodes(), !codes.isEmpty else { return [] }
+        let text = codes.map { hex([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }
+        return [
+            Fact(
+                label: "System codes", text: text.joined(separator: ", "), key: "systemCodes",
+                json: .array(text.map { .string($0) }))
+        ]
+    }
+
+    /// NFC-V by NXP (IC manufacturer 04) whose GET NXP SYSTEM INFORMATION announces an originality signature (the
+    /// ICODE SLIX2, SL2S2602 §9.5.14 Table 50): the 32 bytes of READ SIGNATURE (`BD`, §9.5.15), shown, not verified.
+    static func nxpType5Signature(_ tag: ConnectedTag) -> [Fact] {
+        guard case .nfcV = tag.target.activation else { return [] }
+        let link = Type5Link(frontend: tag.frontend, uid: tag.target.identifier)
+        guard link.nxpSystemInfo()?.features.contains("originality signature") ?? false,
+            let sig = try? link.nxpSignature()
+        else { return [] }
+        let all0 = sig.allSatisfy { $0 == 0 }
+        return [
+            Fact(
+                label: "Signature",
+                text: all0 ? "all zeros (not personalised)" : "\(hex(sig)) (NXP originality, not verified)",
+                key: "signature", json: .string(hex(sig)))
+        ]
     }
 
     /// MIFARE Classic: which well-known keys (A and B) open which sectors.

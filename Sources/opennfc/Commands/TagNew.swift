@@ -8,7 +8,7 @@ extension Commands {
         abstract:
             "Create a factory-fresh tag file, NDEF formatted as its maker ships it, optionally holding a message.",
         discussion: """
-            Without --uid the UID is random (7 bytes, first byte 04 for the NXP chips). --text and --uri write one \
+            Without --uid the UID is random (7 bytes, first byte 04 for the NXP chips; a Topaz takes its 7-byte UID0-UID6 or the 4-byte UID0-UID3 that RID reports). --text and --uri write one \
             Text or URI record; --ndef-hex takes a whole NDEF message in hex. The output format follows the \
             extension of -o (.json, .nfc, .ndef). For --chip type4, --mapping 3.0 makes a card of NFC Forum T4T \
             mapping 3.0 (ENDEF file with a 4-byte ENLEN, reached past 32 KiB with odd-INS READ/UPDATE BINARY) and \
@@ -43,14 +43,9 @@ extension Commands {
                 } catch {
                     throw CLIError.usage("--uid: \(error)")
                 }
-                guard uid.count == chip.uidLength else {
-                    throw CLIError.usage("--uid: \(chip.name) has a \(chip.uidLength)-byte UID, not \(uid.count) bytes")
-                }
+                if let problem = chip.newUIDProblem(uid) { throw CLIError.usage("--uid: \(problem)") }
             } else {
-                var rng = SystemRandomNumberGenerator()
-                uid =
-                    chip.uidPrefix
-                    + (chip.uidPrefix.count..<chip.uidLength).map { _ in UInt8.random(in: 1...0xFE, using: &rng) }
+                uid = chip.randomUID()
             }
             if let passport = try passportTag(inv, chip: chip.name, uid: uid) {
                 try TagCLI.save(passport, to: output)
