@@ -3,7 +3,8 @@ import OpenNFCTestSupport
 import Testing
 
 /// The field's web page in a real headless Chromium driven by Selenium (scripts/field-browser.py): the app's sheet
-/// on the page, put a tag → the app reads it, Cancel → 200, the app writes → the memory map changes, Save.
+/// on the page, put a tag → the app reads it, Cancel → 200, the app writes → the memory map changes, Save; the time
+/// axis draws each frame as a bar whose width is proportional to its air time.
 /// Runs when scripts/test could install the browser (it exports `OPENNFC_E2E_BROWSER=1`); skipped visibly otherwise.
 @Suite struct FieldBrowserTests {
     static let enabled = ProcessInfo.processInfo.environment["OPENNFC_E2E_BROWSER"] == "1"
@@ -27,5 +28,8 @@ import Testing
         #expect(text.contains("ok: put a tag on the phone from the page, the app read it"))
         #expect(text.contains("ok: Cancel on the page ended the app's session with 200"))
         #expect(text.contains("ok: the app wrote, the page's memory map changed, Save wrote the tag file"))
+        #expect(
+            text.contains("ok: the time axis draws every frame as a bar as long as its air time, with the gaps between")
+        )
     }
 }
