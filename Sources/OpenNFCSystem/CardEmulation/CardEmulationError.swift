@@ -1,6 +1,7 @@
 /// Why a card-emulation call failed or a card session ended: Core NFC's `CardSession.Error`, case for case, below
-/// the public module (the public layer maps it one to one; docs/CARD-EMULATION.md).
-package enum CardEmulationError: Error, Hashable, Sendable, CustomStringConvertible {
+/// the public module (the public layer maps it one to one; docs/CARD-EMULATION.md). Printed, a case is its name
+/// (`String(describing:)` of a case without payload), as Apple's `CardSession.Error` prints.
+package enum CardEmulationError: Error, Hashable, Sendable {
     /// The system ended the session (the app left the foreground, the phone was locked, another app took over).
     case invalidated
     /// The app called `invalidate()`, or the user dismissed the emulation sheet.
@@ -19,20 +20,6 @@ package enum CardEmulationError: Error, Hashable, Sendable, CustomStringConverti
     case emulationStopped
     /// The NFC radio is off (airplane mode).
     case radioDisabled
-
-    package var description: String {
-        switch self {
-        case .invalidated: "invalidated"
-        case .userInvalidated: "userInvalidated"
-        case .maxSessionDurationReached: "maxSessionDurationReached"
-        case .transmissionError: "transmissionError"
-        case .systemNotAvailable: "systemNotAvailable"
-        case .accessNotAccepted: "accessNotAccepted"
-        case .systemEligibilityFailed: "systemEligibilityFailed"
-        case .emulationStopped: "emulationStopped"
-        case .radioDisabled: "radioDisabled"
-        }
-    }
 }
 
 /// Whether this phone offers host card emulation to the app (Apple: `CardSession.isSupported`, `isEligible`; the

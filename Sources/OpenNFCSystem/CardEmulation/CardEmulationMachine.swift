@@ -313,10 +313,10 @@ package struct CardEmulationMachine: Sendable {
                 selected = false
                 actions.append(.post(id, .readerDeselected))
             }
-            return Step(actions + [.answer([0x6A, 0x82])])
+            return Step(actions + [.answer(ISO7816StatusWord.fileOrApplicationNotFound)])
         }
         if selected { return deliver(id, command) }
-        return Step([.answer([0x6D, 0x00])])
+        return Step([.answer(ISO7816StatusWord.instructionNotSupported)])
     }
 
     /// The terminal stopped waiting for the app's answer (its frame waiting time ran out).

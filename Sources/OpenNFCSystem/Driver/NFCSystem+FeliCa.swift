@@ -246,7 +246,7 @@ extension NFCSystem {
     package func feliCaRequestSpecificationVersion(_ ref: TagReference) throws(SystemError)
         -> FeliCaSpecificationVersion
     {
-        let r = try feliCaCommand(ref, FeliCaFrame.Code.requestSpecificationVersion, [0x00, 0x00])
+        let r = try feliCaCommand(ref, FeliCaFrame.Code.requestSpecificationVersion, FeliCaFrame.reservedParameters)
         guard r.count >= 2 else { throw Self.badLength("Request Specification Version", r.count) }
         var v = FeliCaSpecificationVersion(
             statusFlag1: Int(r[0]), statusFlag2: Int(r[1]), basicVersion: nil, optionVersion: nil)
@@ -263,7 +263,7 @@ extension NFCSystem {
 
     /// `resetMode()` (command `3E`, reserved `00 00`): the Status Flags.
     package func feliCaResetMode(_ ref: TagReference) throws(SystemError) -> (statusFlag1: Int, statusFlag2: Int) {
-        let r = try feliCaCommand(ref, FeliCaFrame.Code.resetMode, [0x00, 0x00])
+        let r = try feliCaCommand(ref, FeliCaFrame.Code.resetMode, FeliCaFrame.reservedParameters)
         guard r.count == 2 else { throw Self.badLength("Reset Mode", r.count) }
         return (Int(r[0]), Int(r[1]))
     }

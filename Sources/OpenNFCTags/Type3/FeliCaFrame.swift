@@ -19,6 +19,10 @@ package enum FeliCaFrame {
         package static let resetMode: UInt8 = 0x3E
     }
 
+    /// The two reserved parameter bytes, `00 00`, that Request Specification Version and Reset Mode carry after the
+    /// IDm (FeliCa Card User's Manual, Excerpted Edition §4.4.15 and §4.4.16).
+    package static let reservedParameters: [UInt8] = [0x00, 0x00]
+
     /// Polling: `00 SC SC RC TSN` (JIS X 6319-4 §8.5.1); the system code big-endian, `FF` a wildcard byte.
     package static func polling(systemCode: [UInt8], requestCode: UInt8, timeSlot: UInt8) -> [UInt8] {
         [0x00] + systemCode + [requestCode, timeSlot]
