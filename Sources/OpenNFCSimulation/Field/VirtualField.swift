@@ -48,6 +48,8 @@ package final class VirtualField: @unchecked Sendable {
     package private(set) var activeHandle: Int?
     /// What the reader adds beyond the air time (detection and activation, each exchange), nil for none.
     package var readerProfile: ReaderProfile?
+    /// The tag activated last: activating it again costs the reader no detection time.
+    private var lastActivated: Int?
 
     /// Whether nothing takes time (every technology ``VirtualTiming/instant``, no reader profile): the zero-time
     /// field of fast tests. Setting it false restores the standard timings.
@@ -264,7 +266,11 @@ package final class VirtualField: @unchecked Sendable {
             clock.advance(by: timing.activation)
             if usesISODEP { clock.advance(by: timing.rats) }
         }
-        if let profile = readerProfile { clock.advance(by: profile.detection + profile.activation) }
+        if let profile = readerProfile {
+            // Detection is paid once per tag arriving; re-activating the same tag (a session's reconnect) is not.
+            clock.advance(by: lastActivated == handle ? profile.activation : profile.detection + profile.activation)
+        }
+        lastActivated = handle
         activeHandle = handle
         record(handle, .activated(t))
         return t

@@ -93,11 +93,14 @@ final class TracePrinter {
         write("frames: \(framesSent)\n")
     }
 
-    /// `> 358.7 µs after 86.4 µs`, with the block's name when it has one (`< R(ACK) 273.8 µs after 91.2 µs`).
+    /// `> 358.7 µs after 86.4 µs`, with the block's name when it has one (`< R(ACK) 273.7 µs after 91.2 µs`).
     static func describe(_ f: AirFrame) -> String {
         let arrow = f.direction == .readerToCard ? ">" : "<"
         let what = f.label.isEmpty || f.label == "answer" ? "" : "\(f.label) "
-        return "\(arrow) \(what)\(f.air) after \(f.gap)"
+        // A wait without a frame (SFGT after the ATS) shows as the wait alone; a frame after no gap (the first
+        // WUPA) without "after".
+        if f.air == .zero { return "\(arrow) \(what)\(f.gap)" }
+        return f.gap == .zero ? "\(arrow) \(what)\(f.air)" : "\(arrow) \(what)\(f.air) after \(f.gap)"
     }
 
     private func line(_ text: String, _ comment: String?) -> String {
