@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "OpenNFCHTTP", swiftSettings: strict),
         // The remote field's app side (protocol, RemoteFieldFrontend) and record/replay of any frontend.
         .target(
-            name: "OpenNFCRemote", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCHTTP"], swiftSettings: strict),
+            name: "OpenNFCRemote", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCHTTP", "OpenNFCCrypto"],
+            swiftSettings: strict),
         // The field server of `opennfc field serve`: virtual field, shelf, HTTP/JSON API, web page (card side only).
         .target(
             name: "OpenNFCFieldServer",

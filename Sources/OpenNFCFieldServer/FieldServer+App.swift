@@ -147,7 +147,7 @@ extension FieldServer {
             }
             do {
                 let t = try virtualFrontend.activate(target, isoDEP: isoDEP)
-                activeISODEP = t.isISODEP
+                activeMode = RFFrameMode(target: t)
                 activeTarget = t
                 touch(handle)
                 log("rf", "# activated: \(t)", air: AirTimeModel.standard.activation(t, isoDEP: t.isISODEP))
@@ -158,13 +158,13 @@ extension FieldServer {
             }
         case .exchange(let id, let frame):
             lastCommand = frame
-            log("out", "> \(Hex.encode(frame))", describer.command(frame, activeISODEP))
+            log("out", "> \(Hex.encode(frame))", describer.command(frame, activeMode))
             let handle = field.activeHandle
             do {
                 let r = try virtualFrontend.exchange(frame)
                 if let handle { touch(handle) }
                 // A raw RATS moves a level-3 activation to ISO-DEP.
-                if frame.count == 2 && frame[0] == 0xE0, case .frame = r { activeISODEP = true }
+                if frame.count == 2 && frame[0] == 0xE0, case .frame = r { activeMode = .isoDEP }
                 let text: String
                 switch r {
                 case .frame(let b): text = "< \(Hex.encode(b))"
@@ -172,16 +172,16 @@ extension FieldServer {
                 case .nak(let n): text = "< NAK \(n)"
                 }
                 log(
-                    "in", text, describer.answer(r, frame, activeISODEP),
+                    "in", text, describer.answer(r, frame, activeMode),
                     air: activeTarget.map {
-                        AirTimeModel.standard.exchange(frame, answer: r, target: $0, isoDEP: activeISODEP)
+                        AirTimeModel.standard.exchange(frame, answer: r, target: $0, isoDEP: activeMode == .isoDEP)
                     } ?? [])
                 return .result(id: id, .response(r))
             } catch {
                 log(
                     "in", error.code == .timeout ? "< TIMEOUT" : "< \(error)",
                     air: activeTarget.map {
-                        AirTimeModel.standard.exchange(frame, answer: nil, target: $0, isoDEP: activeISODEP)
+                        AirTimeModel.standard.exchange(frame, answer: nil, target: $0, isoDEP: activeMode == .isoDEP)
                     } ?? [])
                 if let handle { touch(handle) }
                 return .result(id: id, .failed(error))
@@ -190,7 +190,7 @@ extension FieldServer {
             if field.activeHandle != nil {
                 log(
                     "rf", "# deactivated",
-                    air: activeTarget.map { AirTimeModel.standard.release($0, isoDEP: activeISODEP) } ?? [])
+                    air: activeTarget.map { AirTimeModel.standard.release($0, isoDEP: activeMode == .isoDEP) } ?? [])
             }
             activeTarget = nil
             virtualFrontend.deactivate()

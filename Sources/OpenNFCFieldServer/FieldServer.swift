@@ -20,13 +20,14 @@ internal import OpenNFCSimulation
 /// | Transcript | the last 2,000 lines: app, sheet, field and RF events, frames with the `--trace` comments and their air time (drawn on the page's time axis) |
 /// | Security | loopback only; requests whose `Host` is not this server's loopback address, and browser requests from another origin, are refused (403): a web page elsewhere cannot drive the field |
 package final class FieldServer: @unchecked Sendable {
-    /// Names frames for people (the CLI passes its `--trace` decoder).
+    /// Names frames for people (the CLI passes its `--trace` decoder), given the frame mode of the activated target
+    /// (ISO-DEP, NFC-A, FeliCa, ISO 15693), so each technology's frames get their own family's names.
     package struct Describer: Sendable {
-        package var command: @Sendable (_ frame: [UInt8], _ isoDEP: Bool) -> String?
-        package var answer: @Sendable (_ response: RFResponse, _ command: [UInt8], _ isoDEP: Bool) -> String?
+        package var command: @Sendable (_ frame: [UInt8], _ mode: RFFrameMode) -> String?
+        package var answer: @Sendable (_ response: RFResponse, _ command: [UInt8], _ mode: RFFrameMode) -> String?
         package init(
-            command: @escaping @Sendable ([UInt8], Bool) -> String?,
-            answer: @escaping @Sendable (RFResponse, [UInt8], Bool) -> String?
+            command: @escaping @Sendable ([UInt8], RFFrameMode) -> String?,
+            answer: @escaping @Sendable (RFResponse, [UInt8], RFFrameMode) -> String?
         ) {
             self.command = command
             self.answer = answer
@@ -55,7 +56,7 @@ package final class FieldServer: @unchecked Sendable {
         var text: String
         var comment: String?
         /// The frames the event put on the air, by the air-time model (docs/TIMING.md): the page's time axis.
-        var air: [AirFrame] = []
+        var air: [OpenNFCRF.AirFrame] = []
     }
 
     struct App {
@@ -96,7 +97,7 @@ package final class FieldServer: @unchecked Sendable {
     var published = 0
     /// Longest wait of a long-polling `GET /api/state?after=N` (milliseconds).
     package static let maxWaitMilliseconds = 30_000
-    var activeISODEP = false
+    var activeMode = RFFrameMode.nfcA
     var lastCommand: [UInt8] = []
     /// The activated target, which times the exchanges on the page's time axis.
     var activeTarget: RFTarget?
@@ -282,7 +283,7 @@ package final class FieldServer: @unchecked Sendable {
 
     // MARK: the transcript
 
-    func log(_ kind: String, _ text: String, _ comment: String? = nil, air: [AirFrame] = []) {
+    func log(_ kind: String, _ text: String, _ comment: String? = nil, air: [OpenNFCRF.AirFrame] = []) {
         lock.withLock {
             lines.append(Line(seq: nextLine, kind: kind, text: text, comment: comment, air: air))
             nextLine += 1

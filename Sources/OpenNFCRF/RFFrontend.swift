@@ -13,6 +13,22 @@ package enum RFFrameMode: String, Sendable, Hashable, CaseIterable {
     case nfcV
 }
 
+extension RFFrameMode {
+    /// The frame mode a target's frames travel in after activation: ISO-DEP when it speaks it, else its technology's
+    /// (a Type 1 tag's frames are named with the NFC-A ones, whose describers try Type 1 first).
+    package init(target: RFTarget) {
+        if target.isISODEP {
+            self = .isoDEP
+            return
+        }
+        switch target.technology {
+        case .nfcV: self = .nfcV
+        case .nfcF: self = .felica
+        case .nfcA, .nfcB: self = .nfcA
+        }
+    }
+}
+
 /// What a frontend can carry, so procedures choose the fewest frames that fit.
 package struct RFCapabilities: Sendable, Hashable {
     /// Largest command (frame without CRC, or ISO-DEP INF / APDU) the frontend sends in one exchange.

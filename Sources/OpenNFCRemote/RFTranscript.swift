@@ -42,9 +42,9 @@ package struct RFTranscript: Sendable, Hashable {
         package var duration: UInt64
         package var operation: Operation
         /// The frames the call put on the air (empty for polls and authentications, and in older files).
-        package var air: [AirFrame]
+        package var air: [OpenNFCRF.AirFrame]
 
-        package init(time: UInt64, duration: UInt64, operation: Operation, air: [AirFrame] = []) {
+        package init(time: UInt64, duration: UInt64, operation: Operation, air: [OpenNFCRF.AirFrame] = []) {
             self.time = time
             self.duration = duration
             self.operation = operation
@@ -95,17 +95,17 @@ package struct RFTranscript: Sendable, Hashable {
         return .object(m)
     }
 
-    package static func airFrame(_ f: AirFrame) -> JSONValue {
+    package static func airFrame(_ f: OpenNFCRF.AirFrame) -> JSONValue {
         .object([
             ("to", .string(f.direction == .readerToCard ? "card" : "reader")), ("gap", .int(Int(f.gap.cycles))),
             ("air", .int(Int(f.air.cycles))), ("what", .string(f.label)),
         ])
     }
 
-    package static func airFrames(_ v: JSONValue?, _ path: String) throws(RFWire.Problem) -> [AirFrame] {
+    package static func airFrames(_ v: JSONValue?, _ path: String) throws(RFWire.Problem) -> [OpenNFCRF.AirFrame] {
         guard let v else { return [] }
         guard let list = v.arrayValue else { throw RFWire.Problem(path, "expected an array") }
-        var frames: [AirFrame] = []
+        var frames: [OpenNFCRF.AirFrame] = []
         for (i, f) in list.enumerated() {
             let p = "\(path)[\(i)]"
             let direction: AirDirection
@@ -117,7 +117,7 @@ package struct RFTranscript: Sendable, Hashable {
             let gap = try RFWire.int(f["gap"], "\(p).gap", 0...maxMicroseconds)
             let air = try RFWire.int(f["air"], "\(p).air", 0...maxMicroseconds)
             frames.append(
-                AirFrame(
+                OpenNFCRF.AirFrame(
                     direction, gap: AirTime(cycles: UInt64(gap)), air: AirTime(cycles: UInt64(air)),
                     label: f["what"]?.stringValue ?? ""))
         }

@@ -9,11 +9,14 @@ package import OpenNFCRF
 /// | What is recorded | every call and its result or error, in order; polls answered the same way in a row are one event with `repeat` |
 /// | Timing | microseconds on the device's clock (virtual for `sim:`, wall for `pcsc` and `remote:`) since the first call |
 /// | Air time | each activation, exchange and release carries the frames it put on the air by ``AirTimeModel`` (docs/TIMING.md) |
+/// | Format | `format`: the JSON transcript, or the same events as frames on the air in pcapng or a Proxmark3 trace (docs/TRACES.md) |
 /// | Writing | the whole file atomically (temporary file + rename) after each deactivation, each failure, every 64 events and on ``flush()``; a program that ends between those loses at most the events since |
 /// | Errors while writing | reported once on stderr with the file name; the program's own operation is not affected |
 package final class RecordingFrontend: RFFrontend {
     package let base: any RFFrontend
     package let path: String
+    /// The file's format: our transcript (`.json`), pcapng or a Proxmark3 trace (docs/TRACES.md).
+    package let format: TraceFormat
     private let now: () -> NFCInstant
     private var transcript: RFTranscript
     private var origin: NFCInstant?
@@ -25,9 +28,13 @@ package final class RecordingFrontend: RFFrontend {
     package var airModel = AirTimeModel.standard
 
     /// `now` is the clock the device runs on.
-    package init(_ base: any RFFrontend, path: String, device: String, now: @escaping () -> NFCInstant) {
+    package init(
+        _ base: any RFFrontend, path: String, device: String, format: TraceFormat = .json,
+        now: @escaping () -> NFCInstant
+    ) {
         self.base = base
         self.path = path
+        self.format = format
         self.now = now
         transcript = RFTranscript(device: device, capabilities: base.capabilities)
     }
@@ -45,7 +52,7 @@ package final class RecordingFrontend: RFFrontend {
     }
 
     private func append(
-        _ op: RFTranscript.Operation, started: NFCInstant, save: Bool = false, air: [AirFrame] = []
+        _ op: RFTranscript.Operation, started: NFCInstant, save: Bool = false, air: [OpenNFCRF.AirFrame] = []
     ) {
         let t = micros(started)
         let d = now().duration(since: started).nanoseconds / 1_000
@@ -65,8 +72,8 @@ package final class RecordingFrontend: RFFrontend {
         guard unsaved > 0 else { return }
         unsaved = 0
         transcript.capabilities = base.capabilities
-        do {
-            try transcript.write(path: path)
+        do throws(AirTrace.Problem) {
+            try TraceFile.write(try TraceFile.encode(transcript, format: format), to: path)
         } catch {
             if !reportedWriteError {
                 reportedWriteError = true
@@ -132,7 +139,7 @@ package final class RecordingFrontend: RFFrontend {
         target = nil
     }
 
-    private func air(_ command: [UInt8], _ answer: RFResponse?) -> [AirFrame] {
+    private func air(_ command: [UInt8], _ answer: RFResponse?) -> [OpenNFCRF.AirFrame] {
         target.map { airModel.exchange(command, answer: answer, target: $0) } ?? []
     }
 }

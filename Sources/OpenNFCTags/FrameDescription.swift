@@ -22,14 +22,7 @@ package enum FrameDescription {
     ]
 
     /// The frame mode a target's frames travel in after activation.
-    package static func mode(of target: RFTarget) -> RFFrameMode {
-        if target.isISODEP { return .isoDEP }
-        switch target.technology {
-        case .nfcV: return .nfcV
-        case .nfcF: return .felica
-        default: return .nfcA
-        }
-    }
+    package static func mode(of target: RFTarget) -> RFFrameMode { RFFrameMode(target: target) }
 
     package static func describe(command c: [UInt8], mode: RFFrameMode) -> String? {
         for d in describers[mode] ?? [] {

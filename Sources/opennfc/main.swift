@@ -20,6 +20,7 @@ let root = Command(
         Commands.dump,
         Commands.restore,
         Commands.send,
+        Commands.trace,
         Commands.terminal,
         Commands.password,
         Commands.desfire,

@@ -60,8 +60,8 @@ extension Commands {
             }
             let port = try inv.int("port", default: Int(FieldProtocol.defaultPort), range: 0...65_535)
             let describer = FieldServer.Describer(
-                command: { FrameDecoder.describe(command: $0, mode: $1 ? .isoDEP : .nfcA) },
-                answer: { FrameDecoder.describe(response: $0, to: $1, mode: $2 ? .isoDEP : .nfcA) })
+                command: { FrameDecoder.describe(command: $0, mode: $1) },
+                answer: { FrameDecoder.describe(response: $0, to: $1, mode: $2) })
             let server: FieldServer
             do throws(FieldServerError) {
                 server = try FieldServer(

@@ -31,8 +31,12 @@ final class TagSession {
         .init(
             name: "record", value: "<file>",
             help:
-                "Record every poll, activation, frame and answer to this transcript (replay with --device replay:<file>)."
+                "Record every poll, activation, frame and answer (replay with --device replay:<file>); the format follows "
+                + "the extension: .json transcript, .pcapng (Wireshark), .trace (Proxmark3)."
         ),
+        .init(
+            name: "record-format", value: "json|pcapng|trace",
+            help: "The --record file's format whatever its extension (docs/TRACES.md)."),
     ]
 
     let device: Device
@@ -100,8 +104,16 @@ final class TagSession {
                 throw CLIError.failure("cannot write the transcript '\(path)': is a directory, not a file")
             }
         }
+        var format = inv.value("record").flatMap { TraceFormat(path: $0) } ?? .json
+        if let name = inv.value("record-format") {
+            guard let f = TraceFormat(rawValue: name) else {
+                throw CLIError.usage("--record-format '\(name)': expected \(TraceFormat.names)")
+            }
+            guard inv.value("record") != nil else { throw CLIError.usage("--record-format needs --record <file>") }
+            format = f
+        }
         recorder = inv.value("record").map {
-            RecordingFrontend(opened.frontend, path: $0, device: opened.name, now: { opened.clock.now })
+            RecordingFrontend(opened.frontend, path: $0, device: opened.name, format: format, now: { opened.clock.now })
         }
         let timed = timing
         let observer: ((RFTraceEvent) -> Void)? =
