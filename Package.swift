@@ -123,7 +123,7 @@ let package = Package(
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCPCSC", "OpenNFCVPCD", "OpenNFCSimulation", "OpenCoreNFC",
                 "OpenCoreNFCTesting",
-                "OpenNFCTestSupport", "OpenNFCDemo",
+                "OpenNFCTestSupport", "OpenNFCDemo", "OpenNFCRF", "OpenNFCTags",
             ],
             swiftSettings: strict),
         // Test support (no product), written once for every test target: hex literals and helpers, the seeded
@@ -248,7 +248,10 @@ let package = Package(
         // Runs the built `opennfc` binary; depends on it so `swift build --build-tests` builds it first.
         .testTarget(
             name: "OpenNFCCLITests",
-            dependencies: ["opennfc", "OpenNFCTestSupport", "OpenNFCSimulation", "OpenNFCPCSC"],
+            dependencies: [
+                "opennfc", "OpenNFCTestSupport", "OpenNFCSimulation", "OpenNFCPCSC", "OpenNFCRF", "OpenNFCRemote",
+                "OpenNFCBytes",
+            ],
             // The bad-input corpus: data read by BadInputTests through #filePath, not sources.
             exclude: ["BadInput"], swiftSettings: strict),
     ]

@@ -187,7 +187,24 @@ def main():
         show = subprocess.run([args.opennfc, "tag", "show", tag], capture_output=True, text=True)
         check("https://example.org/written" in show.stdout, "the saved file holds the new message")
         print("ok: the app wrote, the page's memory map changed, Save wrote the tag file")
-        # 4. The terminal panel against an app's CardSession over remote: (issue 27).
+        # 4. The time axis: every frame a bar whose width is its air time at one scale, gaps between them.
+        bars = browser.execute_script(
+            "return [...document.querySelectorAll('#timeline .bar')].map(b => "
+            "[Number(b.dataset.air), b.getBoundingClientRect().width, b.className])")
+        gaps = browser.execute_script("return document.querySelectorAll('#timeline .gap').length")
+        check(len(bars) >= 10, "bars on the time axis: %d" % len(bars))
+        check(any("out" in b[2] for b in bars) and any("in" in b[2] for b in bars), "reader and card frames both drawn")
+        ratios = [w / air for air, w, _ in bars if air > 0]
+        check(max(ratios) - min(ratios) < 0.01 * max(ratios),
+              "bar widths proportional to air time: %r" % sorted(set(round(r, 5) for r in ratios)))
+        check(len(set(air for air, _, _ in bars)) > 2, "bars of different lengths")
+        # Every frame but an activation's first (WUPA, after no required gap) follows a gap.
+        check(gaps >= len(bars) * 9 // 10, "gaps between the frames: %d for %d bars" % (gaps, len(bars)))
+        total = browser.execute_script("return document.getElementById('airtotal').textContent")
+        check("ms of frames and gaps" in total, "the total on the air: %r" % total)
+        shot("field-timeline.png")
+        print("ok: the time axis draws every frame as a bar as long as its air time, with the gaps between")
+        # 5. The terminal panel against an app's CardSession over remote: (issue 27).
         entitlements = os.path.join(work, "App.entitlements")
         with open(entitlements, "w") as f:
             f.write('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>\n'

@@ -52,6 +52,8 @@ public final class VirtualPhone: @unchecked Sendable {
     ) {
         let clock = VirtualClock()
         let field = VirtualField(clock: clock)
+        // The phone's own time per detection, activation and command (docs/TIMING.md, "Reader profiles").
+        field.readerProfile = .iPhone
         self.clock = clock
         self.field = field
         var opened = SimulatedDevice.open(field: field)
@@ -81,6 +83,20 @@ public final class VirtualPhone: @unchecked Sendable {
         self.init(
             configuration: try AppConfiguration(
                 infoPlistPath: infoPlist, entitlementsPath: entitlements, profile: profile))
+    }
+
+    /// Whether the phone's reading takes no time. By default (false) every frame advances ``clock`` by its air
+    /// time and the iPhone adds its own time per detection, activation and command (docs/TIMING.md), so an app's
+    /// timeouts and the sheet's 60 s see the durations of a real read; true keeps the zero-time field of fast tests
+    /// (only the tags' own processing and injected latency take time).
+    public var isInstant: Bool {
+        get { system.synchronized { field.isInstant } }
+        set {
+            system.synchronized {
+                field.isInstant = newValue
+                if !newValue { field.readerProfile = .iPhone }
+            }
+        }
     }
 
     // MARK: running app code on this phone

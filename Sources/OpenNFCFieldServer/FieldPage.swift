@@ -1,7 +1,9 @@
 /// The web page at `/` (docs/FIELD.md "The page"): the phone's sheet, the shelf with the "new tag" form, the tags
 /// on the phone, Cancel, the terminal (a contactless terminal played against the app's `CardSession`), the live
 /// transcript and each tag's memory map. It is self-contained (no outside assets) and
-/// does everything through the HTTP/JSON API, polling `/api/state` a few times a second.
+/// does everything through the HTTP/JSON API, polling `/api/state` a few times a second. The time axis under the
+/// transcript draws every frame as a bar as long as its air time (reader frames above, card frames below, the gaps
+/// the standards require between them) at a fixed scale, so a person sees where a read spends its time.
 enum FieldPage {
     static let html = """
         <!doctype html>
@@ -58,6 +60,10 @@ enum FieldPage {
         #termlog { max-height:260px; overflow:auto; background:#1c1c1e; color:#e5e5ea; border-radius:8px; padding:8px; margin-top:10px; font:12px/1.45 ui-monospace, Menlo, monospace; }
         #termlog div { white-space:pre-wrap; word-break:break-all; }
         #termlog .command { color:#ff9f0a; } #termlog .answer { color:#a6e3a1; } #termlog .event { color:#bf5af2; } #termlog .field { color:#8e8e93; } #termlog .c { color:#8e8e93; }
+        #timeline { height:64px; overflow-x:auto; overflow-y:hidden; white-space:nowrap; background:#1c1c1e; border-radius:8px; padding:8px; line-height:0; }
+        #timeline span { display:inline-block; vertical-align:top; height:20px; }
+        #timeline .bar.out { background:#64d2ff; } #timeline .bar.in { background:#a6e3a1; margin-top:24px; }
+        #airtotal { color:var(--dim); font-size:12px; }
         </style></head>
         <body>
         <header><h1>OpenCoreNFC virtual field</h1><span id="address"></span><span id="appname">no app connected</span></header>
@@ -90,11 +96,30 @@ enum FieldPage {
         </section></div>
         <section><h2>Memory <span id="memname"></span></h2><div id="memory"><pre id="memtext">Select a tag.</pre></div>
           <h2 style="margin-top:12px">Transcript</h2><div id="transcript"></div>
+          <h2 style="margin-top:12px">On the air <span id="airtotal"></span></h2><div id="timeline"></div>
         </section>
         </main>
         <script>
         "use strict";
-        let view = "", shelfView = "", cardView = "", seen = 0, selected = null, memRevision = -1, busy = false;
+        let view = "", shelfView = "", cardView = "", seen = 0, selected = null, memRevision = -1, busy = false, airCycles = 0;
+        // The time axis: 0.1 px per microsecond (1 ms = 100 px); times arrive in carrier cycles of 13.56 MHz.
+        const PX_PER_CYCLE = 0.1 / 13.56;
+        function drawAir(frames) {
+          const axis = $("timeline");
+          for (const f of frames) {
+            if (f.gap > 0) axis.append(el("span", { className: "gap", style: "width:" + (f.gap * PX_PER_CYCLE) + "px" }));
+            if (f.air > 0) {
+              const bar = el("span", { className: "bar " + (f.to === "card" ? "out" : "in"), title: (f.what || "frame") + ": " + (f.air / 13.56).toFixed(1) + " µs after " + (f.gap / 13.56).toFixed(1) + " µs" });
+              bar.style.width = (f.air * PX_PER_CYCLE) + "px";
+              bar.dataset.air = f.air;
+              axis.append(bar);
+            }
+            airCycles += f.gap + f.air;
+          }
+          while (axis.childNodes.length > 4000) axis.removeChild(axis.firstChild);
+          $("airtotal").textContent = "— " + (airCycles / 13560).toFixed(3) + " ms of frames and gaps";
+          axis.scrollLeft = axis.scrollWidth;
+        }
         const $ = (id) => document.getElementById(id);
         function el(tag, props, ...kids) { const e = document.createElement(tag); Object.assign(e, props || {}); for (const k of kids) e.append(k); return e; }
         // Every request gives up after 5 s, so a lost connection never freezes the page.
@@ -221,6 +246,7 @@ enum FieldPage {
                 const line = el("div", { className: l.kind }, l.text);
                 if (l.comment) line.append(el("span", { className: "c", textContent: "  # " + l.comment }));
                 box.append(line);
+                if (l.air) drawAir(l.air);
               }
               while (box.childNodes.length > 2000) box.removeChild(box.firstChild);
               seen = t.next; box.scrollTop = box.scrollHeight;

@@ -129,6 +129,7 @@ extension FieldServer {
                                 ("seq", .int(l.seq)), ("kind", .string(l.kind)), ("text", .string(l.text)),
                             ]
                             if let c = l.comment { m.append(("comment", .string(c))) }
+                            if !l.air.isEmpty { m.append(("air", .array(l.air.map(RFTranscript.airFrame)))) }
                             return .object(m)
                         })
                 ),

@@ -158,8 +158,9 @@ extension FieldServer {
             do {
                 let t = try virtualFrontend.activate(target, isoDEP: isoDEP)
                 activeMode = RFFrameMode(target: t)
+                activeTarget = t
                 touch(handle)
-                log("rf", "# activated: \(t)")
+                log("rf", "# activated: \(t)", air: AirTimeModel.standard.activation(t, isoDEP: t.isISODEP))
                 return .result(id: id, .target(t))
             } catch {
                 log("rf", "# activation failed: \(error)")
@@ -180,15 +181,28 @@ extension FieldServer {
                 case .ack: text = "< 0A"
                 case .nak(let n): text = "< NAK \(n)"
                 }
-                log("in", text, describer.answer(r, frame, activeMode))
+                log(
+                    "in", text, describer.answer(r, frame, activeMode),
+                    air: activeTarget.map {
+                        AirTimeModel.standard.exchange(frame, answer: r, target: $0, isoDEP: activeMode == .isoDEP)
+                    } ?? [])
                 return .result(id: id, .response(r))
             } catch {
-                log("in", error.code == .timeout ? "< TIMEOUT" : "< \(error)")
+                log(
+                    "in", error.code == .timeout ? "< TIMEOUT" : "< \(error)",
+                    air: activeTarget.map {
+                        AirTimeModel.standard.exchange(frame, answer: nil, target: $0, isoDEP: activeMode == .isoDEP)
+                    } ?? [])
                 if let handle { touch(handle) }
                 return .result(id: id, .failed(error))
             }
         case .deactivate(let id):
-            if field.activeHandle != nil { log("rf", "# deactivated") }
+            if field.activeHandle != nil {
+                log(
+                    "rf", "# deactivated",
+                    air: activeTarget.map { AirTimeModel.standard.release($0, isoDEP: activeMode == .isoDEP) } ?? [])
+            }
+            activeTarget = nil
             virtualFrontend.deactivate()
             return .result(id: id, .done)
         }

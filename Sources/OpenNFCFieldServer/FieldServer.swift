@@ -18,7 +18,7 @@ internal import OpenNFCSimulation
 /// | The terminal | the page plays a contactless terminal against the app's `CardSession`: brings or takes away its field, sends APDUs and shows the answers and the card session's events (FieldServer+Terminal.swift) |
 /// | Saving | a tag an app changed is written back to its file (through the one writer, ``FileAccess``) on Save, when it is taken off the phone, and when the server stops (``saveAll()``); with `autosave` off only on Save |
 /// | Identity | the shelf is keyed by the file's real path: a second `put` of a file (or of a link to it) is the same tag |
-/// | Transcript | the last 2,000 lines: app, sheet, field and RF events, frames with the `--trace` comments |
+/// | Transcript | the last 2,000 lines: app, sheet, field and RF events, frames with the `--trace` comments and their air time (drawn on the page's time axis) |
 /// | Security | loopback only; requests whose `Host` is not this server's loopback address, and browser requests from another origin, are refused (403): a web page elsewhere cannot drive the field |
 package final class FieldServer: @unchecked Sendable {
     /// Names frames for people (the CLI passes its `--trace` decoder), given the frame mode of the activated target
@@ -56,6 +56,8 @@ package final class FieldServer: @unchecked Sendable {
         var kind: String
         var text: String
         var comment: String?
+        /// The frames the event put on the air, by the air-time model (docs/TIMING.md): the page's time axis.
+        var air: [OpenNFCRF.AirFrame] = []
     }
 
     struct App {
@@ -105,6 +107,8 @@ package final class FieldServer: @unchecked Sendable {
     var answers: [Int: [UInt8]?] = [:]
     /// Counts the card's departures (under ``answered``): an APDU in flight when the card leaves stops waiting.
     var cardEpoch = 0
+    /// The activated target, which times the exchanges on the page's time axis.
+    var activeTarget: RFTarget?
     private var http: HTTPServer!
 
     /// The address the server listens on.
@@ -287,9 +291,9 @@ package final class FieldServer: @unchecked Sendable {
 
     // MARK: the transcript
 
-    func log(_ kind: String, _ text: String, _ comment: String? = nil) {
+    func log(_ kind: String, _ text: String, _ comment: String? = nil, air: [OpenNFCRF.AirFrame] = []) {
         lock.withLock {
-            lines.append(Line(seq: nextLine, kind: kind, text: text, comment: comment))
+            lines.append(Line(seq: nextLine, kind: kind, text: text, comment: comment, air: air))
             nextLine += 1
             if lines.count > Self.transcriptLimit { lines.removeFirst(lines.count - Self.transcriptLimit) }
         }

@@ -14,6 +14,11 @@ package import OpenNFCRF
 /// - `activate`: `handle`, `isoDEP`, then `target` or `error`;
 /// - `exchange`: `frame` (hex), then `response` (`{"frame":hex}`, `{"ack":true}`, `{"nak":n}`) or `error`;
 /// - `deactivate`.
+///
+/// `activate`, `exchange` and `deactivate` events also carry `air`: the frames the call put on the air by the
+/// air-time model (docs/TIMING.md), each `{"to": "card"|"reader", "gap": cycles, "air": cycles, "what": text}` with
+/// the gap the standard requires before the frame and the frame's own duration in carrier cycles of fc = 13.56 MHz
+/// (the unit of Proxmark3 trace timestamps). Files without it read as before.
 package struct RFTranscript: Sendable, Hashable {
     package static let formatName = "opencorenfc-rf-transcript"
     package static let formatVersion = 1
@@ -36,11 +41,14 @@ package struct RFTranscript: Sendable, Hashable {
         package var time: UInt64
         package var duration: UInt64
         package var operation: Operation
+        /// The frames the call put on the air (empty for polls and authentications, and in older files).
+        package var air: [OpenNFCRF.AirFrame]
 
-        package init(time: UInt64, duration: UInt64, operation: Operation) {
+        package init(time: UInt64, duration: UInt64, operation: Operation, air: [OpenNFCRF.AirFrame] = []) {
             self.time = time
             self.duration = duration
             self.operation = operation
+            self.air = air
         }
     }
 
@@ -83,7 +91,37 @@ package struct RFTranscript: Sendable, Hashable {
         case .deactivate:
             m.append(("op", .string("deactivate")))
         }
+        if !e.air.isEmpty { m.append(("air", .array(e.air.map(airFrame)))) }
         return .object(m)
+    }
+
+    package static func airFrame(_ f: OpenNFCRF.AirFrame) -> JSONValue {
+        .object([
+            ("to", .string(f.direction == .readerToCard ? "card" : "reader")), ("gap", .int(Int(f.gap.cycles))),
+            ("air", .int(Int(f.air.cycles))), ("what", .string(f.label)),
+        ])
+    }
+
+    package static func airFrames(_ v: JSONValue?, _ path: String) throws(RFWire.Problem) -> [OpenNFCRF.AirFrame] {
+        guard let v else { return [] }
+        guard let list = v.arrayValue else { throw RFWire.Problem(path, "expected an array") }
+        var frames: [OpenNFCRF.AirFrame] = []
+        for (i, f) in list.enumerated() {
+            let p = "\(path)[\(i)]"
+            let direction: AirDirection
+            switch f["to"]?.stringValue {
+            case "card": direction = .readerToCard
+            case "reader": direction = .cardToReader
+            default: throw RFWire.Problem("\(p).to", "expected \"card\" or \"reader\"")
+            }
+            let gap = try RFWire.int(f["gap"], "\(p).gap", 0...maxMicroseconds)
+            let air = try RFWire.int(f["air"], "\(p).air", 0...maxMicroseconds)
+            frames.append(
+                OpenNFCRF.AirFrame(
+                    direction, gap: AirTime(cycles: UInt64(gap)), air: AirTime(cycles: UInt64(air)),
+                    label: f["what"]?.stringValue ?? ""))
+        }
+        return frames
     }
 
     /// The file's text: the header members indented, then one event per line.
@@ -160,7 +198,7 @@ package struct RFTranscript: Sendable, Hashable {
             case "deactivate": op = .deactivate
             default: throw RFWire.Problem("\(p).op", "expected poll, authenticate, activate, exchange or deactivate")
             }
-            events.append(Event(time: t, duration: d, operation: op))
+            events.append(Event(time: t, duration: d, operation: op, air: try Self.airFrames(v["air"], "\(p).air")))
         }
     }
 

@@ -8,6 +8,7 @@ package import OpenNFCRF
 /// |---|---|
 /// | What is recorded | every call and its result or error, in order; polls answered the same way in a row are one event with `repeat` |
 /// | Timing | microseconds on the device's clock (virtual for `sim:`, wall for `pcsc` and `remote:`) since the first call |
+/// | Air time | each activation, exchange and release carries the frames it put on the air by ``AirTimeModel`` (docs/TIMING.md) |
 /// | Format | `format`: the JSON transcript, or the same events as frames on the air in pcapng or a Proxmark3 trace (docs/TRACES.md) |
 /// | Writing | the whole file atomically (temporary file + rename) after each deactivation, each failure, every 64 events and on ``flush()``; a program that ends between those loses at most the events since |
 /// | Errors while writing | reported once on stderr with the file name; the program's own operation is not affected |
@@ -21,6 +22,10 @@ package final class RecordingFrontend: RFFrontend {
     private var origin: NFCInstant?
     private var unsaved = 0
     private var reportedWriteError = false
+    /// The activated target, whose technology and ISO-DEP parameters time the exchanges.
+    private var target: RFTarget?
+    /// The model that times each frame.
+    package var airModel = AirTimeModel.standard
 
     /// `now` is the clock the device runs on.
     package init(
@@ -46,7 +51,9 @@ package final class RecordingFrontend: RFFrontend {
         return i.duration(since: origin!).nanoseconds / 1_000
     }
 
-    private func append(_ op: RFTranscript.Operation, started: NFCInstant, save: Bool = false) {
+    private func append(
+        _ op: RFTranscript.Operation, started: NFCInstant, save: Bool = false, air: [OpenNFCRF.AirFrame] = []
+    ) {
         let t = micros(started)
         let d = now().duration(since: started).nanoseconds / 1_000
         if case .poll(let request, let targets, _) = op, let last = transcript.events.last,
@@ -54,7 +61,7 @@ package final class RecordingFrontend: RFFrontend {
         {
             transcript.events[transcript.events.count - 1].operation = .poll(request, targets, repeats: n + 1)
         } else {
-            transcript.events.append(RFTranscript.Event(time: t, duration: d, operation: op))
+            transcript.events.append(RFTranscript.Event(time: t, duration: d, operation: op, air: air))
         }
         unsaved += 1
         if save || unsaved >= 64 || transcript.events.count == 1 { flush() }
@@ -102,7 +109,10 @@ package final class RecordingFrontend: RFFrontend {
         let start = now()
         do {
             let t = try base.activate(target, isoDEP: isoDEP)
-            append(.activate(handle: target.handle, isoDEP: isoDEP, .success(t)), started: start)
+            self.target = t
+            append(
+                .activate(handle: target.handle, isoDEP: isoDEP, .success(t)), started: start,
+                air: airModel.activation(t, isoDEP: t.isISODEP))
             return t
         } catch {
             append(.activate(handle: target.handle, isoDEP: isoDEP, .failure(error)), started: start, save: true)
@@ -114,10 +124,10 @@ package final class RecordingFrontend: RFFrontend {
         let start = now()
         do {
             let r = try base.exchange(command)
-            append(.exchange(command, .success(r)), started: start)
+            append(.exchange(command, .success(r)), started: start, air: air(command, r))
             return r
         } catch {
-            append(.exchange(command, .failure(error)), started: start, save: true)
+            append(.exchange(command, .failure(error)), started: start, save: true, air: air(command, nil))
             throw error
         }
     }
@@ -125,6 +135,11 @@ package final class RecordingFrontend: RFFrontend {
     package func deactivate() {
         let start = now()
         base.deactivate()
-        append(.deactivate, started: start, save: true)
+        append(.deactivate, started: start, save: true, air: target.map { airModel.release($0) } ?? [])
+        target = nil
+    }
+
+    private func air(_ command: [UInt8], _ answer: RFResponse?) -> [OpenNFCRF.AirFrame] {
+        target.map { airModel.exchange(command, answer: answer, target: $0) } ?? []
     }
 }

@@ -19,6 +19,7 @@ let benchModes: [BenchMode] = [
     pcscBenchmark,
     soakBenchmark,
     watchBenchmark,
+    airBenchmark,
 ]
 
 @MainActor func benchUsage() -> String {

@@ -17,13 +17,19 @@ import Testing
         #expect(
             r.stderr == """
                 # activated: nfcA UID 04A1B2C3D4E5F6 ATQA 0044 SAK 00
+                #   on air: > WUPA 85.0 µs, < ATQA 188.8 µs after 91.2 µs, > ANTICOLLISION CL1 188.8 µs after 86.4 µs, < UID CL1 443.7 µs after 86.4 µs, > SELECT CL1 783.5 µs after 86.4 µs, < SAK 273.7 µs after 91.2 µs, > ANTICOLLISION CL2 188.8 µs after 86.4 µs, < UID CL2 443.7 µs after 86.4 µs, > SELECT CL2 783.5 µs after 86.4 µs, < SAK 273.7 µs after 91.2 µs
                 > 60  # GET_VERSION
                 < 0004040201000F03  # NTAG213
+                #   on air: > 273.7 µs after 86.4 µs, < 868.4 µs after 86.4 µs
                 > 3003  # READ page 3 (pages 3–6)
                 < E11012000103A00C340310D1010C5504
+                #   on air: > 358.7 µs after 86.4 µs, < 1.548 ms after 91.2 µs
                 > 3A0709  # FAST_READ pages 7–9
                 < 6578616D706C652E636F6DFE
+                #   on air: > 443.7 µs after 86.4 µs, < 1.208 ms after 86.4 µs
                 # deactivated
+                #   on air: > HLTA 358.7 µs after 86.4 µs
+                # air: 10.114 ms on the air (frames 8.713 ms, gaps 1.402 ms)
                 frames: 3
 
                 """)

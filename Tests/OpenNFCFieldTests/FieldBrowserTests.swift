@@ -4,7 +4,8 @@ import Testing
 
 /// The field's web page in a real headless Chromium driven by Selenium (scripts/field-browser.py): the app's sheet
 /// on the page, put a tag → the app reads it, Cancel → 200, the app writes → the memory map changes, Save; the
-/// terminal panel against `opencorenfc-example card` over `remote:` (issue 27).
+/// terminal panel against `opencorenfc-example card` over `remote:` (issue 27); the time axis draws each frame as a bar
+/// whose width is proportional to its air time.
 /// Runs when scripts/test could install the browser (it exports `OPENNFC_E2E_BROWSER=1`); skipped visibly otherwise.
 @Suite struct FieldBrowserTests {
     static let enabled = ProcessInfo.processInfo.environment["OPENNFC_E2E_BROWSER"] == "1"
@@ -32,5 +33,8 @@ import Testing
         #expect(text.contains("ok: typed SELECT and APDU got the phone's 6A82 and the handler's 6D00"))
         #expect(text.contains("ok: the app's card left the page with the app"))
         #expect(text.contains("ok: the page fits 900 px and 600 px windows without horizontal scrolling"))
+        #expect(
+            text.contains("ok: the time axis draws every frame as a bar as long as its air time, with the gaps between")
+        )
     }
 }

@@ -114,8 +114,10 @@ final class TestVicinityTag: VirtualTag {
 
         let before = clock.now
         let t = try fe.activate(try fe.poll([.nfcB])[0])
-        let b = VirtualTiming.iso14443B106
-        #expect(clock.now.duration(since: before) == b.activation + b.rats)
+        // On the air (docs/TIMING.md, ISO/IEC 14443-3 §7): WUPB 5 bytes = 12 + 50 + 10 etu = 9216 cycles, TR0 + TR1
+        // 2304, ATQB 14 bytes = 162 etu = 20 736; TR2 1792, ATTRIB 11 bytes = 132 etu = 16 896, TR0 + TR1 2304, its
+        // answer 3 bytes = 52 etu = 6656: 59 904 cycles in all.
+        #expect(clock.now.duration(since: before) == AirTime(cycles: 59_904).duration)
         #expect(t.isISODEP && t.nfcB?.attribResponse == [0x00] && t.nfcB?.applicationData == [0x10, 0, 0, 1])
         #expect(try fe.exchange([0x00, 0xA4, 0x04, 0x00]) == .frame([0x00, 0xA4, 0x04, 0x00, 0x90, 0x00]))
         fe.deactivate()
@@ -151,13 +153,10 @@ final class TestVicinityTag: VirtualTag {
         let command: [UInt8] = [0x06] + idm1 + [0x01, 0x0B, 0x00, 0x01, 0x80, 0x00]
         let answer = try fe.exchange(command)
         #expect(answer == .frame([0x07] + command.dropFirst()))
-        let f = VirtualTiming.felica212
-        let expected = f.frameTime(command.count) + f.frameDelay + f.frameTime(command.count)
-        #expect(clock.now.duration(since: before) == expected)
+        // JIS X 6319-4 §7: (6 + 2 + 1 + 15 + 2) bytes × 8 bits × 64/fc = 13 312 cycles each way, no least gap.
+        #expect(clock.now.duration(since: before) == AirTime(cycles: 2 * 13_312).duration)
         #expect(try fe.poll(RFPollRequest(nfcF: .init(systemCode: 0x88B4))).isEmpty)
         #expect(try fe.poll(RFPollRequest(nfcF: .init(systemCode: 0x12FF))).map(\.identifier) == [idm1])
-
-        #expect(f.frameTime(16) == NFCDuration(nanoseconds: 4_720 * (16 * 8 + 88)))
     }
 
     @Test func nfcVInventoryResolvesCollisionsWithMasksAndHonoursAFIAndQuiet() throws {
@@ -197,14 +196,15 @@ final class TestVicinityTag: VirtualTag {
         _ = try fe.activate(targets[0])
         var before = clock.now
         _ = try fe.exchange([0x30, 0x00])
-        let a = VirtualTiming.iso14443A106
-        #expect(clock.now.duration(since: before) == a.frameTime(2) + a.frameDelay + a.frameTime(16))
+        // ISO/IEC 14443-3 §6.2: 1172 before 30 00 02 A8 (38 etu = 4864), FDT 1172 after A8 (parity 0), 18 bytes
+        // (164 etu = 20 992): 28 200 cycles.
+        #expect(clock.now.duration(since: before) == AirTime(cycles: 28_200).duration)
 
         _ = try fe.activate(targets[1])
         before = clock.now
         _ = try fe.exchange([0x0C] + idm)
-        let f = VirtualTiming.felica212
-        #expect(clock.now.duration(since: before) == f.frameTime(9) + f.frameDelay + f.frameTime(9))
+        // 0C IDm is 9 bytes of payload: (11 + 9) × 8 × 64 = 10 240 cycles each way at 212 kbit/s.
+        #expect(clock.now.duration(since: before) == AirTime(cycles: 2 * 10_240).duration)
         #expect(field.timing(for: .nfcV) == .iso15693High)
         #expect(VirtualField(clock: clock, timing: .instant).timing(for: .nfcF) == .instant)
     }

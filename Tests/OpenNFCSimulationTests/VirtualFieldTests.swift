@@ -182,17 +182,16 @@ private func uid(_ last: UInt8) -> [UInt8] { [0x04, 0x10, 0x20, 0x30, 0x40, 0x50
         #expect(clock.now == NFCInstant(nanoseconds: 16_000_000))
         _ = try fe.exchange([0xA2, 0x04, 1, 2, 3, 4])  // plus 4.1 ms EEPROM programming
         #expect(clock.now == NFCInstant(nanoseconds: 23_100_000))
-        // Default timing: a READ costs command + FDT + 16-byte answer at 106 kbit/s.
+        // Default timing (docs/TIMING.md): a READ costs the least gap after the previous answer (1172/fc), the
+        // command 30 00 02 A8 (4 × 9 + 2 = 38 etu of 128/fc = 4864 cycles), the FDT after A8's parity bit 0
+        // (9·128 + 20 = 1172, ISO/IEC 14443-3 §6.2.1.1) and the 18-byte answer (164 etu = 20 992): 28 200 cycles.
         let clock2 = VirtualClock()
         let field2 = VirtualField(clock: clock2)
         let h = field2.place(try Type2Tag.factory(.ntag213, uid: uid(1)))
         _ = try field2.activate(h, isoDEP: false)
         let before = clock2.now
         _ = try field2.exchange([0x30, 0x00])
-        let t = VirtualTiming.iso14443A106
-        let bits: UInt64 = (2 + 2) * 9 + 2 + (16 + 2) * 9 + 2
-        let expected: UInt64 = t.bitTime.nanoseconds * bits + t.frameDelay.nanoseconds
-        #expect(clock2.now.duration(since: before).nanoseconds == expected)
+        #expect(clock2.now.duration(since: before) == AirTime(cycles: 1172 + 4864 + 1172 + 20_992).duration)
     }
 
     @Test func onlyCommittedWritesCostProgrammingTime() throws {

@@ -18,7 +18,8 @@ package import OpenNFCRF
 /// | NFC-F | yes | Polling handed to the cards (system code, request code), time slots with collisions |
 /// | NFC-V | yes | Inventory handed to the tags (AFI, mask, quiet state in the tag), 16-slot anticollision |
 /// | ISO-DEP blocks, chaining, WTX | abstracted | each exchange carries one whole payload; block framing is not simulated |
-/// | Air time | yes | ``VirtualTiming`` per technology; tag processing time via ``VirtualTag/processingTime(for:)``; polling itself costs no time |
+/// | Air time | yes | ``VirtualTiming`` per technology, frame by frame by ``AirTimeModel`` (docs/TIMING.md); tag processing time via ``VirtualTag/processingTime(for:)``; polling itself costs no time |
+/// | Reader time | optional | ``readerProfile``: what a reader adds per activation and exchange (a ``VirtualPhone`` uses the iPhone's) |
 /// | Faults | yes | ``FaultPlan``: removal, tearing, mute tag, RF errors, latency |
 ///
 /// Not thread-safe: drive the field, and advance its clock, from one serial executor. (It is `@unchecked Sendable`
@@ -45,6 +46,25 @@ package final class VirtualField: @unchecked Sendable {
     package private(set) var framesExchanged = 0
     /// The tag the reader has selected, if any.
     package private(set) var activeHandle: Int?
+    /// What the reader adds beyond the air time (detection and activation, each exchange), nil for none.
+    package var readerProfile: ReaderProfile?
+    /// The tag activated last: activating it again costs the reader no detection time.
+    private var lastActivated: Int?
+
+    /// Whether nothing takes time (every technology ``VirtualTiming/instant``, no reader profile): the zero-time
+    /// field of fast tests. Setting it false restores the standard timings.
+    package var isInstant: Bool {
+        get {
+            timings.count == RFTechnology.allCases.count && timings.values.allSatisfy { $0 == .instant }
+                && readerProfile == nil
+        }
+        set {
+            timings =
+                newValue
+                ? Dictionary(uniqueKeysWithValues: RFTechnology.allCases.map { ($0, VirtualTiming.instant) }) : [:]
+            if newValue { readerProfile = nil }
+        }
+    }
 
     private var entries: [FieldEntry] = []
     private var nextHandle = 1
@@ -241,10 +261,19 @@ package final class VirtualField: @unchecked Sendable {
         }
         entries[i].tag.reset()
         let (activation, usesISODEP) = Self.airInterface(technology).activate(&entries[i], isoDEP: isoDEP)
-        clock.advance(by: timing.activation)
-        if usesISODEP { clock.advance(by: timing.rats) }
-        activeHandle = handle
         let t = RFTarget(activation, handle: handle)
+        if let model = timing.model {
+            clock.advance(by: model.activation(t, isoDEP: usesISODEP).total().duration)
+        } else {
+            clock.advance(by: timing.activation)
+            if usesISODEP { clock.advance(by: timing.rats) }
+        }
+        if let profile = readerProfile {
+            // Detection is paid once per tag arriving; re-activating the same tag (a session's reconnect) is not.
+            clock.advance(by: lastActivated == handle ? profile.activation : profile.detection + profile.activation)
+        }
+        lastActivated = handle
+        activeHandle = handle
         record(handle, .activated(t))
         return t
     }
@@ -256,8 +285,12 @@ package final class VirtualField: @unchecked Sendable {
         activeHandle = nil
         if let i = entries.firstIndex(where: { $0.handle == handle }) {
             let technology = entries[i].tag.activation.technology
+            let timing = timing(for: technology)
+            let (target, isoDEP) = airTarget(entries[i])
             if let bytes = Self.airInterface(technology).release(&entries[i]) {
-                clock.advance(by: timing(for: technology).frameTime(bytes))
+                clock.advance(
+                    by: timing.model.map { $0.release(target, isoDEP: isoDEP).total().duration }
+                        ?? timing.frameTime(bytes))
                 record(handle, .halted)
             }
         }
@@ -339,7 +372,9 @@ package final class VirtualField: @unchecked Sendable {
             record(handle, .fault("latency \(extra) on frame \(n)"))
             clock.advance(by: extra)
         }
-        clock.advance(by: timing.frameTime(delivery.count))
+        let commandAir = airFrames(delivery, entry, answered: nil)
+        clock.advance(by: commandAir.map { $0.total().duration } ?? timing.frameTime(delivery.count))
+        if let profile = readerProfile { clock.advance(by: profile.perExchange) }
         if faultPlan.mutes(at: n) && !entry.mutedByFault {
             entries[i].mutedByFault = true
             record(handle, .fault("tag mute from frame \(n)"))
@@ -377,24 +412,23 @@ package final class VirtualField: @unchecked Sendable {
             clock.advance(by: timing.silenceTimeout)
             throw fail(handle, RFError(.timeout, "no answer"))
         case .plain(.data(let bytes)):
-            clock.advance(by: timing.frameDelay)
-            clock.advance(by: timing.frameTime(bytes.count))
+            clock.advance(
+                by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.frameTime(bytes.count)
+            )
             record(handle, .answer(.frame(bytes)))
         case .plain(.ack):
-            clock.advance(by: timing.frameDelay)
-            clock.advance(by: timing.nibbleTime)
+            clock.advance(by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.nibbleTime)
             record(handle, .answer(.ack))
         case .plain(.nak(let code)):
-            clock.advance(by: timing.frameDelay)
-            clock.advance(by: timing.nibbleTime)
+            clock.advance(by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.nibbleTime)
             record(handle, .answer(.nak(code)))
         case .air(.frame(let f)):
-            clock.advance(by: timing.frameDelay)
-            clock.advance(by: timing.frameTime(f.bytes.count))
+            clock.advance(
+                by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay
+                    + timing.frameTime(f.bytes.count))
             record(handle, .cipheredAnswer(f.bytes, nibble: false))
         case .air(.nibble(let v)):
-            clock.advance(by: timing.frameDelay)
-            clock.advance(by: timing.nibbleTime)
+            clock.advance(by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.nibbleTime)
             record(handle, .cipheredAnswer([v], nibble: true))
         }
         if faultPlan.removesAfter(n) {
@@ -402,6 +436,45 @@ package final class VirtualField: @unchecked Sendable {
             remove(handle)
         }
         return answer
+    }
+
+    /// The target as the air-time model sees it, and whether it runs ISO-DEP now.
+    private func airTarget(_ entry: FieldEntry) -> (RFTarget, Bool) {
+        (RFTarget(entry.tag.activation.air, handle: entry.handle), entry.state == .active(isoDEP: true))
+    }
+
+    /// The frames of one delivery by the model (nil without one): the command's part when `answered` is nil,
+    /// otherwise the whole exchange.
+    private func airFrames(_ delivery: Delivery, _ entry: FieldEntry, answered: Delivered?) -> [AirFrame]? {
+        guard let model = timing(for: entry.tag.activation.technology).model else { return nil }
+        let (target, isoDEP) = airTarget(entry)
+        switch delivery {
+        case .plain(let frame):
+            let response: RFResponse? =
+                switch answered {
+                case .plain(.data(let b))?: .frame(b)
+                case .plain(.ack)?: .ack
+                case .plain(.nak(let n))?: .nak(n)
+                default: nil
+                }
+            return model.exchange(frame, answer: response, target: target, isoDEP: isoDEP)
+        case .air(let f):
+            switch answered {
+            case .air(.frame(let a))?: return model.enciphered(f.bytes, answerBytes: a.bytes.count, answered: true)
+            case .air(.nibble)?: return model.enciphered(f.bytes, answerBytes: nil, answered: true)
+            default: return model.enciphered(f.bytes, answerBytes: nil, answered: false)
+            }
+        }
+    }
+
+    /// The time from the end of the command's frames to the end of the answer's, by the model (nil without one).
+    private func answerTime(
+        _ delivery: Delivery, _ entry: FieldEntry, _ answer: Delivered, _ commandAir: [AirFrame]?
+    ) -> NFCDuration? {
+        guard let commandAir, let whole = airFrames(delivery, entry, answered: answer) else { return nil }
+        let before = commandAir.total().duration
+        let after = whole.total().duration
+        return after >= before ? NFCDuration(nanoseconds: after.nanoseconds - before.nanoseconds) : .zero
     }
 
     /// What the air interface itself answers (HLTA, RATS, HLTB) and what it hands to the tag.

@@ -1,7 +1,9 @@
 import Foundation
+import OpenNFCBytes
 import OpenNFCDevices
 import OpenNFCRF
 import OpenNFCRemote
+import OpenNFCSimulation
 import OpenNFCSystem
 
 /// One tag command's use of a device: the shared `--device`, `--timeout` and `--trace` options, waiting for a tag
@@ -16,6 +18,16 @@ final class TagSession {
                 + "$OPENCORENFC_DEVICE or $OPENNFC_DEVICE, else the only PC/SC reader)."),
         .init(name: "timeout", value: "<seconds>", help: "How long to wait for a tag (default: 30)."),
         .init(name: "trace", help: "Print every frame or APDU on stderr as it happens."),
+        .init(
+            name: "timing",
+            help:
+                "Estimate on stderr how long the command takes on a reader: air, reader and host time (docs/TIMING.md)."
+        ),
+        .init(
+            name: "profile", value: "<reader>",
+            help:
+                "The reader --timing estimates: iphone, acr122u, acr1252u, pn532-uart or pcsc (default: by --device)."),
+        .init(name: "instant", help: "On a simulated device, let nothing take time (no air time on its clock)."),
         .init(
             name: "record", value: "<file>",
             help:
@@ -34,7 +46,15 @@ final class TagSession {
     /// `--record`: the transcript being written.
     let recorder: RecordingFrontend?
     let timeout: NFCDuration
+    /// `--timing`: the time the exchanges so far would take on the profile's reader.
+    let timing: TimingBox?
     private var closed = false
+
+    /// Holds the account the frontend's observer adds to.
+    final class TimingBox {
+        var account: TimingAccount
+        init(_ account: TimingAccount) { self.account = account }
+    }
 
     init(_ inv: Invocation, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let seconds = try inv.int("timeout", default: 30, range: 0...86_400)
@@ -52,6 +72,26 @@ final class TagSession {
         }
         let tracer = inv.flag("trace") ? TracePrinter() : nil
         trace = tracer
+        if inv.flag("instant") {
+            guard let simulated = device.frontend as? VirtualFieldFrontend else {
+                throw CLIError.usage("--instant applies to a simulated device (sim:), not \(device.name)")
+            }
+            simulated.field.isInstant = true
+        }
+        if let name = inv.value("profile") {
+            guard let profile = ReaderProfile.named(name) else {
+                let names = ReaderProfile.all.map(\.name)
+                throw CLIError.usage(
+                    "unknown reader profile '\(name)'\(Suggestion.hint(for: name, among: names)) (profiles: "
+                        + names.joined(separator: ", ") + ")")
+            }
+            timing = TimingBox(TimingAccount(profile: profile))
+        } else {
+            timing = inv.flag("timing") ? TimingBox(TimingAccount(profile: Self.defaultProfile(for: device.name))) : nil
+        }
+        if timing != nil && !inv.flag("timing") {
+            throw CLIError.usage("--profile names the reader --timing estimates; add --timing")
+        }
         let opened = device
         if let path = inv.value("record") {
             // Checked before the first frame: a transcript that cannot be written is an error, not a warning later.
@@ -75,7 +115,37 @@ final class TagSession {
         recorder = inv.value("record").map {
             RecordingFrontend(opened.frontend, path: $0, device: opened.name, format: format, now: { opened.clock.now })
         }
-        frontend = InstrumentedFrontend(recorder ?? device.frontend, observer: tracer.map { t in { t.handle($0) } })
+        let timed = timing
+        let observer: ((RFTraceEvent) -> Void)? =
+            tracer == nil && timed == nil
+            ? nil
+            : { event in
+                tracer?.handle(event)
+                timed?.account.note(event)
+            }
+        frontend = InstrumentedFrontend(recorder ?? device.frontend, observer: observer)
+    }
+
+    /// The reader `--timing` estimates when `--profile` does not say: the PN532's for `pn532:`, an ACR122U's or
+    /// ACR1252U's when the PC/SC reader's name says so, a generic PC/SC reader's for other readers, the iPhone's
+    /// for the simulated field.
+    static func defaultProfile(for device: String) -> ReaderProfile {
+        let name = device.lowercased()
+        if name.hasPrefix("pn532") { return .pn532UART }
+        if name.hasPrefix("pcsc") {
+            if name.contains("acr122") { return .acr122u }
+            if name.contains("acr1252") { return .acr1252u }
+            return .genericPCSC
+        }
+        return .iPhone
+    }
+
+    /// The `--timing` report: one line with the total and its parts, one naming the profile's source.
+    static func timingReport(_ a: TimingAccount) -> String {
+        let ms = { (d: NFCDuration) in String(format: "%.1f ms", Double(d.nanoseconds) / 1e6) }
+        return "timing on \(a.profile.summary) (estimated): \(ms(a.total)) = air \(ms(a.air.duration)) + reader "
+            + "\(ms(a.reader)) + host \(ms(a.host)) (\(a.activations) activation\(a.activations == 1 ? "" : "s"), "
+            + "\(a.exchanges) exchange\(a.exchanges == 1 ? "" : "s"))\n# profile \(a.profile.name): \(a.profile.source)\n"
     }
 
     /// Runs `body` with a session, then prints the trace's last line and closes the device, whatever happened.
@@ -140,6 +210,7 @@ final class TagSession {
         guard !closed else { return }
         closed = true
         trace?.finish()
+        if let timing { Console.err(Self.timingReport(timing.account)) }
         recorder?.flush()
         device.close()
     }

@@ -12,23 +12,38 @@ import OpenNFCRF
 /// < NAK 0  # NAK: invalid argument or not allowed (…)
 /// > 3004
 /// < TIMEOUT
+/// # air: 12.345 ms on the air (frames 10.123 ms, gaps 2.222 ms)
 /// frames: 3
 /// ```
 /// The `>` lines are exactly the frames (Type 2) or ISO-DEP payloads (APDUs, DESFire native commands) sent after
 /// activation, so they can be replayed with `opennfc tag send`; activation appears only as a `#` comment, and the
 /// last line counts the `>` lines.
+///
+/// After each activation, exchange and release, a `#   on air:` comment names the frames it put on the air by the
+/// air-time model (docs/TIMING.md): each frame's duration and the gap the standard requires before it
+/// (`> 358.7 µs after 86.4 µs`); the `# air:` line before the count adds them all up (no reader or host time).
 final class TracePrinter {
     private let write: (String) -> Void
     private(set) var framesSent = 0
     private var mode = RFFrameMode.nfcA
     private var lastCommand: [UInt8] = []
     private var awaitingAnswer = false
+    private var tracker = AirTracker()
+    /// Every frame put on the air so far, by the model.
+    private(set) var airFrames: [AirFrame] = []
 
     init(write: @escaping (String) -> Void = { Console.err($0) }) {
         self.write = write
     }
 
     func handle(_ event: RFTraceEvent) {
+        let frames = tracker.frames(for: event)
+        defer {
+            if !frames.isEmpty {
+                airFrames += frames
+                write("#   on air: " + frames.map(Self.describe).joined(separator: ", ") + "\n")
+            }
+        }
         switch event {
         case .activated(let t):
             mode = FrameDecoder.mode(t)
@@ -68,8 +83,25 @@ final class TracePrinter {
     /// A free comment line (`# …`), e.g. "tag removed" between tags of a batch.
     func comment(_ text: String) { write("# \(text)\n") }
 
-    /// The closing line.
-    func finish() { write("frames: \(framesSent)\n") }
+    /// The closing lines: the air time, then the frame count.
+    func finish() {
+        if !airFrames.isEmpty {
+            write(
+                "# air: \(airFrames.total()) on the air (frames \(airFrames.airOnly()), gaps \(airFrames.gapsOnly()))\n"
+            )
+        }
+        write("frames: \(framesSent)\n")
+    }
+
+    /// `> 358.7 µs after 86.4 µs`, with the block's name when it has one (`< R(ACK) 273.7 µs after 91.2 µs`).
+    static func describe(_ f: AirFrame) -> String {
+        let arrow = f.direction == .readerToCard ? ">" : "<"
+        let what = f.label.isEmpty || f.label == "answer" ? "" : "\(f.label) "
+        // A wait without a frame (SFGT after the ATS) shows as the wait alone; a frame after no gap (the first
+        // WUPA) without "after".
+        if f.air == .zero { return "\(arrow) \(what)\(f.gap)" }
+        return f.gap == .zero ? "\(arrow) \(what)\(f.air)" : "\(arrow) \(what)\(f.air) after \(f.gap)"
+    }
 
     private func line(_ text: String, _ comment: String?) -> String {
         comment.map { "\(text)  # \($0)\n" } ?? "\(text)\n"
