@@ -104,7 +104,8 @@ import Testing
         #expect(
             bad.stderr.hasPrefix(
                 "Error: unknown device 'usb:1'; use sim:<tagfile>[+<tagfile>…], pcsc, pcsc:<reader>, remote:[<port>], "
-                    + "replay:<file>, vpcd:[<host>:<port>|<port>] or pn532:<tty>[:<baud>]\n"))
+                    + "replay:<file>[,protocol=<p>][,key=<hex>]…, vpcd:[<host>:<port>|<port>] or pn532:<tty>[:<baud>]\n"
+            ))
         let empty = try ws.run(["read", "--device", "sim:a.json+"])
         #expect(empty.status == 64)
         let missing = try ws.run(["read", "--device", "sim:nope.json"])

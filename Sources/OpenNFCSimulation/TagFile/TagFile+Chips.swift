@@ -12,7 +12,7 @@ extension TagFile {
     /// ISO-DEP chips (Type 4, DESFire EV1, VAS pass holder, eMRTD passport and ID card): `Type4Tag+TagFile.swift`,
     /// `DESFireEV1Tag+TagFile.swift`, `VASPassTag+TagFile.swift`, `ICAO/EMRTDTag+TagFile.swift`.
     static let isoDEPChips: [TagFileChip] =
-        Type4Tag.tagFileChips + DESFireEV1Tag.tagFileChips + VASPassTag.tagFileChips + EMRTDTag.tagFileChips + EMRTDTag.tagFileChips
+        Type4Tag.tagFileChips + DESFireEV1Tag.tagFileChips + VASPassTag.tagFileChips + EMRTDTag.tagFileChips
 
     /// Chip names the CLI accepts even before their simulation is registered, with the reason shown to the user.
     package static let plannedChips: [String: String] = [:]
