@@ -1,10 +1,5 @@
+internal import Foundation
 internal import OpenNFCBytes
-
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
 
 /// The `emrtd` section of tag files for chips `passport` and `id-card` (docs/TAG-FILES.md):
 ///
@@ -50,10 +45,8 @@ extension EMRTDTag {
 
     /// Today's date (UTC) for certificate validity.
     package static func today() -> EMRTDTestPKI.Day {
-        var t = tm()
-        var now = time(nil)
-        gmtime_r(&now, &t)
-        return EMRTDTestPKI.Day(year: Int(t.tm_year) + 1900, month: Int(t.tm_mon) + 1, day: Int(t.tm_mday))
+        let t = DERTime(secondsSince1970: Int(Date().timeIntervalSince1970))
+        return EMRTDTestPKI.Day(year: t.year, month: t.month, day: t.day)
     }
 
     /// ICAO's specimen document of `kind`, issued today under a fresh test PKI.
