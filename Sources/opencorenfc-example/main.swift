@@ -1,6 +1,7 @@
 // A plain command-line program written against Core NFC's API, unchanged but for the import. With no argument it
 // reads one NDEF tag and prints its records; `write <uri>` writes a URI record to the tag, `lock` makes it
-// read-only (both through a read-write NDEF session). Point it at a device from outside:
+// read-only (both through a read-write NDEF session), `tag` names the first ISO 14443 tag as a tag reader session
+// delivers it (a MIFARE tag also answers GetVersion). Point it at a device from outside:
 //
 //     OPENCORENFC_DEVICE=sim:poster.ndef OPENCORENFC_PROFILE=desktop opencorenfc-example
 //     OPENCORENFC_DEVICE=sim:tag.json OPENCORENFC_PROFILE=desktop opencorenfc-example write https://example.com
@@ -173,7 +174,15 @@ case "write" where arguments.count == 2, "lock" where arguments.count == 1:
     session.begin()
     writer.done.wait()
     exit(writer.status)
+case "tag" where arguments.count == 1:
+    let identifier = TagIdentifier()
+    let session = NFCTagReaderSession(
+        configuration: .init(pollingOption: .iso14443), delegate: identifier, queue: nil)
+    session.alertMessage = "Hold your iPhone near the tag."
+    session.begin()
+    identifier.done.wait()
+    exit(identifier.status)
 default:
-    FileHandle.standardError.write(Data("usage: opencorenfc-example [write <uri> | lock | card]\n".utf8))
+    FileHandle.standardError.write(Data("usage: opencorenfc-example [write <uri> | lock | tag | card]\n".utf8))
     exit(64)
 }

@@ -53,7 +53,8 @@ import Testing
             try ws.run(["desfire", "auth", "--key-no", "1", "--key", Self.k1] + app)
         }
         #expect(
-            auth.stderr == "Authenticated with key 1 (aes) of application 000042; key version 0.\n", "\(auth.stderr)")
+            auth.stderr.hasSuffix("Authenticated with key 1 (aes) of application 000042; key version 0.\n"),
+            "\(auth.stderr)")
         let read = try ws.run(
             ["desfire", "read", "--key-no", "1", "--key", Self.k1, "--file", "1", "--length", "32", "--comm", "enc"]
                 + app)

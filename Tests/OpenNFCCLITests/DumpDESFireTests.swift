@@ -20,7 +20,7 @@ import Testing
         let before = try TagFixture.bytes(ws.path("s.json"))
         let r = try ws.run(["dump", "-o", "d.json", "--device", "sim:s.json"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("(1 application(s), 2 file(s)) to d.json"))
+        #expect(r.stderr.contains("(1 application(s), 2 file(s)) to d.json"), "\(r.stderr)")
         #expect(try TagFixture.bytes(ws.path("s.json")) == before)
         let shownSource = try ws.run(["tag", "show", "--json", "s.json"])
         let shownDump = try ws.run(["tag", "show", "--json", "d.json"])

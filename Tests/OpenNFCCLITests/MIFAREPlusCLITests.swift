@@ -72,7 +72,7 @@ import Testing
         try dst.write(toFile: ws.path("dst.json"), atomically: true, encoding: .utf8)
         let restored = try ws.run(["restore", "d.json", "--device", "sim:dst.json"])
         #expect(restored.status == 0, "\(restored.stderr)")
-        #expect(restored.stdout.contains("95 data blocks written"))
+        #expect(restored.stderr.contains("95 data blocks written"), "\(restored.stderr)")
         #expect(
             try String(contentsOfFile: ws.path("dst.json"), encoding: .utf8).contains(
                 String(repeating: "42 ", count: 15) + "42"))

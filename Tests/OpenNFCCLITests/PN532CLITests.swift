@@ -74,6 +74,32 @@ import Testing
         #expect(again.stdout.contains("via PN532"), "\(again.stdout)\(again.stderr)")
     }
 
+    /// A Core NFC tag reader session (`opencorenfc-example tag`) on `OPENCORENFC_DEVICE=pn532:` finds a MIFARE Plus
+    /// EV1 (SL0, as NXP ships it) behind the virtual PN532 as `NFCMiFareTag` `.plus` and sends it GetVersion with `sendMiFareCommand`.
+    @Test func aCoreNFCTagSessionFindsAMIFAREPlusThroughThePN532() throws {
+        let dir = try CLIRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tag = dir.appendingPathComponent("plus.json").path
+        let made = try CLIRunner.run([
+            "tag", "new", "--chip", "mifare-plus-ev1-2k", "--uid", "04112233445566", "-o", tag,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let (emulator, path) = try start([tag])
+        defer { if emulator.isRunning { emulator.terminate() } }
+        let p = Process()
+        p.executableURL = Self.example
+        p.arguments = ["tag"]
+        p.environment = ["OPENCORENFC_DEVICE": "pn532:\(path)", "OPENCORENFC_PROFILE": "desktop"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(text)")
+        #expect(text.hasPrefix("MIFARE plus, UID 04112233445566\nGetVersion AF04"), "\(text)")
+    }
+
     @Test func badDeviceStringsAndMissingPortsAreClearErrors() throws {
         let r = try CLIRunner.run(["read", "--device", "pn532:/dev/ttyUSB0:12345"], timeout: 30)
         #expect(r.status != 0 && r.stderr.contains("not a PN532 serial speed"), "\(r.stderr)")
