@@ -48,7 +48,12 @@ package enum ActiveAuthentication {
 
     /// ISO/IEC 9796-2 scheme 1: F = s^e mod n = `6A ‖ M1 ‖ H(M1 ‖ RND.IFD) ‖ T`, T = `BC` (SHA-1) or `xx CC`.
     static func rsa(_ signature: [UInt8], _ challenge: [UInt8], _ key: PublicKey) throws -> String? {
-        var f = try key.rsaPublicOperation(signature)
+        // A signature that is not below DG15's modulus is no signature under that key (libcrypto refuses the input):
+        // what a cloned chip's answer with another key of the same size gives about half the time.
+        guard var f = try? key.rsaPublicOperation(signature) else {
+            return "the RSA signature of the challenge is not a value under DG15's key: the chip is not the one DG15 "
+                + "names"
+        }
         while f.first == 0 { f.removeFirst() }
         guard f.first == 0x6A, let last = f.last else { return "the recovered RSA message does not start with 6A" }
         let digest: DigestAlgorithm
