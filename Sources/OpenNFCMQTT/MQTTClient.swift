@@ -1,53 +1,64 @@
 internal import Foundation
 internal import Synchronization
 
-/// One connection to a broker through libmosquitto's own network thread: QoS 1 publishing with PUBACK reported per
-/// message id, automatic reconnection, a Last Will, TLS.
+/// One connection to a broker, driven by a network thread of this client's own: QoS 1 publishing with PUBACK reported
+/// per message id, reconnection after every kind of failure (TLS ones too), a Last Will, TLS.
+///
+/// The thread calls `mosquitto_loop` and makes every new attempt itself (`mosquitto_reconnect_async`), rather than
+/// using `mosquitto_loop_start`: libmosquitto's own thread ends for good after a failed TLS handshake, and the only way
+/// to try again was cancelling it, possibly inside OpenSSL. Here no thread is ever cancelled.
 ///
 /// The rules of libmosquitto 2.0 this follows (mosquitto.h; measured against Debian's 2.0.11):
 ///
 /// | Rule | Why |
 /// |---|---|
-/// | `mosquitto_loop_start` before `mosquitto_connect_async` | in the other order a broker down at start is never retried |
+/// | `mosquitto_threaded_set(true)` before connecting | a publish from another thread is queued and wakes the loop (its socket pair) instead of writing on the caller's thread |
 /// | a QoS 1 publish that returns `MOSQ_ERR_NO_CONN` counts as queued | libmosquitto keeps it and resends it (DUP) after reconnecting; publishing it again would duplicate it |
 /// | PUBACK = `on_publish(mid)` | for QoS 1 the callback fires when the broker's PUBACK arrives, not when the message is written |
 /// | Will set before connecting | the broker keeps it from CONNECT |
-/// | callbacks only record and hand over | they run on libmosquitto's thread; `loop_stop`/`destroy` are never called there |
+/// | callbacks only record and hand over | they run inside `mosquitto_loop` on the network thread |
 /// | a CONNACK refusal is reported, reconnection goes on | credentials can be fixed on the broker side |
-/// | a TLS failure is reported with OpenSSL's reason (libmosquitto's error log lines); ``restart()`` starts a new network thread | after a TLS error libmosquitto's thread ends instead of reconnecting |
+/// | a connection taken over TLS and closed before any CONNACK is a TLS failure | a refused handshake ends with OpenSSL's reason (libmosquitto's error log lines) or, when the broker's reset overtakes its alert, with none |
+/// | no CONNACK within ``MQTTClient/answerTimeout`` seconds: a new attempt | a broker that takes the connection and never answers does not hold the station |
 /// | the key's passphrase comes from a callback, never a prompt | without one OpenSSL asks on the terminal |
 ///
-/// Handlers run on libmosquitto's thread and must return quickly.
+/// Handlers run on the network thread and must return quickly; they may publish.
 package final class MQTTClient: @unchecked Sendable {
-    /// What the connection reports. Each runs on libmosquitto's network thread.
+    /// What the connection reports. Each runs on the client's network thread.
     package struct Handlers: Sendable {
         /// A CONNACK arrived: 0 accepted, otherwise the refusal code (MQTT 3.1.1 §3.2.2.3).
         package var connected: @Sendable (_ code: Int32) -> Void = { _ in }
-        /// The connection ended (0: asked for; otherwise libmosquitto's reason) with a sentence for logs.
+        /// The connection ended or an attempt failed (0: asked for; otherwise libmosquitto's status) with a sentence
+        /// for logs. The client tries again by itself.
         package var disconnected: @Sendable (_ status: Int32, _ reason: String) -> Void = { _, _ in }
-        /// TLS failed (OpenSSL's reason: `certificate verify failed`, `tlsv13 alert certificate required` …), or a
-        /// fatal error ended libmosquitto's network thread; `threadEnded`: the thread ended (or may have), and only
-        /// ``MQTTClient/restart()`` tries again.
-        package var failed: @Sendable (_ reason: String, _ threadEnded: Bool) -> Void = { _, _ in }
+        /// An attempt failed in its TLS handshake (OpenSSL's reason: `certificate verify failed`, `tlsv13 alert
+        /// certificate required` …, or the broker closing the connection before answering). The client tries again.
+        package var failed: @Sendable (_ reason: String) -> Void = { _ in }
         /// The broker acknowledged message `mid` (PUBACK for QoS 1).
         package var acknowledged: @Sendable (_ mid: Int32) -> Void = { _ in }
 
         package init() {}
     }
 
+    /// Seconds an attempt may go without a CONNACK before the next one.
+    package static let answerTimeout = 10.0
+    /// The delay before the first new attempt, doubled after each failure up to ``maximumRetryDelay`` seconds.
+    package static let firstRetryDelay = 1.0
+    /// The longest delay between attempts: a broker back from an outage is found within this many seconds.
+    package static let maximumRetryDelay = 15.0
+
     package let configuration: MQTTConfiguration
     private let lib: MosquittoBinding
     private let handle: OpaquePointer
     private let handlers: Handlers
-    private let state = Mutex(State())
-    /// Raised by libmosquitto's thread once it reported the disconnection that ``stop()`` asked for.
-    private let disconnection = NSCondition()
-    private var disconnectionSeen = false
-
-    private struct State {
-        var started = false
-        var stopped = false
-    }
+    /// Guards the fields below it; signalled when ``stop()`` asks the network thread to end and when it has ended.
+    private let signal = NSCondition()
+    private var started = false
+    private var stopping = false
+    private var threadEnded = false
+    /// Recorded by the callbacks of the current attempt (under `signal`): a CONNACK, the end of the connection.
+    private var answered = false
+    private var ended: (status: Int32, errno: Int32, text: String)?
 
     /// libmosquitto's latest error log lines (OpenSSL's reasons for a TLS failure), cleared on every connection.
     private let libraryErrors = Mutex<[String]>([])
@@ -130,15 +141,17 @@ package final class MQTTClient: @unchecked Sendable {
         try check(lib.reconnectDelay(handle, 1, 15, true), "setting the reconnect delay")
         try check(lib.maxInflight(handle, 100), "setting the in-flight window")
         _ = lib.intOption(handle, 11, 1)  // MOSQ_OPT_TCP_NODELAY: events are small, latency matters
+        // Publishes from the station's thread are queued for the network thread, which the socket pair wakes.
+        try check(lib.threadedSet(handle, true), "telling libmosquitto about the network thread")
         lib.onConnect(handle) { _, obj, code in
             guard let obj else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
+            client.signal.withLock { client.answered = true }
             if code == 0 { client.libraryErrors.withLock { $0.removeAll() } }
             client.handlers.connected(code)
         }
         // OpenSSL's errors reach us only as libmosquitto's log lines (`OpenSSL Error[0]: error:0A000086:SSL
-        // routines::certificate verify failed`); a failed handshake may end in a plain "connection lost", or in no
-        // callback at all when a reconnection attempt fails.
+        // routines::certificate verify failed`), logged before the connection is closed.
         lib.onLog(handle) { _, obj, level, text in
             guard let obj, let text, level == MosquittoStatus.logError else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
@@ -147,21 +160,13 @@ package final class MQTTClient: @unchecked Sendable {
                 lines.append(line)
                 if lines.count > 4 { lines.removeFirst(lines.count - 4) }
             }
-            // A failed handshake usually ends the network thread without a callback (errno EPROTO, mosquitto's loop.c).
-            if let why = MQTTClient.openSSLReason(line) { client.handlers.failed(why, true) }
         }
+        // Runs inside `mosquitto_loop` once the socket is closed; the network thread reports it.
         lib.onDisconnect(handle) { _, obj, status in
+            let error = MosquittoBinding.lastError()
             guard let obj else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
-            if MosquittoStatus.fatal.contains(status) {
-                client.handlers.failed(client.reason(status), true)
-            } else {
-                client.handlers.disconnected(status, status == 0 ? "disconnected" : client.reason(status))
-            }
-            client.disconnection.lock()
-            client.disconnectionSeen = true
-            client.disconnection.broadcast()
-            client.disconnection.unlock()
+            client.signal.withLock { client.ended = (status, error.code, error.text) }
         }
         lib.onPublish(handle) { _, obj, mid in
             guard let obj else { return }
@@ -188,37 +193,122 @@ package final class MQTTClient: @unchecked Sendable {
     /// libmosquitto's "connection lost" status (`MOSQ_ERR_CONN_LOST`), as ``Handlers/disconnected`` reports it.
     package static let connectionLost = MosquittoStatus.connectionLost
 
-    /// After ``Handlers/failed`` with `threadEnded`: ends the network thread (cancelled if a failure left it retrying
-    /// by itself: it then waits in its reconnect delay, a cancellation point), starts a new one and connects again.
-    /// Never call it from a handler.
-    package func restart() throws(MQTTError) {
-        let live = state.withLock { $0.started && !$0.stopped }
-        guard live else { return }
-        _ = lib.loopStop(handle, true)
-        try check(lib.loopStart(handle), "restarting libmosquitto's network thread")
-        let status = lib.reconnectAsync(handle)
-        if status == MosquittoStatus.tls { handlers.failed(reason(status), true) }
-    }
-
-    /// Starts the network thread, then the connection (retried by the thread until it succeeds).
+    /// Starts the connection (non-blocking) and the network thread that drives it and retries it until ``stop()``.
     package func start() throws(MQTTError) {
-        try state.withLock { (s: inout State) throws(MQTTError) in
-            guard !s.started else { return }
-            s.started = true
+        let first = signal.withLock { () -> Bool in
+            defer { started = true }
+            return !started
         }
+        guard first else { return }
         // The callbacks find this object through libmosquitto's user data (it did not exist yet at mosquitto_new).
         lib.userDataSet(handle, Unmanaged.passUnretained(self).toOpaque())
-        try check(lib.loopStart(handle), "starting libmosquitto's network thread")
         let status = lib.connectAsync(
             handle, configuration.host, Int32(configuration.port), Int32(configuration.keepAlive))
-        // With the thread already running, a failed first attempt (broker down, name not found yet) is retried by it.
-        // A TLS failure of this first attempt ends libmosquitto's thread (errno EPROTO): reported, and ``restart()``
-        // tries again later, so a broker whose certificate gets fixed is reached.
-        if status == MosquittoStatus.tls { handlers.failed(reason(status), true) }
+        let error = MosquittoBinding.lastError()
+        // A broker down or a name not found yet is retried by the thread; anything else is a configuration error.
         if status != MosquittoStatus.success && status != MosquittoStatus.errno && status != MosquittoStatus.lookup
             && status != MosquittoStatus.tls
         {
+            signal.withLock { threadEnded = true }
             throw MQTTError(.unreachable, "cannot connect to \(configuration.redacted): \(reason(status))")
+        }
+        // The thread holds this object until it ends, so the handle outlives every callback.
+        let thread = Thread { [self] in
+            run(firstAttempt: status, error: error)
+            signal.withLock {
+                threadEnded = true
+                signal.broadcast()
+            }
+        }
+        thread.name = "opennfc mqtt \(configuration.clientID)"
+        thread.start()
+    }
+
+    /// The network thread: drives the connection with `mosquitto_loop`, reports how each attempt ended, and makes the
+    /// next one after a delay (1 s, doubling to 15 s; back to 1 s after a CONNACK) until ``stop()``.
+    private func run(firstAttempt: Int32, error: (code: Int32, text: String)) {
+        var delay = Self.firstRetryDelay
+        var open = firstAttempt == MosquittoStatus.success
+        var attemptStarted = Date()
+        var tcpEstablished = false
+        var stopDeadline: Date?
+        if !open { report(status: firstAttempt, errno: error.code, errnoText: error.text, tcpEstablished: false) }
+        while true {
+            let (stop, answeredNow, endedNow) = signal.withLock { () -> (Bool, Bool, (Int32, Int32, String)?) in
+                defer { ended = nil }
+                return (stopping, answered, ended)
+            }
+            if stop {
+                if stopDeadline == nil { stopDeadline = Date(timeIntervalSinceNow: 3) }
+                // Done once DISCONNECT went out (the socket closed), or when it cannot (no connection, a broker that
+                // does not read): SIGTERM must end the station (docs/STATIONS.md).
+                if !open || endedNow != nil || Date() >= stopDeadline! || !answeredNow { return }
+            }
+            if let (status, code, text) = endedNow {
+                open = false
+                if !stop { report(status: status, errno: code, errnoText: text, tcpEstablished: tcpEstablished) }
+                if answeredNow { delay = Self.firstRetryDelay }
+            }
+            if !open {
+                // Wait before the next attempt; ``stop()`` ends the wait.
+                let until = Date(timeIntervalSinceNow: delay)
+                let stopNow = signal.withLock { () -> Bool in
+                    while !stopping && signal.wait(until: until) {}
+                    return stopping
+                }
+                if stopNow { return }
+                delay = min(delay * 2, Self.maximumRetryDelay)
+                libraryErrors.withLock { $0.removeAll() }
+                signal.withLock {
+                    answered = false
+                    ended = nil
+                }
+                let status = lib.reconnectAsync(handle)
+                let error = MosquittoBinding.lastError()
+                attemptStarted = Date()
+                tcpEstablished = false
+                open = status == MosquittoStatus.success
+                if !open { report(status: status, errno: error.code, errnoText: error.text, tcpEstablished: false) }
+                continue
+            }
+            if !answeredNow {
+                if !tcpEstablished { tcpEstablished = lib.isConnected(handle) }
+                if Date().timeIntervalSince(attemptStarted) > Self.answerTimeout {
+                    // Taken and never answered: the next attempt (reconnecting closes this socket).
+                    open = false
+                    handlers.disconnected(
+                        MosquittoStatus.connectionLost,
+                        "no CONNACK within \(Int(Self.answerTimeout)) s of connecting")
+                    continue
+                }
+            }
+            let status = lib.loop(handle, 1000, 1)
+            if status != MosquittoStatus.success && status != MosquittoStatus.noConnection {
+                // The socket closed without `on_disconnect` (it reports a closed connection otherwise).
+                let error = MosquittoBinding.lastError()
+                signal.withLock { if ended == nil { ended = (status, error.code, error.text) } }
+            } else if status == MosquittoStatus.noConnection {
+                signal.withLock { if ended == nil { ended = (status, 0, "") } }
+            }
+        }
+    }
+
+    /// Reports how an attempt or a connection ended: a TLS failure when the broker took the connection over TLS and
+    /// closed it before any CONNACK (or OpenSSL gave a reason), a disconnection otherwise.
+    private func report(status: Int32, errno code: Int32, errnoText: String, tcpEstablished: Bool) {
+        let wasAnswered = signal.withLock { answered }
+        let lines = libraryErrors.withLock { $0 }
+        if let ssl = lines.last(where: { $0.hasPrefix("OpenSSL Error") }).flatMap(Self.openSSLReason) {
+            handlers.failed(ssl)
+        } else if status == MosquittoStatus.tls {
+            handlers.failed(reason(status))
+        } else if configuration.tls && !wasAnswered && tcpEstablished && !MosquittoBinding.isUnreachable(code) {
+            let how = code == 0 ? lib.describe(status) : errnoText
+            handlers.failed("the broker closed the connection during the TLS handshake (\(how))")
+        } else if status == MosquittoStatus.errno && code != 0 {
+            handlers.disconnected(status, errnoText)
+        } else {
+            handlers.disconnected(status, status == 0 ? "disconnected" : reason(status))
         }
     }
 
@@ -238,28 +328,20 @@ package final class MQTTClient: @unchecked Sendable {
     /// Sends DISCONNECT (the broker then does not publish the Will).
     package func disconnect() { _ = lib.disconnect(handle) }
 
-    /// Disconnects and stops the network thread. Idempotent; never call it from a handler.
+    /// Disconnects cleanly (DISCONNECT, so the broker does not publish the Will) and ends the network thread, waiting
+    /// at most about 4 s for it. Idempotent; never call it from a handler.
     package func stop() {
-        let run = state.withLock { s -> Bool in
-            defer { s.stopped = true }
-            return s.started && !s.stopped
+        let run = signal.withLock { () -> Bool in
+            defer { stopping = true }
+            return started && !stopping && !threadEnded
         }
         guard run else { return }
-        disconnection.lock()
-        disconnectionSeen = false  // an earlier outage's report is not this one
-        disconnection.unlock()
-        let status = lib.disconnect(handle)
-        // The network thread ends by itself once it has sent DISCONNECT and reported it; wait for that (bounded), then
-        // stop it. A thread that never reports (no connection at the time, a reconnect back-off, a broker that does not
-        // read) is cancelled rather than joined without end: SIGTERM must end the station (docs/STATIONS.md).
-        var reported = false
-        if status == MosquittoStatus.success {
-            let deadline = Date(timeIntervalSinceNow: 3)
-            disconnection.lock()
-            while !disconnectionSeen && disconnection.wait(until: deadline) {}
-            reported = disconnectionSeen
-            disconnection.unlock()
+        // Queued for the network thread, which the socket pair wakes; NO_CONN when there is no connection.
+        _ = lib.disconnect(handle)
+        signal.withLock {
+            signal.broadcast()
+            let deadline = Date(timeIntervalSinceNow: 4)
+            while !threadEnded && signal.wait(until: deadline) {}
         }
-        _ = lib.loopStop(handle, !reported)
     }
 }

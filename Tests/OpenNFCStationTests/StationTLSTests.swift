@@ -27,13 +27,15 @@ import Testing
         return Setup(dir: dir, tag: tag, certs: try TestCertificates(in: dir.appendingPathComponent("pki")))
     }
 
-    func broker(_ s: Setup, stranger: Bool = false, requireCertificate: Bool = true, port: Int? = nil) throws -> Broker
-    {
+    func broker(
+        _ s: Setup, stranger: Bool = false, requireCertificate: Bool = true, port: Int? = nil, version: String? = nil
+    ) throws -> Broker {
         let c = s.certs
         return try Broker(
             tls: .init(
                 certificate: stranger ? c.strangerCertificate : c.serverCertificate,
-                key: stranger ? c.strangerKey : c.serverKey, clientCA: c.ca, requireCertificate: requireCertificate),
+                key: stranger ? c.strangerKey : c.serverKey, clientCA: c.ca, requireCertificate: requireCertificate,
+                version: version),
             tlsPort: port)
     }
 
@@ -79,10 +81,13 @@ import Testing
         #expect(r.stdout.contains("--ca-file '\(s.certs.otherCA)'"))
     }
 
-    @Test func aMissingClientCertificateIsRefusedClearly() throws {
+    /// Under TLS 1.2 the broker's alert ends the handshake; under TLS 1.3 it comes after the client's side of the
+    /// handshake is done, and the broker's reset may overtake it (then no OpenSSL reason reaches the client).
+    @Test(arguments: ["tlsv1.2", "tlsv1.3"])
+    func aMissingClientCertificateIsRefusedClearly(version: String) throws {
         guard let s = try setUp() else { return }
         defer { try? FileManager.default.removeItem(at: s.dir) }
-        let broker = try broker(s)
+        let broker = try broker(s, version: version)
         try broker.start()
         let r = try Watch.run([
             "watch", "--check", "--device", "sim:\(s.tag)", "--station-id", "t3", "--mqtt", "\(broker.tlsURL)/nfc",
@@ -134,11 +139,7 @@ import Testing
         #expect(w.waitForExit(seconds: 30) == 0)
     }
 
-    @Test(
-        .disabled(
-            "the station sometimes dies (signal 11) in MQTTClient.restart() after a TLS failure: docs/STATIONS.md Limits"
-        ))
-    func aBrokerWhoseCertificateIsReplacedIsReachedWithoutARestart() throws {
+    @Test func aBrokerWhoseCertificateIsReplacedIsReachedWithoutARestart() throws {
         guard let s = try setUp() else { return }
         defer { try? FileManager.default.removeItem(at: s.dir) }
         let stranger = try broker(s, stranger: true)

@@ -31,7 +31,8 @@ typealias FnReconnectDelay = @convention(c) (OpaquePointer?, UInt32, UInt32, Boo
 typealias FnMaxInflight = @convention(c) (OpaquePointer?, UInt32) -> Int32
 typealias FnConnectAsync = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, Int32) -> Int32
 typealias FnHandle = @convention(c) (OpaquePointer?) -> Int32
-typealias FnLoopStop = @convention(c) (OpaquePointer?, Bool) -> Int32
+typealias FnLoop = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
+typealias FnThreadedSet = @convention(c) (OpaquePointer?, Bool) -> Int32
 typealias FnPublish =
     @convention(c) (
         OpaquePointer?, UnsafeMutablePointer<Int32>?, UnsafePointer<CChar>?, Int32, UnsafeRawPointer?, Int32, Bool
@@ -55,11 +56,12 @@ typealias FnStrError = @convention(c) (Int32) -> UnsafePointer<CChar>?
 /// | `mosquitto_username_pw_set`, `mosquitto_tls_set`, `mosquitto_tls_insecure_set` | credentials and TLS |
 /// | `mosquitto_will_set` | the Last Will (before connecting) |
 /// | `mosquitto_reconnect_delay_set`, `mosquitto_max_inflight_messages_set`, `mosquitto_int_option` | reconnection, window, TCP_NODELAY |
-/// | `mosquitto_loop_start` / `mosquitto_connect_async` / `mosquitto_loop_stop` | the library's network thread |
+/// | `mosquitto_threaded_set` / `mosquitto_connect_async` / `mosquitto_loop` | ``MQTTClient``'s own network thread |
+/// | `mosquitto_socket` | whether the TCP connection of an attempt was established (``MosquittoBinding/isConnected(_:)``) |
 /// | `mosquitto_publish` / `mosquitto_disconnect` | QoS 1 messages; clean disconnect |
 /// | `mosquitto_{connect,disconnect,publish,log}_callback_set` | CONNACK, connection loss, PUBACK, library log |
 /// | `mosquitto_user_data_set` / `mosquitto_userdata` | the object the callbacks (and the key's passphrase callback) find |
-/// | `mosquitto_reconnect_async` | a new attempt on a new network thread after a TLS failure ended the last one |
+/// | `mosquitto_reconnect_async` | every attempt after the first, made by ``MQTTClient``'s network thread |
 /// | `mosquitto_strerror` | error texts |
 ///
 /// The handle stays open for the life of the process; the table is immutable and safe to share between threads.
@@ -75,8 +77,9 @@ struct MosquittoBinding: @unchecked Sendable {
     let reconnectDelay: FnReconnectDelay
     let maxInflight: FnMaxInflight
     let connectAsync: FnConnectAsync
-    let loopStart: FnHandle
-    let loopStop: FnLoopStop
+    let loop: FnLoop
+    let threadedSet: FnThreadedSet
+    let socket: FnHandle
     let publish: FnPublish
     let disconnect: FnHandle
     let onConnect: FnSetRC
@@ -150,8 +153,9 @@ struct MosquittoBinding: @unchecked Sendable {
             reconnectDelay: try sym("mosquitto_reconnect_delay_set", as: FnReconnectDelay.self),
             maxInflight: try sym("mosquitto_max_inflight_messages_set", as: FnMaxInflight.self),
             connectAsync: try sym("mosquitto_connect_async", as: FnConnectAsync.self),
-            loopStart: try sym("mosquitto_loop_start", as: FnHandle.self),
-            loopStop: try sym("mosquitto_loop_stop", as: FnLoopStop.self),
+            loop: try sym("mosquitto_loop", as: FnLoop.self),
+            threadedSet: try sym("mosquitto_threaded_set", as: FnThreadedSet.self),
+            socket: try sym("mosquitto_socket", as: FnHandle.self),
             publish: try sym("mosquitto_publish", as: FnPublish.self),
             disconnect: try sym("mosquitto_disconnect", as: FnHandle.self),
             onConnect: try sym("mosquitto_connect_callback_set", as: FnSetRC.self),
@@ -162,6 +166,30 @@ struct MosquittoBinding: @unchecked Sendable {
             userData: try sym("mosquitto_userdata", as: FnGetUserData.self),
             reconnectAsync: try sym("mosquitto_reconnect_async", as: FnHandle.self),
             strerror: try sym("mosquitto_strerror", as: FnStrError.self))
+    }
+
+    /// Whether the client's socket has a peer: its TCP connection was established (getpeername(2) succeeds), as
+    /// opposed to a connection still in progress, refused or closed.
+    func isConnected(_ handle: OpaquePointer) -> Bool {
+        let fd = socket(handle)
+        guard fd >= 0 else { return false }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) == 0 }
+        }
+    }
+
+    /// The calling thread's `errno` and its text (strerror(3)).
+    static func lastError() -> (code: Int32, text: String) {
+        let code = errno
+        return (code, errnoText(code))
+    }
+
+    /// Whether `code` (an `errno`) says the broker could not be reached at all, as opposed to a connection that was
+    /// taken and then closed: refused, no route, timed out, name not found.
+    static func isUnreachable(_ code: Int32) -> Bool {
+        [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ETIMEDOUT, EADDRNOTAVAIL, ENOENT].contains(code)
     }
 
     /// `mosquitto_strerror(status)`, with the status's name.
@@ -181,9 +209,6 @@ enum MosquittoStatus {
     static let errno: Int32 = 14
     static let lookup: Int32 = 15
 
-    /// The statuses after which libmosquitto 2.0's network thread ends instead of reconnecting (loop.c,
-    /// `mosquitto_loop_forever`): a new thread must be started to try again.
-    static let fatal: Set<Int32> = [1, 2, 3, 6, 8, 9, 10, 11, 12, 13, 15, 16]
     /// libmosquitto's `MOSQ_LOG_ERR` log level.
     static let logError: Int32 = 8
 
@@ -212,4 +237,9 @@ enum MosquittoStatus {
         default: return "refused with CONNACK \(code)"
         }
     }
+}
+
+/// strerror(3) of `code` (a free function: inside ``MosquittoBinding`` the name is libmosquitto's `mosquitto_strerror`).
+private func errnoText(_ code: Int32) -> String {
+    strerror(code).map { String(cString: $0) } ?? "errno \(code)"
 }

@@ -9,20 +9,16 @@ internal import Synchronization
 /// |---|---|
 /// | publish | QoS 1, oldest unacknowledged first, at most ``window`` outstanding; a publish while disconnected is queued by libmosquitto (and resent on reconnect), never repeated by us |
 /// | acknowledge | a PUBACK (`on_publish(mid)`) marks its event; the journal is told the longest acknowledged prefix, so an event is removed only after it and every earlier one were acknowledged |
-/// | reconnect | libmosquitto reconnects after 1 s, doubling to 15 s, and resends what was in flight |
+/// | reconnect | the MQTT client reconnects after 1 s, doubling to 15 s, after any failure (TLS ones too), and libmosquitto resends what was in flight |
 /// | restart | a new process publishes every event the journal still holds (consumers drop duplicates by id) |
 ///
 /// One thread owns the in-flight table; the MQTT callbacks only queue acknowledgements and wake it.
 package final class Publisher: @unchecked Sendable {
     package enum BrokerState: String, Sendable {
         case connecting, connected, disconnected, refused
-        /// TLS failed (OpenSSL's reason is logged once): libmosquitto keeps reconnecting, or, when the error ended its
-        /// network thread, a new one is started after ``Publisher/failedRetry`` seconds.
+        /// TLS failed (OpenSSL's reason is logged once per distinct reason); the MQTT client keeps trying.
         case failed
     }
-
-    /// Seconds before a new network thread, after an error that ended libmosquitto's (it does not retry those).
-    package static let failedRetry = 15.0
 
     /// Where the publisher reads events and reports acknowledgements (the station, under its lock).
     package struct JournalAccess: Sendable {
@@ -54,10 +50,6 @@ package final class Publisher: @unchecked Sendable {
     private var stopping = false
     private var state = BrokerState.connecting
     private var refusal: String?
-    /// When the network thread ended on a fatal error: when to start a new one.
-    private var restartAt: Date?
-    /// The last disconnection was the broker closing an open connection (over TLS: a refused handshake can end so).
-    private var lastLost = false
     private var connectionEvents = 0
     private let acknowledgedCount = Atomic<Int>(0)
     private let done = StopSignal()
@@ -77,7 +69,7 @@ package final class Publisher: @unchecked Sendable {
         let box = WeakBox()
         handlers.connected = { code in box.publisher?.connected(code) }
         handlers.disconnected = { status, reason in box.publisher?.disconnected(status, reason) }
-        handlers.failed = { reason, threadEnded in box.publisher?.failed(reason, threadEnded: threadEnded) }
+        handlers.failed = { reason in box.publisher?.failed(reason) }
         handlers.acknowledged = { mid in box.publisher?.acknowledged(mid) }
         client = try MQTTClient(configuration, will: announce ? (topics.status, will) : nil, handlers: handlers)
         box.publisher = self
@@ -131,13 +123,12 @@ package final class Publisher: @unchecked Sendable {
         }
     }
 
-    private func failed(_ reason: String, threadEnded: Bool) {
+    private func failed(_ reason: String) {
         let why = Self.failureText(reason, client.configuration)
         let first = condition.withLock { () -> Bool in
             defer {
                 state = .failed
                 refusal = why
-                if threadEnded { restartAt = Date(timeIntervalSinceNow: Self.failedRetry) }
                 connectionEvents += 1
                 condition.broadcast()
             }
@@ -148,7 +139,6 @@ package final class Publisher: @unchecked Sendable {
 
     private func disconnected(_ status: Int32, _ reason: String) {
         let log = condition.withLock { () -> Bool in
-            lastLost = status == MQTTClient.connectionLost
             defer {
                 if state != .refused && state != .failed { state = .disconnected }
                 connectionEvents += 1
@@ -168,7 +158,7 @@ package final class Publisher: @unchecked Sendable {
         }
     }
 
-    /// The sentence for a TLS failure (or another that ended libmosquitto's thread), saying what to check.
+    /// The sentence for a TLS failure, saying what to check.
     static func failureText(_ reason: String, _ c: MQTTConfiguration) -> String {
         guard c.tls else { return "the connection to \(c.redacted) failed: \(reason)" }
         return "the TLS connection to \(c.redacted) failed: \(reason): check that the broker's certificate chains to "
@@ -202,18 +192,11 @@ package final class Publisher: @unchecked Sendable {
     /// nil when connected. Throws when neither happened in time.
     package func awaitConnection(seconds: Double) throws(MQTTError) {
         let deadline = Date(timeIntervalSinceNow: seconds)
-        let outcome = condition.withLock { () -> (BrokerState, String?, Bool) in
+        let outcome = condition.withLock { () -> (BrokerState, String?) in
             while state != .connected && state != .refused && state != .failed {
                 if !condition.wait(until: deadline) { break }
             }
-            return (state, refusal, lastLost)
-        }
-        let c = client.configuration
-        if outcome.0 != .connected, c.tls, outcome.2 {
-            // The broker took the TCP connection and closed it without a CONNACK: over TLS, a refused handshake whose
-            // alert was not read (a required client certificate missing, an unknown CA).
-            throw MQTTError(
-                .tls, Self.failureText("the broker closed the connection before answering (MOSQ_ERR_CONN_LOST)", c))
+            return (state, refusal)
         }
         switch outcome.0 {
         case .connected: return
@@ -235,26 +218,15 @@ package final class Publisher: @unchecked Sendable {
         var publishedThrough: UInt64 = 0
         var lastError: String?
         while true {
-            let (mids, stop, restart) = condition.withLock { () -> ([Int32], Bool, Bool) in
+            let (mids, stop) = condition.withLock { () -> ([Int32], Bool) in
                 while !wake && acks.isEmpty && !stopping {
                     if !condition.wait(until: Date(timeIntervalSinceNow: 1)) { break }
                 }
                 wake = false
-                var restart = false
-                if state == .failed, let at = restartAt, at <= Date() {
-                    restartAt = nil
-                    state = .connecting
-                    restart = true
-                }
                 defer { acks.removeAll(keepingCapacity: true) }
-                return (acks, stopping, restart)
+                return (acks, stopping)
             }
             if stop { return }
-            // Off libmosquitto's thread, which a TLS failure ended: a new one reconnects.
-            if restart {
-                log.info("mqtt: trying \(client.configuration.redacted) again")
-                do { try client.restart() } catch { log.error("mqtt: \(error.message)") }
-            }
             for mid in mids {
                 // Acknowledgements of the status messages match no event and are ignored.
                 if let seq = inflight.removeValue(forKey: mid) { ackedOutOfOrder.insert(seq) }

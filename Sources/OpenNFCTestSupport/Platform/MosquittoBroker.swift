@@ -23,19 +23,23 @@ package final class Broker: @unchecked Sendable {
     package private(set) var users: [String: String] = [:]
 
     /// A TLS listener: the broker's certificate and key, the CA its clients' certificates must chain to, and whether
-    /// a client certificate is required (`require_certificate`, mosquitto.conf(5)). TLS 1.2 only: there a missing client
-    /// certificate fails the handshake itself; under TLS 1.3 the broker refuses it after the handshake, which the
-    /// client may see only as a lost connection (a race the tests must not depend on).
+    /// a client certificate is required (`require_certificate`, mosquitto.conf(5)), and the one TLS version it speaks
+    /// (`tls_version`; nil: OpenSSL's default, TLS 1.3). Under TLS 1.2 a missing client certificate fails the handshake
+    /// itself; under TLS 1.3 the broker refuses it after the client's side of the handshake is done.
     package struct TLSListener {
         package var certificate: String
         package var key: String
         package var clientCA: String
         package var requireCertificate: Bool
-        package init(certificate: String, key: String, clientCA: String, requireCertificate: Bool) {
+        package var version: String?
+        package init(
+            certificate: String, key: String, clientCA: String, requireCertificate: Bool, version: String? = nil
+        ) {
             self.certificate = certificate
             self.key = key
             self.clientCA = clientCA
             self.requireCertificate = requireCertificate
+            self.version = version
         }
     }
 
@@ -64,7 +68,7 @@ package final class Broker: @unchecked Sendable {
                 keyfile \(tls.key)
                 cafile \(tls.clientCA)
                 require_certificate \(tls.requireCertificate)
-                tls_version tlsv1.2
+                \(tls.version.map { "tls_version \($0)" } ?? "")
 
                 """
         }
