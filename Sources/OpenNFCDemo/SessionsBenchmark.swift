@@ -4,7 +4,7 @@ internal import OpenCoreNFC
 internal import OpenCoreNFCTesting
 internal import OpenNFCSimulation
 
-/// Complete simulated NDEF read sessions back to back (issue 5 item 9): each one is created, begun, finds the NTAG215
+/// Complete simulated NDEF read sessions back to back: each one is created, begun, finds the NTAG215
 /// lying on the phone, reads its message over the virtual field through the real reader procedures, delivers it to
 /// the delegate and ends with 204 — every callback on the session queue, as an app sees it. Like an app that starts
 /// the next scan from `didInvalidateWithError`, each session is begun from the previous one's invalidation.

@@ -6,7 +6,7 @@ internal import OpenNFCRF
 internal import OpenNFCSimulation
 internal import OpenNFCSystem
 
-/// The seeded soak (issue 12 item 4; docs/RELIABILITY.md, "Soak"): sessions of every kind through ``VirtualPhone``,
+/// The seeded soak (docs/RELIABILITY.md, "Soak"): sessions of every kind through ``VirtualPhone``,
 /// with the world doing random things to them, and the session invariants checked after each scenario.
 ///
 /// | Varied | How |

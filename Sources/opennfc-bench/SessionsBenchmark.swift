@@ -3,13 +3,13 @@ import OpenCoreNFCTesting
 import OpenNFCBytes
 import OpenNFCDemo
 
-/// `opennfc-bench sessions`: complete simulated NDEF read sessions per second on the simulated iPhone (issue 5 item 9).
+/// `opennfc-bench sessions`: complete simulated NDEF read sessions per second on the simulated iPhone.
 ///
 /// Each session is a real `NFCNDEFReaderSession` in read-only mode with `invalidateAfterFirstRead`: begin → the system
 /// polls, identifies the NTAG215 on the phone (GET_VERSION), reads its NDEF through the Type 2 procedure over the
 /// virtual field → `didDetectNDEFs` → `didInvalidateWithError` (204), all callbacks on the session queue; the next
-/// session is begun from the previous one's invalidation. Target: at least 100,000 per second on one core (release;
-/// issue 25). Wall-clock time, so the load average is printed beside it (docs/PERFORMANCE.md).
+/// session is begun from the previous one's invalidation. Target: at least 100,000 per second on one core (release).
+/// Wall-clock time, so the load average is printed beside it (docs/PERFORMANCE.md).
 ///
 /// Options: `--sessions <n>` per round (default 20,000), `--rounds <n>` (default 5; the best round is reported).
 let sessionsBenchmark = BenchMode(

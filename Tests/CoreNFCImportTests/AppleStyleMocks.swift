@@ -2,7 +2,7 @@ import CoreNFC
 
 // Test doubles of the tag protocols written as an app written today writes them, from Apple's current documentation
 // (iOS 26 SDK): every handler is `@escaping @Sendable`. They must compile in Swift 6 language mode against our
-// declarations (issue 25; `scripts/check-public-surface` typechecks this file from outside the package too).
+// declarations (`scripts/check-public-surface` typechecks this file from outside the package too).
 
 /// The common part: `__NFCTag`, `NSSecureCoding`, `NSCopying`.
 class AppleStyleMockTag: NSObject, __NFCTag, NFCNDEFTag, @unchecked Sendable {

@@ -3,7 +3,7 @@ import OpenCoreNFCTesting
 import OpenNFCDemo
 import Testing
 
-/// The seed flows of issue 5 item 8, as tests: the same code `opennfc demo` runs.
+/// The seed flows, as tests: the same code `opennfc demo` runs.
 @Suite struct SeedFlowTests {
     func text(_ o: SeedFlows.Outcome) -> String { o.lines.joined(separator: "\n") }
 

@@ -34,7 +34,7 @@ import Testing
         #expect(card.mc[2] == 0x00 && card.user[0][10] == 0x00)
     }
 
-    /// Background tag reading (issue 16) reads Type 3 NDEF as it reads Types 1, 2, 4 and 5, and never writes.
+    /// Background tag reading reads Type 3 NDEF as it reads Types 1, 2, 4 and 5, and never writes.
     @Test func backgroundReadingReadsALiteS() throws {
         let phone = BackgroundReadingTests.phone(domains: [])
         let message: [UInt8] = [0xD1, 0x01, 0x0B, 0x55, 0x04] + Array("t3.example".utf8)

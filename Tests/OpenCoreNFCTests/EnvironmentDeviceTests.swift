@@ -5,7 +5,7 @@ import OpenNFCDevices
 import OpenNFCSystem
 import Testing
 
-/// Backend selection from the environment (issue 5 item 5): device strings, configuration files, the idle rule.
+/// Backend selection from the environment: device strings, configuration files, the idle rule.
 @Suite struct EnvironmentDeviceTests {
     func tempFile(_ name: String, _ bytes: [UInt8]) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("opencorenfc-env-\(UUID().uuidString)")

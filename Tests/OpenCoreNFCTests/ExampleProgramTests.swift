@@ -3,7 +3,7 @@ import OpenNFCSystem
 import OpenNFCTestSupport
 import Testing
 
-/// A plain executable written against the public API, pointed at devices from outside (issue 5 item 5).
+/// A plain executable written against the public API, pointed at devices from outside.
 @Suite struct ExampleProgramTests {
     static var binary: URL { TestProcess.executable("opencorenfc-example") }
 

@@ -6,7 +6,7 @@ import OpenNFCSimulation
 import OpenNFCSystem
 import Testing
 
-/// The NDEF reader session on the simulated iPhone: its two modes and the iPhone's rules (issue 5 items 2 and 3).
+/// The NDEF reader session on the simulated iPhone: its two modes and the iPhone's rules.
 @Suite struct NDEFSessionTests {
     @Test func readOnlyModeDeliversMessagesAfterBecomingActive() throws {
         let (phone, platform) = Fixtures.phone()

@@ -6,7 +6,7 @@ import OpenNFCSystem
 import OpenNFCTestSupport
 import Testing
 
-/// The iPhone's session rules through the public API (issue 5 item 2).
+/// The iPhone's session rules through the public API.
 @Suite struct PhoneRulesTests {
     @Test func oneActiveSessionOthersWaitInFIFOOrder() {
         let (phone, _) = Fixtures.phone()

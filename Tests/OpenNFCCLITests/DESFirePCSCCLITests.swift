@@ -3,7 +3,7 @@ import OpenNFCTestSupport
 import Testing
 
 /// `opennfc desfire …`, `dump --keys` and `restore` run as binaries over the real pcscd against `opennfc emulate`
-/// of an AES-keyed DESFire EV1 tag file, the `--save`d tag files checked afterwards (issue 15 item 6).
+/// of an AES-keyed DESFire EV1 tag file, the `--save`d tag files checked afterwards.
 @Suite struct DESFirePCSCCLITests {
     static let k0 = "000102030405060708090A0B0C0D0E0F"
     static let k1 = "A0A1A2A3A4A5A6A7A8A9AAABACADAEAF"

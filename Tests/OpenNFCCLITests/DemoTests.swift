@@ -16,7 +16,7 @@ import Testing
 }
 
 extension DemoTests {
-    /// Part 2 runs the four seed flows of issue 5 item 8 on the simulated iPhone; the outcomes that matter are pinned.
+    /// Part 2 runs the four seed flows on the simulated iPhone; the outcomes that matter are pinned.
     @Test func partTwoRunsTheSeedFlows() throws {
         let r = try CLIRunner.run(["demo"])
         #expect(r.status == 0)

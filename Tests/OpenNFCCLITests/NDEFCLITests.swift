@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `opennfc ndef decode` / `ndef encode`: every clause of the CLI contract (issue 2 item 5), run on the binary.
+/// `opennfc ndef decode` / `ndef encode`: every clause of the CLI contract, run on the binary.
 @Suite struct NDEFCLITests {
     static let uriHex = "D1 01 0A 55 03 6E 66 63 70 79 2E 6F 72 67"
     static let uriJSON =
