@@ -51,17 +51,7 @@ extension EndToEndSuite {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hce-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
-            let entitlements = dir.appendingPathComponent("App.entitlements")
-            try Data(
-                """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <plist version="1.0"><dict>
-                <key>com.apple.developer.nfc.hce</key><true/>
-                <key>com.apple.developer.nfc.hce.iso7816.select-identifier-prefixes</key>
-                <array><string>F04C4F59414C</string></array>
-                </dict></plist>
-                """.utf8
-            ).write(to: entitlements)
+            let entitlements = try ExampleCardApp.writeEntitlements(in: dir)
             let app = Process()
             app.executableURL = ProductBinary.url("opencorenfc-example")
             app.arguments = ["card"]

@@ -105,12 +105,11 @@ package struct LoopbackAddress: Sendable, Hashable, CustomStringConvertible {
 /// `close()` may be called from any thread, also while another thread is blocked reading: it shuts the socket down
 /// first, which wakes the reader with end-of-file.
 package final class TCPSocket: @unchecked Sendable {
-    private let fd: Int32
-    private let state = SocketLock()
-    private var closed = false
+    private let descriptor: SharedDescriptor
+    private var fd: Int32 { descriptor.fd }
 
     init(fd: Int32) {
-        self.fd = fd
+        descriptor = SharedDescriptor(fd)
         #if canImport(Darwin)
             var one: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -164,7 +163,7 @@ package final class TCPSocket: @unchecked Sendable {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, max, 0) }
             if n >= 0 { return Array(buffer.prefix(n)) }
             if errno == EINTR { continue }
-            if state.withLock({ closed }) { return [] }
+            if descriptor.isClosed { return [] }
             throw SocketError.system("recv")
         }
     }
@@ -183,32 +182,18 @@ package final class TCPSocket: @unchecked Sendable {
     }
 
     /// Shuts both directions down and releases the descriptor (idempotent).
-    package func close() {
-        // The flag is read and set inside the lock: an `inout` argument would begin its access before the lock is
-        // taken (ThreadSanitizer: a race with `shutdownBoth`, docs/RELIABILITY.md "Sanitizers").
-        let first = state.withLock { () -> Bool in
-            defer { closed = true }
-            return !closed
-        }
-        guard first else { return }
-        _ = shutdown(fd, Int32(SHUT_RDWR))
-        _ = Glue.close(fd)
-    }
+    package func close() { descriptor.close() }
 
     /// Shuts both directions down without releasing the descriptor: a thread blocked in `read` returns at once.
-    package func shutdownBoth() {
-        let open = state.withLock { !closed }
-        if open { _ = shutdown(fd, Int32(SHUT_RDWR)) }
-    }
+    package func shutdownBoth() { descriptor.shutdownBoth() }
 }
 
 /// A listening TCP socket bound to a loopback address.
 package final class TCPListener: @unchecked Sendable {
-    private let fd: Int32
+    private let descriptor: SharedDescriptor
+    private var fd: Int32 { descriptor.fd }
     /// The address it listens on (with the port the system chose when asked for port 0).
     package let address: LoopbackAddress
-    private let state = SocketLock()
-    private var closed = false
 
     /// Binds and listens; port 0 lets the system choose (read it back from ``address``).
     package init(_ requested: LoopbackAddress, backlog: Int32 = 16) throws(SocketError) {
@@ -241,7 +226,7 @@ package final class TCPListener: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        self.fd = fd
+        descriptor = SharedDescriptor(fd)
         var chosen = requested
         chosen.port = UInt16(bigEndian: bound.sin_port)
         self.address = chosen
@@ -254,16 +239,30 @@ package final class TCPListener: @unchecked Sendable {
         while true {
             let c = Glue.accept(fd, nil, nil)
             if c >= 0 { return TCPSocket(fd: c) }
-            if state.withLock({ closed }) { return nil }
+            if descriptor.isClosed { return nil }
             if errno == EINTR || errno == ECONNABORTED { continue }
             return nil
         }
     }
 
     /// Stops listening; a thread blocked in ``accept()`` returns nil.
-    package func close() {
+    package func close() { descriptor.close() }
+}
+
+/// A socket descriptor that any thread may shut down or close while another is blocked on it: closed once, and
+/// never shut down after it was released (the number may already belong to another file).
+private final class SharedDescriptor: @unchecked Sendable {
+    let fd: Int32
+    private let state = SocketLock()
+    private var closed = false
+
+    init(_ fd: Int32) { self.fd = fd }
+
+    var isClosed: Bool { state.withLock { closed } }
+
+    func close() {
         // The flag is read and set inside the lock: an `inout` argument would begin its access before the lock is
-        // taken (ThreadSanitizer: a race with `accept`, docs/RELIABILITY.md "Sanitizers").
+        // taken (ThreadSanitizer: a race with `shutdownBoth`, docs/RELIABILITY.md "Sanitizers").
         let first = state.withLock { () -> Bool in
             defer { closed = true }
             return !closed
@@ -271,6 +270,11 @@ package final class TCPListener: @unchecked Sendable {
         guard first else { return }
         _ = shutdown(fd, Int32(SHUT_RDWR))
         _ = Glue.close(fd)
+    }
+
+    func shutdownBoth() {
+        let open = state.withLock { !closed }
+        if open { _ = shutdown(fd, Int32(SHUT_RDWR)) }
     }
 }
 
