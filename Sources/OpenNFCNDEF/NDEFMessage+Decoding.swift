@@ -1,13 +1,14 @@
 /// The record-level decoder: NFC Forum NDEF 1.0 §3.2 (record layout, TNF rules), §3.3 (MB/ME), §2.3.3 (chunking).
 extension NDEFMessage {
     /// Header flag bits (NDEF 1.0 §3.2.1–§3.2.5).
+    @usableFromInline
     enum Flag {
-        static let mb: UInt8 = 0x80
-        static let me: UInt8 = 0x40
-        static let cf: UInt8 = 0x20
-        static let sr: UInt8 = 0x10
-        static let il: UInt8 = 0x08
-        static let tnfMask: UInt8 = 0x07
+        @usableFromInline static let mb: UInt8 = 0x80
+        @usableFromInline static let me: UInt8 = 0x40
+        @usableFromInline static let cf: UInt8 = 0x20
+        @usableFromInline static let sr: UInt8 = 0x10
+        @usableFromInline static let il: UInt8 = 0x08
+        @usableFromInline static let tnfMask: UInt8 = 0x07
     }
 
     /// A chunked record being reassembled into one buffer: type, ID, then the payload chunks.
@@ -319,7 +320,7 @@ extension NDEFMessage {
     }
 
     /// PAYLOAD_LENGTH of the record header at `i`: one byte (SR) or four, big-endian (NDEF 1.0 §3.2.4).
-    @inline(__always)
+    @inlinable
     static func payloadLength(_ buffer: UnsafeBufferPointer<UInt8>, at i: Int, flags: UInt8) -> Int {
         flags & Flag.sr != 0
             ? Int(buffer[i + 2])

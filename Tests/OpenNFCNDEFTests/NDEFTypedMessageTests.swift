@@ -65,6 +65,41 @@ import Testing
         #expect(agreedValues > 1_000)
     }
 
+    /// The two-record form (its own code, specialised per pair of types) gives what the pack form gives: the same
+    /// records or the same error, on the whole sweep, in both modes; and the two-record encoder the same bytes as the
+    /// pack encoder, over and under its 256-byte scratch buffer.
+    @Test func theTwoRecordFormsAgreeWithThePackForms() throws {
+        var agreed = 0
+        for input in Self.sweep(count: 20_000) {
+            for options in [NDEFDecodingOptions.strict, .lenient] {
+                var repairs: [NDEFRepair] = []
+                let two = Result { () throws(NDEFError) in
+                    try NDEFMessage.decoded(input, as: NDEFURIRecord.self, NDEFTextRecord.self, options: options)
+                }
+                let pack = Result { () throws(NDEFError) in
+                    try NDEFMessage.decoded(
+                        input[...], as: NDEFURIRecord.self, NDEFTextRecord.self, options: options, repairs: &repairs)
+                }
+                switch (two, pack) {
+                case (.success(let t), .success(let p)):
+                    #expect(t.0 == p.0 && t.1 == p.1)
+                    agreed += 1
+                case (.failure(let t), .failure(let p)): #expect(t == p, "\(input.hexString)")
+                default: Issue.record("\(input.hexString) (\(options.mode)): \(two) vs \(pack)")
+                }
+            }
+        }
+        #expect(agreed > 1_000)
+        for uri in ["https://example.com/item/1", "https://" + String(repeating: "a", count: 300)] {
+            let u = try NDEFURIRecord(uri: uri)
+            let t = NDEFTextRecord(text: "Item 1", language: "en")
+            let three = try NDEFMessage.encoded(u, t, u)
+            let viaRecords = NDEFMessage(records: [try u.record(), try t.record(), try u.record()]).encoded()
+            #expect(three == viaRecords)
+            #expect(try NDEFMessage.encoded(u, t) == NDEFMessage(records: [try u.record(), try t.record()]).encoded())
+        }
+    }
+
     /// encode∘decode is the identity on the values, and decode∘encode on the bytes wherever the input was encoded
     /// as the encoder encodes (longest URI prefix, short records, UTF-8).
     @Test func typedEncodeDecodeIsTheIdentityOnTheSweep() throws {

@@ -63,6 +63,27 @@ extension NDEFMessage {
     /// No records give the empty message `D0 00 00`.
     @inlinable
     package static func encoded<each R: NDEFTypedRecord>(_ records: repeat each R) throws(NDEFError) -> [UInt8] {
+        try encodedPack(repeat each records)
+    }
+
+    /// ``encoded(_:)`` of exactly two records: the same bytes, but each record's writer is called directly (a pack
+    /// expansion calls them through the protocol, unspecialized: docs/PERFORMANCE.md).
+    @inlinable
+    package static func encoded<A: NDEFTypedRecord, B: NDEFTypedRecord>(_ a: A, _ b: B) throws(NDEFError) -> [UInt8] {
+        let out = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) {
+            (buffer) throws(NDEFError) -> [UInt8]? in
+            guard let n = try a.write(to: buffer, begin: true, end: false),
+                let m = try b.write(to: UnsafeMutableBufferPointer(rebasing: buffer[n...]), begin: false, end: true)
+            else { return nil }
+            return Array(UnsafeBufferPointer(rebasing: buffer[0..<n + m]))
+        }
+        if let out { return out }
+        return try encodedPack(a, b)  // over 256 bytes: measured first
+    }
+
+    /// ``encoded(_:)`` for any number of records.
+    @inlinable
+    static func encodedPack<each R: NDEFTypedRecord>(_ records: repeat each R) throws(NDEFError) -> [UInt8] {
         var count = 0
         for _ in repeat (each R).self { count += 1 }
         guard count > 0 else { return [0xD0, 0x00, 0x00] }
