@@ -91,7 +91,7 @@ import Testing
         }
         #expect(agreed > 1_000)
         for uri in ["https://example.com/item/1", "https://" + String(repeating: "a", count: 300)] {
-            let u = try NDEFURIRecord(uri: uri)
+            let u = NDEFURIRecord(uri: uri)
             let t = NDEFTextRecord(text: "Item 1", language: "en")
             let three = try NDEFMessage.encoded(u, t, u)
             let viaRecords = NDEFMessage(records: [try u.record(), try t.record(), try u.record()]).encoded()
