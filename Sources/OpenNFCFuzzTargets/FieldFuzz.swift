@@ -92,7 +92,7 @@ enum FieldFuzz {
         }
         do {
             let key = try WebSocketHandshake.validate(r)
-            fuzzRequire(Base64.decode(key)?.count == 16, "a handshake key that is not 16 bytes")
+            fuzzRequire(OpenNFCHTTP.Base64.decode(key)?.count == 16, "a handshake key that is not 16 bytes")
             let response = WebSocketHandshake.response(key: key).serialized()
             let head = try HTTPParser.responseHead(Array(response.dropLast(2)))
             fuzzRequire(head.status == 101, "handshake status \(head.status)")
@@ -251,7 +251,7 @@ enum FieldFuzz {
 
     static func seeds() -> [[UInt8]] {
         var out: [[UInt8]] = []
-        let key = Base64.encode(Array(0..<16))
+        let key = OpenNFCHTTP.Base64.encode(Array(0..<16))
         let get =
             "GET /app?name=a%20b&x=1+2 HTTP/1.1\r\nHost: 127.0.0.1:7071\r\nUpgrade: websocket\r\n"
             + "Connection: keep-alive, Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"

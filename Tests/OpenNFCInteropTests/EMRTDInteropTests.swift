@@ -14,20 +14,23 @@ import Testing
 
     /// A document issued by the card side from the specimen holder, in the field of a fresh bench.
     static func issue(
-        _ kind: EMRTDDocument.Kind, _ configure: (inout EMRTDIssueOptions) -> Void = { _ in }
+        _ kind: EMRTDDocument.Kind, capabilities: RFCapabilities = .simulatedIPhone,
+        _ configure: (inout EMRTDIssueOptions) -> Void = { _ in }
     ) throws -> (FieldBench, EMRTDTag) {
         var options = EMRTDIssueOptions(kind: kind, today: today)
         configure(&options)
-        return try place(try EMRTDIssuer.issue(kind, holder: .specimen(kind), options: options))
+        return try place(try EMRTDIssuer.issue(kind, holder: .specimen(kind), options: options), capabilities)
     }
 
-    /// A fresh chip of `document` alone in the field of a fresh bench, activated.
-    static func place(_ document: EMRTDDocument) throws -> (FieldBench, EMRTDTag) {
+    /// A fresh chip of `document` alone in the field of a fresh bench (the simulated iPhone unless said), activated.
+    static func place(_ document: EMRTDDocument, _ capabilities: RFCapabilities = .simulatedIPhone) throws -> (
+        FieldBench, EMRTDTag
+    ) {
         let kind = document.kind
         let tag = EMRTDTag(
             document: document, activation: try EMRTDTag.defaultActivation(kind: kind, uid: [0x11, 0x22, 0x33, 0x44]),
             random: SeededRandomSource(seed: 9))
-        let bench = FieldBench()
+        let bench = FieldBench(capabilities: capabilities)
         _ = try bench.activate(tag, polling: RFPollRequest([.nfcA, .nfcB]))
         bench.frontend.resetCounts()
         return (bench, tag)
@@ -151,24 +154,6 @@ import Testing
         #expect(!r.passed)
         #expect(r.activeAuthentication.failed)
         #expect(r.passive?.dataGroups.values.allSatisfy { $0 == .passed } == true)
-    }
-
-    /// The frame count of a full read (docs/PROCEDURES.md, "eMRTD"): BAC without the PACE probe is 3 APDUs, each file
-    /// 2 + ⌈(L − 4)/c⌉ with c = 231 under BAC's 3DES (EF.COM, DG14) and 223 under Chip Authentication's AES (the
-    /// rest), CA over AES 2, AA 1 — and the reader sends exactly that many frames.
-    @Test func fullReadFramePin() throws {
-        let (bench, tag) = try Self.issue(.passport) { $0.pace = [] }
-        let r = try Self.read(bench, tag, usePACE: false)
-        let files = tag.document.files
-        func cost(_ file: LDSFile, _ chunk: Int) -> Int {
-            let length = files[file]!.count
-            return 2 + (length - 4 + chunk - 1) / chunk
-        }
-        var expected = 3 + cost(.com, 231) + cost(.dataGroup(14), 231) + 2 + 1 + cost(.sod, 223)
-        for n in r.dataGroups.keys where n != 14 { expected += cost(.dataGroup(n), 223) }
-        #expect(bench.frames == expected)
-        #expect(r.apduCount == expected)
-        #expect(expected == 36, "pinned: the specimen passport with its default photo")
     }
 
     /// The document taken away after every APDU of a full read in turn: each attempt ends in a `PassportError`

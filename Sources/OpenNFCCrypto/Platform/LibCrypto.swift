@@ -106,55 +106,23 @@ final class LibCrypto: @unchecked Sendable {
     let errErrorStringN: FnErrErrorStringN
     /// Fetched `EVP_CIPHER`s by OpenSSL name.
     let ciphers: [String: OpaquePointer]
-    /// The `dlopen` handle, for ``LibCryptoPK``'s symbols.
-    let handle: UnsafeMutableRawPointer
+    /// The loaded library, for ``LibCryptoPK``'s symbols.
+    let symbols: LibCryptoSymbols
 
     static let cipherNames = [
         "AES-128-ECB", "AES-128-CBC", "AES-192-ECB", "AES-192-CBC", "AES-256-ECB", "AES-256-CBC", "DES-EDE3-ECB",
         "DES-EDE3-CBC",
     ]
 
-    #if canImport(Darwin)
-        static let libraryNames = ["libcrypto.3.dylib", "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib"]
-    #else
-        static let libraryNames = ["libcrypto.so.3"]
-    #endif
-
-    private static let shared = Mutex<Result<LibCrypto, CryptoError>?>(nil)
+    private static let shared = ProcessWideBinding<LibCrypto>()
 
     /// The process-wide binding, loading the library on first use (a failure is remembered and rethrown).
     static func load() throws(CryptoError) -> LibCrypto {
-        let result: Result<LibCrypto, CryptoError> = shared.withLock { cached in
-            if let cached { return cached }
-            let r: Result<LibCrypto, CryptoError>
-            do throws(CryptoError) { r = .success(try LibCrypto()) } catch { r = .failure(error) }
-            cached = r
-            return r
-        }
-        return try result.get()
+        try shared.get { () throws(CryptoError) in try LibCrypto(symbols: try LibCryptoSymbols.open()) }
     }
 
-    private init() throws(CryptoError) {
-        var handle: UnsafeMutableRawPointer?
-        var why = ""
-        for name in Self.libraryNames {
-            handle = dlopen(name, RTLD_NOW)
-            if handle != nil { break }
-            why = dlerror().map { String(cString: $0) } ?? "unknown reason"
-        }
-        guard let lib = handle else {
-            throw CryptoError(
-                .libraryUnavailable,
-                "cannot load OpenSSL 3's libcrypto (\(why)); install it (Debian/Ubuntu: `apt-get install libssl3`)")
-        }
-        self.handle = lib
-        func sym<T>(_ name: String, as type: T.Type) throws(CryptoError) -> T {
-            guard let p = dlsym(lib, name) else {
-                throw CryptoError(
-                    .libraryUnavailable, "libcrypto has no symbol \(name): it is not OpenSSL 3 or later")
-            }
-            return unsafeBitCast(p, to: type)
-        }
+    private init(symbols sym: LibCryptoSymbols) throws(CryptoError) {
+        self.symbols = sym
         let cipherFetch = try sym("EVP_CIPHER_fetch", as: FnCipherFetch.self)
         cipherCtxNew = try sym("EVP_CIPHER_CTX_new", as: FnCipherCtxNew.self)
         cipherCtxFree = try sym("EVP_CIPHER_CTX_free", as: FnCipherCtxFree.self)
@@ -259,5 +227,54 @@ final class LibCrypto: @unchecked Sendable {
         }
         guard ok else { throw CryptoError(.operationFailed, "EVP_MAC CMAC with \(name) failed") }
         return Array(out.prefix(outLength))
+    }
+}
+
+/// libcrypto opened once with `dlopen` and its symbols looked up by name: the one loader behind ``LibCrypto`` and
+/// ``LibCryptoPK``. A missing library or symbol is ``CryptoError/Code/libraryUnavailable`` with what to install.
+struct LibCryptoSymbols: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+
+    #if canImport(Darwin)
+        static let libraryNames = ["libcrypto.3.dylib", "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib"]
+    #else
+        static let libraryNames = ["libcrypto.so.3"]
+    #endif
+
+    /// The first of ``libraryNames`` that loads.
+    static func open() throws(CryptoError) -> LibCryptoSymbols {
+        var why = ""
+        for name in libraryNames {
+            if let handle = dlopen(name, RTLD_NOW) { return LibCryptoSymbols(handle: handle) }
+            why = dlerror().map { String(cString: $0) } ?? "unknown reason"
+        }
+        throw CryptoError(
+            .libraryUnavailable,
+            "cannot load OpenSSL 3's libcrypto (\(why)); install it (Debian/Ubuntu: `apt-get install libssl3`)")
+    }
+
+    /// The function `name`, typed as `type` (a `@convention(c)` function type matching its C prototype).
+    func callAsFunction<T>(_ name: String, as type: T.Type) throws(CryptoError) -> T {
+        guard let p = dlsym(handle, name) else {
+            throw CryptoError(.libraryUnavailable, "libcrypto has no symbol \(name): it is not OpenSSL 3 or later")
+        }
+        return unsafeBitCast(p, to: type)
+    }
+}
+
+/// A binding made once per process on first use; a failure is remembered and rethrown, so a missing library is
+/// looked for once.
+final class ProcessWideBinding<Binding: Sendable>: Sendable {
+    private let cached = Mutex<Result<Binding, CryptoError>?>(nil)
+
+    func get(_ make: () throws(CryptoError) -> Binding) throws(CryptoError) -> Binding {
+        let result: Result<Binding, CryptoError> = cached.withLock { cached in
+            if let cached { return cached }
+            let r: Result<Binding, CryptoError>
+            do throws(CryptoError) { r = .success(try make()) } catch { r = .failure(error) }
+            cached = r
+            return r
+        }
+        return try result.get()
     }
 }

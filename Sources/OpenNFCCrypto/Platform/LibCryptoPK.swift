@@ -1,5 +1,3 @@
-internal import Synchronization
-
 #if canImport(Glibc)
     internal import Glibc
 #elseif canImport(Darwin)
@@ -148,31 +146,16 @@ final class LibCryptoPK: @unchecked Sendable {
 
     static let digestNames = ["SHA1", "SHA2-224", "SHA2-256", "SHA2-384", "SHA2-512"]
 
-    private static let shared = Mutex<Result<LibCryptoPK, CryptoError>?>(nil)
+    private static let shared = ProcessWideBinding<LibCryptoPK>()
 
-    /// The process-wide binding (a failure is remembered and rethrown).
+    /// The process-wide binding, on the same loaded library as ``LibCrypto`` (a failure is remembered and rethrown).
     static func load() throws(CryptoError) -> LibCryptoPK {
-        let result: Result<LibCryptoPK, CryptoError> = shared.withLock { cached in
-            if let cached { return cached }
-            let r: Result<LibCryptoPK, CryptoError>
-            do throws(CryptoError) { r = .success(try LibCryptoPK(base: try LibCrypto.load())) } catch {
-                r = .failure(error)
-            }
-            cached = r
-            return r
-        }
-        return try result.get()
+        try shared.get { () throws(CryptoError) in try LibCryptoPK(base: try LibCrypto.load()) }
     }
 
     private init(base: LibCrypto) throws(CryptoError) {
         self.base = base
-        let lib = base.handle
-        func sym<T>(_ name: String, as type: T.Type) throws(CryptoError) -> T {
-            guard let p = dlsym(lib, name) else {
-                throw CryptoError(.libraryUnavailable, "libcrypto has no symbol \(name): it is not OpenSSL 3 or later")
-            }
-            return unsafeBitCast(p, to: type)
-        }
+        let sym = base.symbols
         mdFetch = try sym("EVP_MD_fetch", as: FnPtrFromName.self)
         digest = try sym("EVP_Digest", as: FnDigest.self)
         mdCtxNew = try sym("EVP_MD_CTX_new", as: FnVoidToPtr.self)

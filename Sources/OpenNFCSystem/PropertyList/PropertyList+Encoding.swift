@@ -1,3 +1,5 @@
+internal import OpenNFCBytes
+
 /// Writers for both property-list formats, so tests and tools can produce `.plist` / `.entitlements` files.
 extension PropertyList {
     /// The dates the XML form can hold (ISO 8601 `YYYY-MM-DDTHH:MM:SSZ`, years 0000–9999), in seconds since

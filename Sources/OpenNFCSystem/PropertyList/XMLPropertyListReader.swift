@@ -1,3 +1,5 @@
+internal import OpenNFCBytes
+
 /// Reads Apple's XML property-list format (the `PropertyList-1.0.dtd` vocabulary: `plist`, `dict`, `key`,
 /// `array`, `string`, `integer`, `real`, `true`, `false`, `data`, `date`), with comments, a DOCTYPE, the
 /// five predefined entities and numeric character references. Errors name the line.

@@ -4,12 +4,23 @@ package import OpenNFCRF
 /// its status word.
 package protocol EMRTDTransport: AnyObject {
     func transmit(_ apdu: [UInt8], name: String) throws(PassportError) -> [UInt8]
+    /// The largest response APDU (data and status word) one exchange carries. Above 258 (a short answer's 256 data
+    /// bytes and SW1 SW2) the reader may use extended-length READ BINARY when the chip's EF.ATR/INFO allows it.
+    var maxResponseLength: Int { get }
+}
+
+extension EMRTDTransport {
+    /// Short APDUs only, unless a transport says otherwise.
+    package var maxResponseLength: Int { 258 }
 }
 
 /// APDUs over an ``RFFrontend`` whose target is activated (ISO-DEP).
 package final class FrontendTransport: EMRTDTransport {
     let frontend: any RFFrontend
     package init(frontend: any RFFrontend) { self.frontend = frontend }
+
+    /// What the frontend delivers from one exchange (``RFCapabilities/maxResponseSize``).
+    package var maxResponseLength: Int { frontend.capabilities.maxResponseSize }
 
     package func transmit(_ apdu: [UInt8], name: String) throws(PassportError) -> [UInt8] {
         let answer: RFResponse

@@ -10,14 +10,23 @@ internal import OpenNFCBytes
 /// | select | `00 A4 02 0C 02 <FID>` | 1 |
 /// | header | `00 B0 00 00 04` | 1 |
 /// | body | `00 B0 <offset> <n>` (or `00 B1 00 00 … 54 <offset>`) | ⌈(length − 4) / n⌉ |
+///
+/// With extended length (``firstReadLength`` above 4, from EF.ATR/INFO) the header read asks for a whole chunk:
+/// a file that fits comes back in that one answer (`62 82`, end of file reached, or `90 00`; ISO/IEC 7816-4
+/// §11.3.3), and the rest follows in chunks — 1 + ⌈length / n⌉ frames a file. A chip that refuses a Le past the
+/// end of the file (`67 00`, `6B 00`, `6C xx`) gets the 4-byte header read after all.
 package struct LDSFileReader {
     package let session: EMRTDSession
     /// The largest Le per READ BINARY (defaults to the most a short protected answer holds: 231 for 3DES, 223 AES).
     package var chunkLength: Int
+    /// The Le of each file's first READ BINARY: 4 (the longest LDS header) with short APDUs, a whole chunk with
+    /// extended length.
+    package var firstReadLength: Int
 
-    package init(session: EMRTDSession, chunkLength: Int? = nil) {
+    package init(session: EMRTDSession, chunkLength: Int? = nil, firstReadLength: Int = 4) {
         self.session = session
         self.chunkLength = chunkLength ?? session.secureMessaging?.maxShortLe ?? 256
+        self.firstReadLength = max(4, firstReadLength)
     }
 
     /// Selects the eMRTD application `A0 00 00 02 47 10 01` (Part 10 §3.1.1).
@@ -39,7 +48,12 @@ package struct LDSFileReader {
         guard select.isSuccess else {
             throw PassportError(.commandRejected, "SELECT \(name) was refused", statusWord: select.sw)
         }
-        let head = try readBinary(offset: 0, length: 4, name: name)
+        var head: [UInt8] = []
+        if firstReadLength > 4 {
+            let r = try readBinaryAnswer(offset: 0, length: firstReadLength, name: name)
+            if r.isSuccess || r.sw == 0x6282 { head = r.data }
+        }
+        if head.count < 4 { head = try readBinary(offset: 0, length: 4, name: name) }
         guard let total = Self.tlvLength(head) else {
             throw PassportError(.malformed, "\(name) does not start with a BER-TLV header (\(Hex.encode(head)))")
         }
@@ -72,14 +86,20 @@ package struct LDSFileReader {
     }
 
     func readBinary(offset: Int, length: Int, name: String) throws(PassportError) -> [UInt8] {
+        let r = try readBinaryAnswer(offset: offset, length: length, name: name)
+        guard r.isSuccess || r.sw == 0x6282 else {
+            throw PassportError(.commandRejected, "READ BINARY \(name) at \(offset) was refused", statusWord: r.sw)
+        }
+        return r.data
+    }
+
+    /// READ BINARY at `offset` with the even INS (offsets up to 32 767) or the odd INS, the data unwrapped from
+    /// DO'53'; the status word is the caller's to judge.
+    func readBinaryAnswer(offset: Int, length: Int, name: String) throws(PassportError) -> ResponseAPDUData {
         let what = "READ BINARY \(name) at \(offset)"
         if offset <= 0x7FFF {
-            let r = try session.send(
+            return try session.send(
                 CommandAPDU(ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), le: length), name: what)
-            guard r.isSuccess || r.sw == 0x6282 else {
-                throw PassportError(.commandRejected, "\(what) was refused", statusWord: r.sw)
-            }
-            return r.data
         }
         let offsetBytes =
             offset > 0xFFFF
@@ -87,9 +107,7 @@ package struct LDSFileReader {
             : [UInt8(offset >> 8), UInt8(offset & 0xFF)]
         let r = try session.send(
             CommandAPDU(ins: 0xB1, p1: 0, p2: 0, data: DER.tlv(0x54, offsetBytes), le: length + 4), name: what)
-        guard r.isSuccess || r.sw == 0x6282 else {
-            throw PassportError(.commandRejected, "\(what) was refused", statusWord: r.sw)
-        }
+        guard r.isSuccess || r.sw == 0x6282 else { return r }
         let objects: [DataObject]
         do { objects = try DataObject.decodeAll(r.data) } catch {
             throw PassportError(.malformed, "\(what): the answer is not DO'53': \(error)")
@@ -97,6 +115,6 @@ package struct LDSFileReader {
         guard let data = objects.first, data.tag == 0x53 else {
             throw PassportError(.malformed, "\(what): the answer is not DO'53'")
         }
-        return data.value
+        return ResponseAPDUData(data: data.value, sw: r.sw)
     }
 }

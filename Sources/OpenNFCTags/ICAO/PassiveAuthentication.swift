@@ -153,31 +153,3 @@ package enum PassiveAuthentication {
         return .failed(why)
     }
 }
-
-/// Base64 (RFC 4648 §4) decoding for PEM; whitespace is skipped.
-enum Base64 {
-    static func decode(_ text: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        var buffer: UInt32 = 0
-        var bits = 0
-        for c in text.utf8 {
-            let v: UInt8
-            switch c {
-            case 0x41...0x5A: v = c - 0x41
-            case 0x61...0x7A: v = c - 0x61 + 26
-            case 0x30...0x39: v = c - 0x30 + 52
-            case 0x2B: v = 62
-            case 0x2F: v = 63
-            case 0x3D, 0x0A, 0x0D, 0x20, 0x09: continue
-            default: return nil
-            }
-            buffer = buffer << 6 | UInt32(v)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(buffer >> UInt32(bits) & 0xFF))
-            }
-        }
-        return out
-    }
-}

@@ -39,6 +39,8 @@ package struct PassportReadResult: Sendable {
     package var passive: PassiveAuthenticationResult?
     package var activeAuthentication: Check = .notChecked("no DG15")
     package var chipAuthentication: Check = .notChecked("no DG14")
+    /// The chip's buffer sizes from EF.ATR/INFO, when they were read and allow extended length.
+    package var extendedLength: ExtendedLengthInfo?
     /// APDUs sent.
     package var apduCount = 0
 
@@ -62,6 +64,15 @@ package enum PassportReader {
         let session = EMRTDSession(transport: transport)
         var result = PassportReadResult()
         defer { _ = result }
+        // EF.ATR/INFO only matters when the transport carries more than a short answer; the MF is selected once for
+        // it and EF.CardAccess.
+        let extendedTransport = transport.maxResponseLength > 258 && options.chunkLength == nil
+        if options.usePACE || extendedTransport {
+            _ = try session.send(CommandAPDU(ins: 0xA4, p1: 0x00, p2: 0x0C), name: "SELECT MF")
+        }
+        if extendedTransport, let info = try ExtendedLengthInfo.read(session), info.maxResponseLength > 258 {
+            result.extendedLength = info
+        }
         let access = options.usePACE ? try cardAccessPACE(session) : nil
         let pace = access?.info
         func establish() throws(PassportError) {
@@ -83,7 +94,16 @@ package enum PassportReader {
             }
         }
         try establish()
-        func reader() -> LDSFileReader { LDSFileReader(session: session, chunkLength: options.chunkLength) }
+        func reader() -> LDSFileReader {
+            // Extended length: the largest Le whose protected answer fits both the chip's and the transport's
+            // response APDU, less SW1 SW2.
+            if let info = result.extendedLength, let sm = session.secureMessaging {
+                let limit = min(info.maxResponseLength, transport.maxResponseLength, 65538) - 2
+                let chunk = max(sm.maxShortLe, sm.maxLe(responseData: limit))
+                return LDSFileReader(session: session, chunkLength: chunk, firstReadLength: chunk)
+            }
+            return LDSFileReader(session: session, chunkLength: options.chunkLength)
+        }
         guard let comBytes = try reader().read(fid: 0x011E, name: "EF.COM") else {
             throw PassportError(.malformed, "the document has no EF.COM")
         }
@@ -150,14 +170,17 @@ package enum PassportReader {
     }
 
     /// EF.CardAccess's first usable PACEInfo (ECDH Generic Mapping on a named curve), or nil when the chip has no
-    /// EF.CardAccess or offers nothing usable (then BAC is used).
+    /// EF.CardAccess or offers nothing usable (then BAC is used). The MF is the current DF.
     static func cardAccessPACE(_ session: EMRTDSession) throws(PassportError) -> (info: PACEInfo, ambiguous: Bool)? {
-        _ = try session.send(CommandAPDU(ins: 0xA4, p1: 0x00, p2: 0x0C), name: "SELECT MF")
-        let read = try session.send(
-            CommandAPDU(ins: 0xB0, p1: 0x9C, p2: 0x00, le: 256), name: "READ BINARY EF.CardAccess")
-        guard read.isSuccess || read.sw == 0x6282, !read.data.isEmpty else { return nil }
+        let file = try PACECardAccess.readWhole { (offset, le) throws(PassportError) in
+            let p1p2 = offset == 0 ? (UInt8(0x9C), UInt8(0)) : (UInt8(offset >> 8), UInt8(offset & 0xFF))
+            let r = try session.send(
+                CommandAPDU(ins: 0xB0, p1: p1p2.0, p2: p1p2.1, le: le), name: "READ BINARY EF.CardAccess at \(offset)")
+            return (r.data, r.sw)
+        }
+        guard let file else { return nil }
         let infos: [PACEInfo]
-        do { infos = try PACEInfo.all(in: read.data) } catch {
+        do { infos = try PACEInfo.all(in: file) } catch {
             throw PassportError(.malformed, "EF.CardAccess: \(error)")
         }
         let usable = infos.first {

@@ -75,7 +75,21 @@ package struct SecureMessaging: Sendable {
 
     /// The largest Le whose protected short answer (DO'87' + DO'99' + DO'8E' + SW) still fits in 256 bytes:
     /// 231 for 3DES, 223 for AES.
-    package var maxShortLe: Int { cipher.isAES ? 223 : 231 }
+    package var maxShortLe: Int { maxLe(responseData: 256) }
+
+    /// The largest Le whose protected answer has at most `limit` bytes of response data: DO'87' (tag, length of 1–3
+    /// bytes, the padding indicator, the padded cryptogram — padding always adds 1 to n bytes) + DO'99' (4) + DO'8E'
+    /// (10). 256 gives 231 (3DES) and 223 (AES); a 4096-byte buffer (EF.ATR/INFO) 4071 and 4063.
+    package func maxLe(responseData limit: Int) -> Int {
+        var blocks = max(0, limit / n)
+        while blocks > 0 {
+            let body = 1 + blocks * n
+            let lengthBytes = body < 0x80 ? 1 : body <= 0xFF ? 2 : body <= 0xFFFF ? 3 : 4
+            if 1 + lengthBytes + body + 14 <= limit { return min(blocks * n - 1, 65536) }
+            blocks -= 1
+        }
+        return 0
+    }
 
     private var n: Int { cipher.blockLength }
 
