@@ -4,7 +4,8 @@
 Starts `opennfc field serve` with one tag file, opens the page, and checks with separate app processes:
 the app's sheet appears on the page; putting the tag on the phone from the page lets `opencorenfc-example` read it;
 Cancel on the page ends the app's session with 200; `opennfc write` through the field changes the memory map shown
-on the page; Save writes the tag file; the terminal panel plays a contactless terminal against
+on the page with the changed bytes marked; the transcript shows what the app received (didDetect…, the invalidation
+code); `opennfc read` polling shows "Ready to Scan"; Save writes the tag file; the terminal panel plays a contactless terminal against
 `opencorenfc-example card` (a CardSession over remote:): the field, SELECT, GET DATA and the card's events. Exit status 0 when everything holds, 1 with the first failure, 77 when
 Chromium, chromedriver or Selenium is missing (the caller reports it as skipped).
 
@@ -153,6 +154,8 @@ def main():
         out, err = app.communicate(timeout=WAIT)
         check(app.returncode == 0 and out == "URI https://example.com/browser\n", "the app read the tag: %r %r" % (out, err))
         print("ok: put a tag on the phone from the page, the app read it")
+        # What the app received is in the transcript between the frames, as Core NFC names it.
+        wait(lambda: "didDetect" in text("transcript"), "the app's didDetect in the transcript")
         # 2. Cancel on the page: the app's session ends with 200.
         click("poster.json", "remove", effect=lambda: shown(on_shelf), what="the tag back on the shelf")
         app = example()
@@ -168,8 +171,26 @@ def main():
         out, err = app.communicate(timeout=WAIT)
         check(app.returncode == 1 and "Session invalidated by user" in err, "Cancel ended the session: %r" % err)
         print("ok: Cancel on the page ended the app's session with 200 (Session invalidated by user)")
+        wait(lambda: "didInvalidateWithError: 200 readerSessionInvalidationErrorUserCanceled" in text("transcript"),
+             "the invalidation code in the transcript")
+        print("ok: the transcript shows what the app received: didDetect and didInvalidateWithError: 200")
         # 3. The app writes: the memory map on the page changes; Save writes the file.
         wait(lambda: "app:" not in text("appname"), "the app to disconnect")
+        # A command polling through the field (no sheet of its own): the phone shows "Ready to Scan" until a tag
+        # comes, without Cancel.
+        reader = subprocess.Popen([args.opennfc, "read", "--device", "remote:" + port, "--timeout", "20"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        children.append(reader)
+        wait(lambda: "shown" in browser.find_element(By.ID, "sheet").get_attribute("class")
+             and text("sheettitle") == "Ready to Scan" and "polling" in text("sheetmessage"), "Ready to Scan while polling")
+        check(not browser.find_element(By.ID, "cancel").is_displayed(), "no Cancel for a command's polling")
+        shot("field-polling.png")
+        click("poster.json", "put", effect=lambda: shown(on_phone), what="the tag on the phone for the polling read")
+        out, err = reader.communicate(timeout=WAIT)
+        check(reader.returncode == 0 and "https://example.com/browser" in out, "the polling read: %r %r" % (out, err))
+        wait(lambda: "shown" not in browser.find_element(By.ID, "sheet").get_attribute("class"), "the sheet to go")
+        print("ok: the phone shows Ready to Scan while a command polls, and the command read the tag put then")
+        wait(lambda: "app:" not in text("appname"), "the command to disconnect")
         click("poster.json", "put", effect=lambda: shown(on_phone), what="the tag on the phone again")
         click("poster.json", "memory", effect=lambda: "https://example.com/browser" in text("memtext"),
               what="the memory map")
@@ -177,9 +198,21 @@ def main():
                             "--text", "written from the app", "--timeout", "10"], capture_output=True, text=True)
         check(w.returncode == 0, "opennfc write through the field: " + w.stderr)
         wait(lambda: "https://example.org/written" in text("memtext"), "the memory map to show the new message")
+
+        def marks():
+            return browser.execute_script(
+                "return [...document.querySelectorAll('#memtext mark')].map(m => m.textContent)")
+        wait(lambda: len([m for m in marks() if len(m) == 2]) >= 8, "the changed bytes marked in the memory map")
+        check(not any("UID" in m for m in marks()), "the UID page is not marked: %r" % marks())
+        print("ok: the memory map marks the bytes the app changed (%d bytes)" % len([m for m in marks() if len(m) == 2]))
         wait(lambda: "unsaved" in card_text("poster.json"), "the unsaved badge")
         wait(lambda: "> A2" in text("transcript"), "the WRITE frames in the transcript")
         check("WRITE page" in text("transcript"), "the --trace comments in the transcript")
+        # The picture shows the first changed byte of the map.
+        browser.execute_script(
+            "const m = [...document.querySelectorAll('#memtext mark')].find(m => m.textContent.length === 2);"
+            "if (m) { const box = document.getElementById('memory');"
+            " box.scrollTop += m.getBoundingClientRect().top - box.getBoundingClientRect().top - 60; }")
         shot("field-memory.png")
         click("poster.json", "save",
               effect=lambda: card_text("poster.json") != "" and "unsaved" not in card_text("poster.json"),

@@ -268,39 +268,45 @@ private struct JSONParser {
         }
     }
 
+    /// A number as RFC 8259 §6 writes it: `-`? (`0` | a digit 1–9 and digits) (`.` digits)? ((`e`|`E`) (`+`|`-`)?
+    /// digits)?. A leading `+`, a leading zero before digits, a bare `.` or exponent, `.5`, `NaN` and `Infinity`
+    /// are refused where they stand, not read as the number they look like.
     mutating func number() throws(JSONValue.ParseError) -> JSONValue {
         let start = i
+        func isDigit(_ k: Int) -> Bool { k < bytes.count && bytes[k] >= 0x30 && bytes[k] <= 0x39 }
+        func digits() { while isDigit(i) { i += 1 } }
         if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
-        var isInt = true
-        while i < bytes.count {
-            let c = bytes[i]
-            if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
-                i += 1
-            } else if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
-                || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
-            {
-                isInt = false
-                i += 1
-            } else {
-                break
+        guard isDigit(i) else {
+            if i < bytes.count, [UInt8(ascii: "+"), UInt8(ascii: ".")].contains(bytes[i]) {
+                throw error("invalid number: a JSON number starts with '-' or a digit (RFC 8259 §6)")
             }
+            throw error(i == start ? "unexpected character" : "invalid number: '-' without digits")
+        }
+        if bytes[i] == UInt8(ascii: "0"), isDigit(i + 1) {
+            i += 1
+            throw error("invalid number: a leading zero (RFC 8259 §6)")
+        }
+        digits()
+        var isInt = true
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard isDigit(i) else { throw error("invalid number: a digit must follow the decimal point (RFC 8259 §6)") }
+            digits()
+            isInt = false
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard isDigit(i) else { throw error("invalid number: the exponent has no digits (RFC 8259 §6)") }
+            digits()
+            isInt = false
         }
         let s = String(decoding: bytes[start..<i], as: UTF8.self)
-        if s.isEmpty || s == "-" {
-            i = start
-            throw error("unexpected character")
-        }
         if isInt, let v = Int(s) { return .int(v) }
-        if let d = Double(s) {
-            // RFC 8259 §6 lets a parser limit the range; a number beyond a Double would print as null.
-            guard d.isFinite else {
-                i = start
-                throw error("number '\(s)' is out of range")
-            }
-            return .double(d)
-        }
+        if let d = Double(s), d.isFinite { return .double(d) }
+        // RFC 8259 §6 lets a parser limit the range; a number beyond a Double would print as null.
         i = start
-        throw error("invalid number '\(s)'")
+        throw error("number '\(s)' is out of range")
     }
 
     mutating func string() throws(JSONValue.ParseError) -> String {

@@ -46,6 +46,7 @@ enum FieldPage {
         form.new { display:grid; grid-template-columns: 80px 1fr; gap:6px 8px; align-items:center; margin-top:12px; border-top:1px solid var(--line); padding-top:10px; }
         pre { font:12px/1.45 ui-monospace, Menlo, monospace; margin:0; white-space:pre-wrap; word-break:break-all; }
         #memory { max-height:300px; overflow:auto; background:#fafafa; border-radius:8px; padding:8px; }
+        #memtext mark { background:#ffd60a; color:inherit; border-radius:3px; }
         #transcript { height:330px; overflow:auto; background:#1c1c1e; color:#e5e5ea; border-radius:8px; padding:8px; }
         #transcript .out { color:#64d2ff; } #transcript .in { color:#a6e3a1; } #transcript .c { color:#8e8e93; }
         #transcript .sheet { color:#ffd60a; } #transcript .user { color:#ff9f0a; } #transcript .app { color:#bf5af2; }
@@ -136,11 +137,14 @@ enum FieldPage {
           $("hint").textContent = "OPENCORENFC_DEVICE=remote:" + s.address;
           $("appname").textContent = s.app ? "app: " + s.app.name + " (pid " + s.app.pid + ")" : "no app connected";
           $("phoneapp").style.display = s.app ? "none" : "block";
-          const sh = s.sheet;
-          $("sheet").className = "sheet" + (sh.presented ? " shown" : "");
-          $("sheettitle").textContent = sh.title;
-          $("sheetmessage").textContent = sh.message;
-          $("glyph").className = "glyph" + (sh.glyph === "error" ? " error" : "");
+          // The app's sheet as it reports it; an app polling without one (a command, an app with no sheet) still
+          // shows "Ready to Scan", without Cancel.
+          const sh = s.sheet, scanning = !sh.presented && s.polling;
+          $("sheet").className = "sheet" + (sh.presented || scanning ? " shown" : "");
+          $("sheettitle").textContent = scanning ? "Ready to Scan" : sh.title;
+          $("sheetmessage").textContent = scanning ? "The app is polling for tags: put one on the phone." : sh.message;
+          $("glyph").className = "glyph" + (!scanning && sh.glyph === "error" ? " error" : "");
+          $("cancel").style.display = scanning ? "none" : "";
           const chip = $("chip");
           if (chip.options.length === 0) for (const c of s.chips) chip.append(el("option", { value: c, textContent: c }));
         }
@@ -226,7 +230,7 @@ enum FieldPage {
           try { await examples[$("termexample").value](); } catch (e) { $("error").textContent = "the example stopped: " + e.message; }
         };
         function show(s) {
-          const v = JSON.stringify([s.app, s.sheet]);
+          const v = JSON.stringify([s.app, s.sheet, s.polling]);
           if (v !== view) { view = v; render(s); }
           const cv = JSON.stringify([!!s.app, s.card]);
           if (cv !== cardView) { cardView = cv; renderCard(s); }
@@ -260,11 +264,40 @@ enum FieldPage {
               let text = m.report.join("\\n") + "\\nNDEF access: " + m.ndefAccess;
               if (m.ndef) text += "\\nNDEF message: " + (m.ndef.records ? "\\n  " + m.ndef.records.join("\\n  ") : m.ndef.error);
               else text += "\\nNDEF message: none";
-              $("memtext").textContent = text;
+              showMemory(sel.id, text);
               show(s);
             }
           } catch (e) { $("error").textContent = "the field does not answer: " + e; }
           busy = false;
+        }
+        // The memory view, with what changed since the same tag's previous view marked: in a memory-map line
+        // (`0A  00 11 …`) the bytes that differ from the same line before, any other new line whole. Nothing is marked
+        // on a tag's first view, and the marks stay until the memory changes again (a read leaves them).
+        let memShown = { tag: null, lines: [] };
+        const ROW = /^(\\s*([0-9A-F]{2,6})  )((?:[0-9A-F]{2}|--)(?: (?:[0-9A-F]{2}|--))*)(.*)$/;
+        function rowKeys(lines) {
+          const count = new Map();
+          return lines.map(l => { const m = ROW.exec(l); if (!m) return null; const n = (count.get(m[2]) || 0) + 1; count.set(m[2], n); return m[2] + "#" + n; });
+        }
+        function showMemory(tag, text) {
+          const lines = text.split("\\n");
+          const before = memShown.tag === tag ? memShown.lines : null;
+          if (before && before.join("\\n") === text) return;
+          const old = new Map(), had = new Set(before || []), keys = rowKeys(lines);
+          if (before) rowKeys(before).forEach((k, i) => { if (k) old.set(k, before[i]); });
+          const pre = $("memtext");
+          pre.replaceChildren();
+          lines.forEach((line, i) => {
+            if (i > 0) pre.append("\\n");
+            if (!before || had.has(line)) { pre.append(line); return; }
+            const m = ROW.exec(line), prev = keys[i] && old.get(keys[i]), p = prev && ROW.exec(prev);
+            if (!m || !p) { pre.append(el("mark", { textContent: line })); return; }
+            pre.append(m[1]);
+            const a = m[3].split(" "), b = p[3].split(" ");
+            a.forEach((t, k) => { if (k > 0) pre.append(" "); pre.append(t === b[k] ? t : el("mark", { textContent: t })); });
+            pre.append(m[4]);
+          });
+          memShown = { tag: tag, lines: lines };
         }
         $("cancel").onclick = () => call("/api/cancel");
         function newTag(put) {

@@ -215,6 +215,7 @@ extension FieldServer {
             ("revision", .int(revision)),
             ("app", app.map { .object([("name", .string($0.name)), ("pid", .int($0.pid))]) } ?? .null),
             ("sheet", sheet.json),
+            ("polling", .bool(app != nil && polling)),
             ("tags", .array(shelf.map(tagSummary))),
             ("unsaved", .array(shelf.indices.filter { changedSinceSaved($0) }.map { .string(shelf[$0].name) })),
             ("chips", .array(TagFile.chips.map { .string($0.name) })),

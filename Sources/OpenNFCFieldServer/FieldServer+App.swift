@@ -63,6 +63,7 @@ extension FieldServer {
                 if app?.token == token {
                     app = nil
                     sheet = FieldProtocol.Sheet()
+                    polling = false
                     virtualFrontend.deactivate()
                     appLeftCard()
                     revision += 1
@@ -127,6 +128,10 @@ extension FieldServer {
         case .answer(let n, let response):
             cardAnswered(n, response)
             return nil
+        case .appEvent(let text):
+            log("app", text)
+            if text.hasPrefix("didInvalidate") { setPolling(false) }
+            return nil
         case .sheet(let s):
             if s != sheet {
                 sheet = s
@@ -135,6 +140,7 @@ extension FieldServer {
             }
             return nil
         case .poll(let id, let request):
+            setPolling(true)
             do {
                 return .result(id: id, .targets(try virtualFrontend.poll(request)))
             } catch {
@@ -159,6 +165,7 @@ extension FieldServer {
                 let t = try virtualFrontend.activate(target, isoDEP: isoDEP)
                 activeMode = RFFrameMode(target: t)
                 activeTarget = t
+                setPolling(false)
                 touch(handle)
                 log("rf", "# activated: \(t)", air: AirTimeModel.standard.activation(t, isoDEP: t.isISODEP))
                 return .result(id: id, .target(t))
@@ -205,6 +212,13 @@ extension FieldServer {
             activeTarget = nil
             virtualFrontend.deactivate()
             return .result(id: id, .done)
+        }
+    }
+
+    private func setPolling(_ on: Bool) {
+        if polling != on {
+            polling = on
+            revision += 1
         }
     }
 

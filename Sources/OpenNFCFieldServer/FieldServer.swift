@@ -81,6 +81,9 @@ package final class FieldServer: @unchecked Sendable {
     var shelf: [ShelfTag] = []
     var nextTagID = 1
     var sheet = FieldProtocol.Sheet()
+    /// Whether the app is polling for tags: from its poll until it activates one, its session ends or it leaves (the
+    /// page's phone shows "Ready to Scan" then, even for an app that shows no sheet).
+    var polling = false
     var app: App?
     var nextAppToken = 1
     var lines: [Line] = []

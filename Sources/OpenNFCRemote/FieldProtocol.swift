@@ -70,9 +70,14 @@ package enum FieldProtocol {
         case cardEvent(CardEvent)
         /// The app's answer to the terminal's APDU number `terminal`; nil when the phone stayed mute.
         case answer(terminal: Int, response: [UInt8]?)
+        /// What the app's reader session received (`didDetect …`, `didInvalidateWithError: 200 …`), for the
+        /// transcript.
+        case appEvent(String)
 
         package var json: JSONValue {
             switch self {
+            case .appEvent(let text):
+                return .object([("type", .string("appEvent")), ("text", .string(text))])
             case .card(let present, let aids):
                 return .object([
                     ("type", .string("card")), ("present", .bool(present)),
@@ -174,6 +179,7 @@ package enum FieldProtocol {
                         terminal: n,
                         response: try RFWire.bytes(v["response"], "response", max: FieldProtocol.maxFrameBytes))
                 }
+            case "appEvent": self = .appEvent(try FieldProtocol.text(v["text"], "text"))
             case let other?: throw RFWire.Problem("type", "unknown message type \"\(other)\"")
             case nil: throw RFWire.Problem("type", "missing")
             }

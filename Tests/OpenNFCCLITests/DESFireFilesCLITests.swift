@@ -110,7 +110,7 @@ import Testing
             toFile: ws.path("keys.txt"), atomically: true, encoding: .utf8)
         let listing = try ws.run(["dump", "--keys", "keys.txt", "--device", "sim:s.json"])
         #expect(listing.stdout.contains("keys known: 0"), "\(listing.stdout)\(listing.stderr)")
-        #expect(listing.stdout.contains("  record 0: AA BB CC\n"))
+        #expect(listing.stdout.contains("    00  AA BB CC  ...  record 0\n"))
         #expect(listing.stdout.contains("  File 7: value 12 (0…50)"))
         let dumped = try ws.run(["dump", "--keys", "keys.txt", "-o", "d.json", "--device", "sim:s.json"])
         #expect(dumped.status == 0, "\(dumped.stderr)")

@@ -89,8 +89,8 @@ import Testing
             "NDEF application: DF name D2 76 00 00 85 01 01 and D2 76 00 00 85 01 00",
             "CC file E103 (the file's own write access FFh (none)): 00 0F 20 00 FF 00 FF 04 06 E1 04 10 00 00 00",
             "NDEF file E104: 4096 bytes, NLEN 16 (capacity 4094), read access 00h (granted), write access 00h (granted)",
-            "  0000: 00 10 D1 01 0C 55 04 65 78 61 6D 70 6C 65 2E 63",
-            "  0020-0FFF: 00 (4064 bytes)",
+            "  0000  00 10 D1 01 0C 55 04 65 78 61 6D 70 6C 65 2E 63  .....U.example.c  NLEN (2 bytes), then the message",
+            "  *", "  0FF0  " + String(repeating: "00 ", count: 15) + "00  ................",
             "NDEF access: read/write",
             "    URI: https://example.com",
         ]
@@ -154,7 +154,7 @@ import Testing
             "Product: MIFARE DESFire EV1, storage 4096 bytes, hardware 04 01 01 01 00 18 05, software 04 01 01 01 04 18 05",
             "  Application 00 00 01: key settings 0Fh, 1 key(s) DES/3DES, ISO file ids, ISO DF E105, DF name D2 76 00 00 85 01 01 (NFC Forum NDEF application)",
             "    File 1: standard data, 15 bytes, ISO E103, plain, read free, write free, read&write free, change free",
-            "      0000: 00 0F 20 00 3B 00 34 04 06 E1 04 10 00 00 00",
+            "      0000  00 0F 20 00 3B 00 34 04 06 E1 04 10 00 00 00     .. .;.4........   capability container (CC)",
             "NDEF access: read/write",
             "    Text (en, utf-8): hello",
         ] {

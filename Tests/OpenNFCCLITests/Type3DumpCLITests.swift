@@ -24,10 +24,13 @@ import Testing
         let list = try ws.run(["dump", "--device", "sim:\(file)"])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("Tag:      FeliCa Lite-S (RC-S966), IDm \(Self.idm), PMm 00F1000000014300"))
-        #expect(list.stdout.contains("  83   01 2E 4C E4 45 05 5B 87 00 F1 00 00 00 01 43 00  D_ID"))
-        #expect(list.stdout.contains("  88   FF FF FF 01 07 00 00 00 00 00 00 00 00 00 00 00  MC"))
+        // The one memory map: blocks by number, named (S_PAD1-13 unnamed so that identical blocks collapse).
+        #expect(list.stdout.contains("\n83  01 2E 4C E4 45 05 5B 87 00 F1 00 00 00 01 43 00  ..L.E.[.......C.  D_ID\n"))
+        #expect(list.stdout.contains("\n88  FF FF FF 01 07 00 00 00 00 00 00 00 00 00 00 00  ................  MC\n"))
         #expect(list.stdout.contains("System blocks writable, NDEF system code 12FC enabled; CK never reads back."))
-        for name in ["S_PAD0", "S_PAD13", "REG", "ID", "SER_C", "SYS_C", "CKV", "WCNT", "STATE", "CRC_CHECK"] {
+        for name in [
+            "S_PAD0 (user blocks S_PAD0-13)", "REG", "ID", "SER_C", "SYS_C", "CKV", "WCNT", "STATE", "CRC_CHECK",
+        ] {
             #expect(list.stdout.contains("  \(name)\n"), "\(name)")
         }
 
@@ -93,10 +96,10 @@ import Testing
             "  Area 0000-FFFE, key version 0000",
             "  Service 1008: random, read/write, key, key version 0000: not read (needs a key)",
             "  Service 1009: random, read/write, no key, key version 0000, 4 blocks",
-            "       2  A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5  ................",
+            "    02  A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5 A5  ................",
             "  Service 100B: random, read-only, no key, key version 0000, 4 blocks",
             "  Service 100D: cyclic, read/write, no key, key version 0000, 4 blocks",
-            "       0  C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3  ................",
+            "    00  C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3 C3  ................",
         ]
         for line in expected { #expect(list.stdout.contains(line + "\n"), "\(line)\n\(list.stdout)") }
 

@@ -34,6 +34,10 @@ import Testing
         #expect(text.contains("ok: the app's card left the page with the app"))
         #expect(text.contains("ok: the page fits 900 px and 600 px windows without horizontal scrolling"))
         #expect(
+            text.contains("ok: the transcript shows what the app received: didDetect and didInvalidateWithError: 200"))
+        #expect(text.contains("ok: the phone shows Ready to Scan while a command polls"))
+        #expect(text.contains("ok: the memory map marks the bytes the app changed"))
+        #expect(
             text.contains("ok: the time axis draws every frame as a bar as long as its air time, with the gaps between")
         )
     }

@@ -47,6 +47,61 @@ import Testing
         #expect(r.stderr.contains("Session ended: Session invalidated by user"))
     }
 
+    /// The transcript shows what the app received, in Core NFC's words, between the frames: the session becoming
+    /// active, the tag detected after the frames that read it, the invalidation with its `NFCReaderError` code.
+    @Test func theTranscriptShowsWhatTheAppReceived() throws {
+        let dir = try FieldFixture.directory()
+        let s = try FieldServer(port: 0, shelf: [try FieldFixture.tagFile(in: dir)])
+        s.start()
+        defer { s.stop() }
+        let app = try example(s.address)
+        defer { app.stop() }
+        try FieldFixture.waitForState(s.address) { $0["sheet"]?["presented"] == .bool(true) }
+        #expect(try FieldFixture.api(s.address, "POST", "/api/put", .object([("tag", .int(1))])).0 == 200)
+        #expect(app.finish().status == 0)
+        try FieldFixture.waitForState(s.address) { $0["app"] == .null }
+        let (_, transcript) = try FieldFixture.api(s.address, "GET", "/api/transcript?since=0")
+        let lines = transcript["lines"]?.arrayValue ?? []
+        let received = lines.filter { $0["kind"]?.stringValue == "app" }.compactMap { $0["text"]?.stringValue }
+        #expect(received.contains("readerSessionDidBecomeActive"), "\(received)")
+        #expect(received.contains("didDetectNDEFs: a 16-byte message from 04A1B2C3D4E5F6"), "\(received)")
+        #expect(
+            received.contains("didInvalidateWithError: 204 readerSessionInvalidationErrorFirstNDEFTagRead"),
+            "\(received)")
+        // Between the frames: the message arrives after the card's last answer, before the app leaves.
+        let texts = lines.compactMap { $0["text"]?.stringValue }
+        let detected = try #require(texts.firstIndex { $0.hasPrefix("didDetectNDEFs") })
+        let lastAnswer = try #require(texts.lastIndex { $0.hasPrefix("< ") })
+        #expect(lastAnswer < detected, "\(texts)")
+    }
+
+    /// A command polling through the field has no sheet: the state says it polls ("Ready to Scan" on the page)
+    /// until it activates the tag put on the phone; the invalidation of a Core NFC app's session ends it too.
+    @Test func theStateSaysWhileAnAppPolls() throws {
+        let dir = try FieldFixture.directory()
+        let s = try FieldServer(port: 0, shelf: [try FieldFixture.tagFile(in: dir)])
+        s.start()
+        defer { s.stop() }
+        #expect(try FieldFixture.api(s.address, "GET", "/api/state").1["polling"] == .bool(false))
+        let reader = try FieldFixture.child("opennfc", ["read", "--device", "remote:\(s.address)", "--timeout", "20"])
+        defer { reader.stop() }
+        let polling = try FieldFixture.waitForState(s.address) { $0["polling"] == .bool(true) }
+        #expect(polling["sheet"]?["presented"] == .bool(false))
+        #expect(try FieldFixture.api(s.address, "POST", "/api/put", .object([("tag", .int(1))])).0 == 200)
+        let r = reader.finish()
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("https://example.com"))
+        try FieldFixture.waitForState(s.address) { $0["polling"] == .bool(false) && $0["app"] == .null }
+        // Cancel ends a Core NFC app's session: it polls no more.
+        #expect(try FieldFixture.api(s.address, "POST", "/api/remove", .object([("all", .bool(true))])).0 == 200)
+        let app = try example(s.address)
+        defer { app.stop() }
+        try FieldFixture.waitForState(s.address) { $0["polling"] == .bool(true) }
+        #expect(try FieldFixture.api(s.address, "POST", "/api/cancel").0 == 200)
+        try FieldFixture.waitForState(s.address) { $0["polling"] == .bool(false) }
+        #expect(app.finish().status == 1)
+    }
+
     /// One app at a time: a second program gets the reason and behaves as on a device without NFC.
     @Test func aSecondExampleIsRefusedWhileTheFirstIsConnected() throws {
         let s = try FieldServer(port: 0, shelf: [])

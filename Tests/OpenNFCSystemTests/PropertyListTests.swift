@@ -67,6 +67,60 @@ import Testing
         #expect(throws: PropertyListError.self) { try PropertyList(decoding: Array("<plist><bogus/></plist>".utf8)) }
     }
 
+    /// What XML 1.0 forbids in the markup around the values is refused, naming the line: an unterminated comment,
+    /// processing instruction or DOCTYPE, `--` inside a comment.
+    @Test func xmlRefusesBrokenComments() throws {
+        let body = "<plist version=\"1.0\">\n<dict>\n<key>a</key>\n<string>b</string>\n</dict>\n</plist>\n"
+        #expect(
+            try PropertyList(decoding: Array(("<!-- fine -->\n" + body).utf8)) == .dictionary([("a", .string("b"))]))
+        for (text, message, line) in [
+            (body + "<!-- open", "unterminated comment <!--", 7),
+            (
+                body.replacingOccurrences(of: "<dict>", with: "<dict><!-- a -- b -->"),
+                "'--' inside a comment (XML 1.0 §2.5 allows it only as the end, -->)", 2
+            ),
+            ("<?xml version=\"1.0\"\n" + body, "unterminated <?…?>", 1),
+            ("<!DOCTYPE plist", "unterminated <!DOCTYPE", 1),
+        ] {
+            #expect(throws: PropertyListError(message, line: line), "\(text)") {
+                try PropertyList(decoding: Array(text.utf8))
+            }
+        }
+    }
+
+    /// The binary format's integers are at most 64 bits (a 16-byte one holds an unsigned value: its upper half
+    /// zero); a reference past the object table names the byte where it stands.
+    @Test func binaryRefusesWideIntegersAndBadReferencesByOffset() throws {
+        func plist(_ objects: [[UInt8]]) -> [UInt8] {
+            var body = Array("bplist00".utf8)
+            var offsets: [UInt8] = []
+            for o in objects {
+                offsets.append(UInt8(body.count))
+                body += o
+            }
+            let table = body.count
+            body += offsets
+            func be64(_ v: Int) -> [UInt8] { (0..<8).map { UInt8(v >> (8 * (7 - $0)) & 0xFF) } }
+            return body + [0, 0, 0, 0, 0, 0, 1, 1] + be64(objects.count) + be64(0) + be64(table)
+        }
+        let key: [UInt8] = [0x51, 0x6B]  // "k"
+        let unsigned: [UInt8] = [0x14] + [UInt8](repeating: 0, count: 8) + [0xFF, 0, 0, 0, 0, 0, 0, 1]
+        #expect(
+            try PropertyList(decoding: plist([[0xD1, 0x01, 0x02], key, unsigned]))
+                == .dictionary([("k", .integer(Int64(bitPattern: 0xFF00_0000_0000_0001)))]))
+        let wide: [UInt8] = [0x14] + [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
+        // Objects at 8 (dict, 3 bytes), 11 (key, 2 bytes), 13 (the integer): its byte 7 is at offset 21.
+        #expect(throws: PropertyListError("a 16-byte integer beyond 64 bits", offset: 21)) {
+            try PropertyList(decoding: plist([[0xD1, 0x01, 0x02], key, wide]))
+        }
+        #expect(throws: PropertyListError("object reference 7 out of range (3 objects)", offset: 10)) {
+            try PropertyList(decoding: plist([[0xD1, 0x01, 0x07], key, unsigned]))
+        }
+        #expect(throws: PropertyListError("object reference 5 out of range (2 objects)", offset: 9)) {
+            try PropertyList(decoding: plist([[0xA1, 0x05], key]))
+        }
+    }
+
     @Test func binaryCorruptionIsAnErrorNotACrash() {
         let good = Self.sample.binaryEncoded
         #expect(throws: PropertyListError.self) { try PropertyList(decoding: Array(good.prefix(30))) }

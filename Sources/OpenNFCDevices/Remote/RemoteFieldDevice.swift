@@ -60,6 +60,7 @@ enum RemoteFieldDevice {
                     case .terminal(let t): card.perform(t, on: system)
                     }
                 }
+                system.sessionEventPosted = { event in frontend.notify(.appEvent(event.appText)) }
                 system.sheetDidChange = { sheet in
                     frontend.send(
                         sheet: FieldProtocol.Sheet(

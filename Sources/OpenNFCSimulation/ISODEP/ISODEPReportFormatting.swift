@@ -1,31 +1,8 @@
 internal import OpenNFCBytes
 
-/// Text helpers for `opennfc tag show` on ISO-DEP cards: hex dumps, access bytes, the ATS decoded.
+/// Text helpers for `opennfc tag show` on ISO-DEP cards: access bytes, the ATS decoded (the bytes themselves are in
+/// the one ``MemoryMap``).
 enum ISODEPReportFormatting {
-    /// A hex dump of 16 bytes per line, offsets in hex; a run of all-zero lines is one line.
-    static func dump(_ bytes: [UInt8], indent: String = "  ") -> [String] {
-        var out: [String] = []
-        var offset = 0
-        func label(_ v: Int) -> String { Hex.encode([UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
-        while offset < bytes.count {
-            let row = bytes[offset..<min(offset + 16, bytes.count)]
-            if row.allSatisfy({ $0 == 0 }) {
-                var end = offset + row.count
-                while end < bytes.count, bytes[end] == 0 { end += 1 }
-                // Stop the zero run on a row boundary unless it reaches the end.
-                if end < bytes.count { end -= (end - offset) % 16 }
-                if end - offset > 16 {
-                    out.append("\(indent)\(label(offset))-\(label(end - 1)): 00 (\(end - offset) bytes)")
-                    offset = end
-                    continue
-                }
-            }
-            out.append("\(indent)\(label(offset)): \(Hex.encode(row, separator: " "))")
-            offset += row.count
-        }
-        return out
-    }
-
     /// T4T access byte (T4T 1.0 §5.1.2.1) in words.
     static func t4tAccess(_ b: UInt8) -> String {
         switch b {

@@ -95,7 +95,10 @@ extension Type4Tag {
                 ])
             ))
         lines.append("NDEF file contents:")
-        lines += F.dump(file)
+        lines += MemoryMap(
+            bytes: file, width: 16, minimumDigits: 4, numbering: { $0 * 16 },
+            note: { $0 == 0 ? "\(lengthName) (\(c.lengthFieldSize) bytes), then the message" : "" }
+        ).lines(indent: "  ")
         let plain: String
         if access.read != 0x00 {
             plain = "no read access"

@@ -54,6 +54,14 @@ extension MIFAREPlusTag {
                     ("access", .string(Hex.encode(trailer[6..<10]))),
                 ]))
         }
+        // The one memory map, as MIFARE Classic's: SL1 keeps Crypto1 keys in the trailers, SL0/SL3 AES keys apart.
+        lines.append("Memory:")
+        let classic = self.classic
+        lines += MifareClassicMemoryMap.map(
+            blocks: (0..<model.blockCount).map { block($0) }, uidLength: model.uidLength,
+            keys: securityLevel == 1
+                ? .crypto1(unknown: { s, isKeyB in !classic.isKnown(isKeyB ? 0x61 : 0x60, sector: s) }) : .aes
+        ).lines(indent: "  ")
         return TagReport(
             lines: lines,
             json: [

@@ -159,6 +159,12 @@ extension MifareClassicTag {
                     ("access", .string(Hex.encode(t[6..<10]))),
                 ]))
         }
+        // The one memory map (blocks in hex, block 0 and the trailers annotated, identical blocks collapsed).
+        lines.append("Memory:")
+        lines += MifareClassicMemoryMap.map(
+            blocks: (0..<model.blockCount).map { block($0) }, uidLength: 4,
+            keys: .crypto1(unknown: { s, isKeyB in !self.isKnown(isKeyB ? 0x61 : 0x60, sector: s) })
+        ).lines(indent: "  ")
         let access = ndefMessage == nil ? "not NDEF formatted" : "read/write (Crypto1 keys needed)"
         return TagReport(
             lines: lines,

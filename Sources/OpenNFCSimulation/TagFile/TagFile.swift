@@ -90,6 +90,18 @@ public enum TagFile {
     }
 
     /// The registered chip `name`, or an error saying which chips exist.
+    /// A text tag file's text: strict UTF-8, naming the byte offset and line of the first byte that is not.
+    /// A leading byte order mark is skipped (RFC 8259 §8.1 lets a parser ignore it).
+    static func utf8(_ data: Data) throws(TagFileError) -> String {
+        do throws(UTF8Text.Invalid) {
+            var text = try UTF8Text.decode([UInt8](data))
+            if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+            return text
+        } catch {
+            throw TagFileError("\(error)")
+        }
+    }
+
     static func registered(_ name: String, field: String? = nil) throws(TagFileError) -> TagFileChip {
         if let chip = chip(named: name) { return chip }
         if let reason = plannedChips[name] { throw TagFileError("chip '\(name)': \(reason)", field: field) }
@@ -132,20 +144,20 @@ public enum TagFile {
         do throws(TagFileError) {
             switch format {
             case .json:
-                guard let text = String(data: data, encoding: .utf8) else { throw TagFileError("not UTF-8 text") }
+                let text = try utf8(data)
                 if let json = try? JSONValue(parsing: text), ProxmarkDumpFile.isProxmarkJSON(json) {
                     return try ProxmarkDumpFile.decodeJSON(json)
                 }
                 return try decodeJSON(text)
             case .flipper:
-                guard let text = String(data: data, encoding: .utf8) else { throw TagFileError("not UTF-8 text") }
+                let text = try utf8(data)
                 return try FlipperNFCFile.decodeAnyChip(text)
             case .ndef:
                 let chip = try registered(ndefChip)
                 let id = uid ?? chip.uidPrefix + [UInt8](repeating: 0x00, count: chip.uidLength - chip.uidPrefix.count)
                 return try factory(chip: ndefChip, uid: id, holding: [UInt8](data))
             case .eml:
-                guard let text = String(data: data, encoding: .utf8) else { throw TagFileError("not UTF-8 text") }
+                let text = try utf8(data)
                 return try ProxmarkDumpFile.decodeEML(text)
             case .bin, .mfd: return try ProxmarkDumpFile.decodeBinary([UInt8](data))
             }

@@ -88,6 +88,16 @@ extension FeliCaLiteSTag {
         let writable = (0..<15).filter { b in (Int(mc[0]) | Int(mc[1]) << 8) >> b & 1 != 0 }
         lines.append(
             "Writable user blocks: \(writable.count == 15 ? "all" : writable.map(String.init).joined(separator: " "))")
+        // The one memory map: the blocks by number with their names (FeliCa Lite-S User's Manual §3.2); CK as the
+        // tag file holds it (a card never reads it back).
+        lines.append("Memory:")
+        lines += MemoryMap(
+            rows: Self.mapBlocks.compactMap { b, name in
+                let bytes = b == 0x87 ? ck : blockData(b)
+                let note = b == 0 && info != nil ? "S_PAD0, NDEF attribute information" : name
+                return bytes.map { MemoryMap.Row(number: b, bytes: $0, note: note) }
+            }, rowWidth: 16
+        ).lines(indent: "  ")
         let formatted = info != nil && mc[3] & 0x01 != 0
         let readOnly = info?.rw == 0x00 || (Int(mc[0]) | Int(mc[1]) << 8) & 0x3FFF != 0x3FFF
         return TagReport(
@@ -99,6 +109,13 @@ extension FeliCaLiteSTag {
             ],
             ndefAccess: !formatted ? "not NDEF formatted" : readOnly ? "read-only" : "read/write")
     }
+
+    /// The blocks of the memory map and their names (FeliCa Lite-S User's Manual §3.2).
+    static let mapBlocks: [(Int, String)] =
+        [(0, "S_PAD0 (user blocks S_PAD0-13)")] + (1..<14).map { ($0, "") } + [
+            (0x0E, "REG"), (0x82, "ID"), (0x83, "D_ID"), (0x84, "SER_C"), (0x85, "SYS_C"), (0x86, "CKV"),
+            (0x87, "CK (never read back from a card)"), (0x88, "MC"), (0x90, "WCNT"), (0x92, "STATE"),
+        ]
 
     /// The system codes the card will answer after its next power-up (from the stored MC).
     var systemCodesAfterPowerUp: [UInt16] { mc[3] & 0x01 != 0 ? [nativeCode, Self.ndefSystemCode] : [nativeCode] }

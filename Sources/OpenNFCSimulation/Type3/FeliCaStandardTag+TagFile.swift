@@ -175,6 +175,7 @@ extension FeliCaStandardTag {
                 lines.append(
                     "  Service \(hex(v.code)): \(kind), \(access), \(v.needsKey ? "key" : "no key"), \(v.blocks.count) blocks"
                 )
+                lines += MemoryMap(bytes: v.blocks.flatMap { $0 }, width: 16).lines(indent: "    ")
             }
         }
         return TagReport(

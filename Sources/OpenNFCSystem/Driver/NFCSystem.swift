@@ -60,6 +60,9 @@ package final class NFCSystem: @unchecked Sendable {
     package var hasReader: Bool { frontend.map { !$0.capabilities.technologies.isEmpty } ?? false }
     /// Called on the executor with the sheet each time it changes (the remote field shows it).
     package var sheetDidChange: (@Sendable (SystemSheet) -> Void)?
+    /// Called on the executor with each event posted to a session, as the app receives it (``SessionEvent/appText``:
+    /// the remote field's transcript shows it between the frames).
+    package var sessionEventPosted: (@Sendable (SessionEvent) -> Void)?
 
     // Quiescence tracking, for tests and the idle detector.
     let quiet = NSCondition()
@@ -134,6 +137,7 @@ package final class NFCSystem: @unchecked Sendable {
     /// Posts an event to a session's client on its queue, counting it until it has run.
     func post(_ state: SessionState, _ event: SessionEvent) {
         guard let client = state.client ?? state.weakClient else { return }
+        sessionEventPosted?(event)
         quiet.withLock { pendingCallbacks += 1 }
         let system = self
         state.queue.async {

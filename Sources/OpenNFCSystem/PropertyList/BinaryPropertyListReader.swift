@@ -64,8 +64,12 @@ struct BinaryPropertyListReader {
         return (try int(at: o + 2, size: size), o + 2 + size)
     }
 
-    private mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyList {
-        guard index < offsets.count else { throw PropertyListError("object reference \(index) out of range") }
+    /// The object `index`; `at` is where the reference to it stands (the trailer's top object: nil).
+    private mutating func object(_ index: Int, depth: Int, at: Int? = nil) throws(PropertyListError) -> PropertyList {
+        guard index < offsets.count else {
+            throw PropertyListError(
+                "object reference \(index) out of range (\(offsets.count) objects)", offset: at ?? b.count - 16)
+        }
         let o = offsets[index]
         guard depth < Self.maxDepth else { throw PropertyListError("nesting too deep", offset: o) }
         guard !visiting.contains(index) else { throw PropertyListError("object \(index) contains itself", offset: o) }
@@ -82,6 +86,10 @@ struct BinaryPropertyListReader {
             let size = 1 << Int(marker & 0x0F)
             guard size <= 16 else { throw PropertyListError("invalid integer size", offset: o) }
             try need(o + 1, size)
+            // A 16-byte integer holds an unsigned 64-bit value: its upper 8 bytes are zero.
+            if size == 16, let k = (0..<8).first(where: { b[o + 1 + $0] != 0 }) {
+                throw PropertyListError("a 16-byte integer beyond 64 bits", offset: o + 1 + k)
+            }
             var v: UInt64 = 0
             for k in max(0, size - 8)..<size { v = v << 8 | UInt64(b[o + 1 + k]) }
             return .integer(Int64(bitPattern: v))
@@ -127,7 +135,10 @@ struct BinaryPropertyListReader {
             visiting.insert(index)
             defer { visiting.remove(index) }
             var items: [PropertyList] = []
-            for k in 0..<n { items.append(try object(try int(at: s + k * refSize, size: refSize), depth: depth + 1)) }
+            for k in 0..<n {
+                let at = s + k * refSize
+                items.append(try object(try int(at: at, size: refSize), depth: depth + 1, at: at))
+            }
             return .array(items)
         case 0xD:
             let (n, s) = try length(o)
@@ -137,7 +148,7 @@ struct BinaryPropertyListReader {
             var entries: [(key: String, value: PropertyList)] = []
             for k in 0..<n {
                 let keyRef = try int(at: s + k * refSize, size: refSize)
-                guard case .string(let key) = try object(keyRef, depth: depth + 1) else {
+                guard case .string(let key) = try object(keyRef, depth: depth + 1, at: s + k * refSize) else {
                     throw PropertyListError("dictionary key is not a string", offset: s + k * refSize)
                 }
                 // As the XML reader: a key given twice is an error, not a silent choice of one value.
@@ -145,7 +156,7 @@ struct BinaryPropertyListReader {
                     throw PropertyListError("duplicate key \"\(key)\" in a dictionary", offset: s + k * refSize)
                 }
                 let valueRef = try int(at: s + (n + k) * refSize, size: refSize)
-                entries.append((key, try object(valueRef, depth: depth + 1)))
+                entries.append((key, try object(valueRef, depth: depth + 1, at: s + (n + k) * refSize)))
             }
             return .dictionary(entries)
         default:

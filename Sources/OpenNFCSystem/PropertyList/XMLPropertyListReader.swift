@@ -16,19 +16,19 @@ struct XMLPropertyListReader {
 
     mutating func read() throws(PropertyListError) -> PropertyList {
         try checkCharacters()
-        skipMisc()
+        try skipMisc()
         guard let root = try openTag() else { throw error("expected <plist> or a value element") }
         let value: PropertyList
         if root.name == "plist" {
             if root.selfClosing { throw error("empty <plist>") }
-            skipMisc()
+            try skipMisc()
             value = try readValue(depth: 0)
-            skipMisc()
+            try skipMisc()
             try closeTag("plist")
         } else {
             value = try readValue(opened: root, depth: 0)
         }
-        skipMisc()
+        try skipMisc()
         if i < bytes.count { throw error("unexpected content after the property list") }
         return value
     }
@@ -107,7 +107,7 @@ struct XMLPropertyListReader {
             var items: [PropertyList] = []
             if tag.selfClosing { return .array(items) }
             while true {
-                skipMisc()
+                try skipMisc()
                 if atCloseTag { break }
                 items.append(try readValue(depth: depth + 1))
             }
@@ -117,11 +117,11 @@ struct XMLPropertyListReader {
             var entries: [(key: String, value: PropertyList)] = []
             if tag.selfClosing { return .dictionary(entries) }
             while true {
-                skipMisc()
+                try skipMisc()
                 if atCloseTag { break }
                 guard let k = try openTag(), k.name == "key" else { throw error("expected <key> in <dict>") }
                 let key = k.selfClosing ? "" : try text(until: "key")
-                skipMisc()
+                try skipMisc()
                 let value = try readValue(depth: depth + 1)
                 if entries.contains(where: { $0.key == key }) { throw error("duplicate key \"\(key)\" in <dict>") }
                 entries.append((key, value))
@@ -197,7 +197,7 @@ struct XMLPropertyListReader {
                 guard i < bytes.count else { throw error("unterminated CDATA section") }
                 i += 3
             } else if bytes[i...].starts(with: Array("<!--".utf8)) {
-                skipComment()
+                try skipComment()
             } else if bytes[i] == UInt8(ascii: "<") {
                 throw error("unexpected element inside <\(name)>")
             } else if bytes[i] == UInt8(ascii: "&") {
@@ -237,24 +237,41 @@ struct XMLPropertyListReader {
     }
 
     /// Skips whitespace, comments, processing instructions and the DOCTYPE.
-    private mutating func skipMisc() {
+    private mutating func skipMisc() throws(PropertyListError) {
         while true {
             skipSpace()
             if bytes[i...].starts(with: Array("<!--".utf8)) {
-                skipComment()
+                try skipComment()
             } else if bytes[i...].starts(with: Array("<?".utf8)) || bytes[i...].starts(with: Array("<!DOCTYPE".utf8)) {
-                while i < bytes.count, bytes[i] != UInt8(ascii: ">") { i += 1 }
-                i = min(i + 1, bytes.count)
+                // A processing instruction ends at `?>` (XML 1.0 §2.6), the DOCTYPE at `>`.
+                let start = i
+                let pi = bytes[start + 1] == UInt8(ascii: "?")
+                let end = Array((pi ? "?>" : ">").utf8)
+                while i < bytes.count, !bytes[i...].starts(with: end) { i += 1 }
+                guard i < bytes.count else {
+                    i = start
+                    throw error(pi ? "unterminated <?…?>" : "unterminated <!DOCTYPE")
+                }
+                i += end.count
             } else {
                 return
             }
         }
     }
 
-    private mutating func skipComment() {
+    /// A comment ends at the first `--`, which must be followed by `>` (XML 1.0 §2.5).
+    private mutating func skipComment() throws(PropertyListError) {
+        let start = i
         i += 4
-        while i < bytes.count, !bytes[i...].starts(with: Array("-->".utf8)) { i += 1 }
-        i = min(i + 3, bytes.count)
+        while i < bytes.count, !bytes[i...].starts(with: Array("--".utf8)) { i += 1 }
+        guard i < bytes.count else {
+            i = start
+            throw error("unterminated comment <!--")
+        }
+        guard i + 2 < bytes.count, bytes[i + 2] == UInt8(ascii: ">") else {
+            throw error("'--' inside a comment (XML 1.0 §2.5 allows it only as the end, -->)")
+        }
+        i += 3
     }
 
     private mutating func skipSpace() {

@@ -38,7 +38,7 @@ final class BatchReport {
         var existing = ""
         var st = stat()
         if stat(path, &st) == 0 {
-            existing = String(decoding: try InputFile.bytes(path, what: "report"), as: UTF8.self)
+            existing = try InputFile.text(path, what: "report")
         }
         do {
             log = try FileAccess.AppendLog(path: path)

@@ -13,6 +13,17 @@ enum InputFile {
         }
     }
 
+    /// The text of the file at `path`: strict UTF-8, a byte that is not is a failure naming its offset and line
+    /// (`the <what> '<path>' is not UTF-8 text: byte 12 (line 2) is FFh, …`), never a replacement character.
+    static func text(_ path: String, what: String) throws -> String {
+        let data = try bytes(path, what: what)
+        do throws(UTF8Text.Invalid) {
+            return try UTF8Text.decode(data)
+        } catch {
+            throw CLIError.failure("the \(what) '\(path)' is \(error)")
+        }
+    }
+
     /// Writes `bytes` to `path` atomically, or fails with `cannot write '<path>': <reason>`.
     static func write(_ bytes: [UInt8], to path: String) throws {
         do {

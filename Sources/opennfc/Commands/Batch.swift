@@ -78,11 +78,7 @@ enum BatchItems {
     }
 
     static func text(_ path: String, _ what: String) throws -> String {
-        let data = Data(try InputFile.bytes(path, what: what))
-        guard let s = String(data: data, encoding: .utf8) else {
-            throw CLIError.failure("the \(what) '\(path)' is not UTF-8 text")
-        }
-        return s
+        try InputFile.text(path, what: what)
     }
 
     static func uris(_ path: String) throws -> [BatchItem] {

@@ -236,14 +236,16 @@ enum DESFireDump {
                     s += "  closed: \(why)\n"
                     continue
                 }
-                for (i, r) in f.records.enumerated() { s += "  record \(i): \(Hex.encode(r, separator: " "))\n" }
-                let used = (f.contents.lastIndex { $0 != 0 } ?? -1) + 1
-                let shown = min(f.contents.count, (used + 15) / 16 * 16)
-                for offset in stride(from: 0, to: shown, by: 16) {
-                    let row = f.contents[offset..<min(shown, offset + 16)]
-                    s += "  \(hex16(offset))  \(Hex.encode(row, separator: " "))\n"
+                // The one memory map: bytes by offset (identical lines collapsed), records one a line.
+                switch f.kind {
+                case .linearRecord(let size, _, _), .cyclicRecord(let size, _, _):
+                    s += DESFireEV1Tag.recordMap(f.records, size: size).text(indent: "    ")
+                case .standard, .backup:
+                    let cc = a.files.first { $0.isoFileID == Type4Configuration.ccFileID && $0.closed == nil }
+                    s += DESFireEV1Tag.dataMap(f.contents, isoFileID: f.isoFileID, ccFile: cc?.contents)
+                        .text(indent: "    ")
+                case .value: break
                 }
-                if shown < f.contents.count { s += "  bytes \(shown)–\(f.contents.count - 1): all zero\n" }
             }
         }
         return s

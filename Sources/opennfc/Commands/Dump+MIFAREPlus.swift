@@ -57,13 +57,9 @@ enum MIFAREPlusDumpCommand {
                 s +=
                     "Sector \(sector): AES key A \(image.keys[a].map { Hex.encode($0) } ?? "?"), "
                     + "key B \(image.keys[a + 1].map { Hex.encode($0) } ?? "?")\n"
-                let first = MifareClassicModel.firstBlock(ofSector: sector)
-                for b in first..<first + MifareClassicModel.blockCount(inSector: sector) {
-                    let number = String(b)
-                    s +=
-                        String(repeating: " ", count: max(0, 5 - number.count)) + number + "  "
-                        + (image.blocks[b].map { Hex.encode($0, separator: " ") } ?? "?? (no key reads it)") + "\n"
-                }
+            }
+            if image.securityLevel == 3 {
+                s += MifareClassicMemoryMap.map(blocks: image.blocks, uidLength: version.uidLength, keys: .aes).text()
             }
             Console.out(s + note)
             return 0

@@ -54,13 +54,11 @@ enum MifareClassicDumpCommand {
                 let a = dump.keysA[sector].map { Hex.encode($0) } ?? "?"
                 let b = dump.keysB[sector].map { Hex.encode($0) } ?? "?"
                 s += "Sector \(sector): key A \(a), key B \(b)\n"
-                let first = MifareClassicCard.firstBlock(ofSector: sector)
-                for blk in first..<first + MifareClassicCard.blockCount(inSector: sector) {
-                    let text = dump.blocks[blk].map { Hex.encode($0, separator: " ") } ?? "?? (no key reads it)"
-                    let number = String(blk)
-                    s += String(repeating: " ", count: max(0, 5 - number.count)) + number + "  \(text)\n"
-                }
             }
+            s += MifareClassicMemoryMap.map(
+                blocks: dump.blocks, uidLength: tag.target.identifier.count == 7 ? 7 : 4,
+                keys: .crypto1(unknown: { s, isKeyB in (isKeyB ? dump.keysB : dump.keysA)[s] == nil })
+            ).text()
             Console.out(s + note)
             return 0
         }

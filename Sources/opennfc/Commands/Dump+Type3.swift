@@ -69,19 +69,23 @@ enum Type3Dump {
         let product =
             ic == 0xF1 ? "FeliCa Lite-S (RC-S966)" : ic == 0xF0 ? "FeliCa Lite (RC-S965)" : "FeliCa Link (Lite-S mode)"
         var s = "Tag:      \(product), IDm \(Hex.encode(idm)), PMm \(Hex.encode(pmm))\n"
-        s += "Block  Bytes                                            Name\n"
-        for (b, name) in FeliCaMemoryReader.liteSBlocks {
-            let bytes: String
-            switch image[b] {
-            case .success(let d)?: bytes = Hex.encode(d, separator: " ")
-            case .failure(let f)?:
-                bytes =
-                    "-- (refused: \(Hex.encode([f.sf1, f.sf2], separator: " ")), \(FeliCaFrame.statusName(f.sf2)))"
-            case nil: bytes = "--"
-            }
-            let pad = String(repeating: " ", count: max(0, 47 - bytes.count))
-            s += "  \(Hex.encode([UInt8(b)]))   \(bytes)\(pad)  \(name)\n"
-        }
+        // The one memory map: every block by number with its name; a refused block as `--` with the status flags.
+        s += MemoryMap(
+            rows: FeliCaMemoryReader.liteSBlocks.map { b, name in
+                switch image[b] {
+                // S_PAD1-13 unnamed (block 0 names them), so that runs of identical user blocks collapse.
+                case .success(let d)?:
+                    let note = b == 0 ? "S_PAD0 (user blocks S_PAD0-13)" : (1..<14).contains(b) ? "" : name
+                    return .init(number: b, bytes: d, note: note)
+                case .failure(let f)?:
+                    return .init(
+                        number: b, bytes: nil,
+                        note: name + " (refused: \(Hex.encode([f.sf1, f.sf2], separator: " ")), "
+                            + "\(FeliCaFrame.statusName(f.sf2)))")
+                case nil: return .init(number: b, bytes: nil, note: name + " (not read)")
+                }
+            }, rowWidth: 16
+        ).text()
         if case .success(let mc)? = image[0x88] {
             s +=
                 "System blocks \(mc[2] == 0xFF ? "writable" : "read-only"), NDEF system code 12FC "
@@ -137,11 +141,7 @@ enum Type3Dump {
                     line += "\(FeliCaFrame.statusName(f.sf2)))"
                 }
                 s += line + "\n"
-                for (i, b) in blocks.enumerated() {
-                    let num = String(repeating: " ", count: max(0, 4 - String(i).count)) + String(i)
-                    let ascii = String(b.map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "." })
-                    s += "    \(num)  \(Hex.encode(b, separator: " "))  \(ascii)\n"
-                }
+                s += MemoryMap(bytes: blocks.flatMap { $0 }, width: 16).text(indent: "    ")
             }
         }
         return s

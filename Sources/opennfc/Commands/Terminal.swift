@@ -38,7 +38,7 @@ extension Commands {
                         comment: "SELECT \(b.hexString)", line: 0))
             }
             if let path = inv.value("script") {
-                let text = String(decoding: try InputFile.bytes(path, what: "script"), as: UTF8.self)
+                let text = try InputFile.text(path, what: "script")
                 do throws(TerminalScriptError) {
                     steps += try TerminalScript(parsing: text, source: path).steps
                 } catch {

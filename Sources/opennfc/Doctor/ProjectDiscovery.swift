@@ -60,7 +60,7 @@ struct ProjectDiscovery {
 
     /// Reads the build settings of `project.pbxproj` (an old-style property list: `KEY = value;` lines).
     mutating func read(project: String) throws {
-        let text = String(decoding: try InputFile.bytes(project, what: "Xcode project"), as: UTF8.self)
+        let text = try InputFile.text(project, what: "Xcode project")
         // Paths in build settings are relative to the folder holding the .xcodeproj ($(SRCROOT)).
         let srcRoot = ((project as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
         func path(_ value: String) -> String {

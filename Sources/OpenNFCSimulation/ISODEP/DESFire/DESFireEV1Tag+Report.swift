@@ -1,4 +1,4 @@
-internal import OpenNFCBytes
+package import OpenNFCBytes
 
 /// The decoded view of a DESFire EV1 for `opennfc tag show`: version, applications, files and their access rights.
 extension DESFireEV1Tag {
@@ -22,6 +22,34 @@ extension DESFireEV1Tag {
             let which = f.kind.typeByte == 0x04 ? "cyclic" : "linear"
             return "\(which) records, \(f.records.count) of \(most) × \(size) bytes"
         }
+    }
+
+    /// A file in the one memory map (``MemoryMap``): a data file's bytes by offset (4 hex digits), a record file's
+    /// records by number, one record a line; empty for a value file (its value is on the file's line).
+    static func memoryMap(_ f: DESFireFile, in app: DESFireApplication) -> MemoryMap {
+        if case .linearRecord(let size, _) = f.kind { return recordMap(f.records, size: size) }
+        if case .cyclicRecord(let size, _) = f.kind { return recordMap(f.records, size: size) }
+        let cc = app.files.first { $0.isoFileID == Type4Configuration.ccFileID }?.contents
+        return dataMap(f.contents, isoFileID: f.isoFileID, ccFile: cc)
+    }
+
+    /// A data file's bytes by offset; in the NFC Forum NDEF application (T4T 2.0 §5.1) the CC file and the NDEF file
+    /// its CC names are annotated.
+    package static func dataMap(_ bytes: [UInt8], isoFileID: UInt16?, ccFile: [UInt8]?) -> MemoryMap {
+        var first = ""
+        if isoFileID == Type4Configuration.ccFileID {
+            first = "capability container (CC)"
+        } else if let cc = ccFile, cc.count >= 11, let id = isoFileID, id == UInt16(cc[9]) << 8 | UInt16(cc[10]) {
+            first = "NLEN (2 bytes), then the NDEF message"
+        }
+        return MemoryMap(
+            bytes: bytes, width: 16, minimumDigits: 4, numbering: { $0 * 16 }, note: { $0 == 0 ? first : "" })
+    }
+
+    package static func recordMap(_ records: [[UInt8]], size: Int) -> MemoryMap {
+        MemoryMap(
+            rows: records.enumerated().map { .init(number: $0, bytes: $1, note: "record \($0)") },
+            rowWidth: max(1, size))
     }
 
     static func aidText(_ aid: UInt32) -> String {
@@ -62,10 +90,7 @@ extension DESFireEV1Tag {
                     f.communicationSettings == 0 ? "plain" : f.communicationSettings == 1 ? "MACed" : "enciphered"
                 ftext += ", \(comm), \(Self.rightsText(f.accessRights))"
                 lines.append(ftext)
-                lines += F.dump(f.contents, indent: "      ")
-                for (i, r) in f.records.enumerated() {
-                    lines.append("      record \(i): \(Hex.encode(r, separator: " "))")
-                }
+                lines += Self.memoryMap(f, in: app).lines(indent: "      ")
                 var fj: [(String, JSONValue)] = [("number", .int(Int(f.number)))]
                 if let fid = f.isoFileID {
                     fj.append(("isoFileID", .string(Hex.encode([UInt8(fid >> 8), UInt8(fid & 0xFF)]))))
