@@ -84,3 +84,52 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("security level 0"))
     }
 }
+
+extension MIFAREPlusCLITests {
+    /// `opennfc emulate` presenting a MIFARE Plus in SL1 through the real pcscd: PC/SC readers see a MIFARE Classic
+    /// (the ATR's card name, the Part 3 pseudo-APDUs with Crypto1 run against the chip), so `classic` and `dump` work
+    /// on it as on a Classic, and `--save` keeps what they wrote in the Plus's own tag file.
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["OPENNFC_E2E_PCSCD"] == "1",
+            "OPENNFC_E2E_PCSCD is not set: pcscd with the vpcd driver is not running (scripts/test starts it)"))
+    func securityLevel1ThroughEmulateIsAClassicToPCSC() throws {
+        let lock = SlotLock()
+        defer { withExtendedLifetime(lock) {} }
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let made = try ws.run([
+            "tag", "new", "--chip", "mifare-plus-ev1-2k", "--uid", "04A1B2C3D4E5F7", "-o", "card.json",
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let path = ws.path("card.json")
+        try String(contentsOfFile: path, encoding: .utf8)
+            .replacingOccurrences(of: "\"securityLevel\": 0", with: "\"securityLevel\": 1")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let (emulator, _) = try CLIRunner.start(["emulate", "--slot", "1", "--save", path])
+        defer { if emulator.isRunning { emulator.terminate() } }
+        let device = ["--device", "pcsc:00 01"]
+        let ff = ["--key", "FFFFFFFFFFFF"]
+        let w = try CLIRunner.firstAgainstEmulated {
+            try ws.run(
+                ["classic", "write", "--block", "8", "--data", "0102030405060708090A0B0C0D0E0F10"] + ff + device)
+        }
+        #expect(w.status == 0, "\(w.stderr)")
+        let r = try ws.run(["classic", "read", "--block", "8"] + ff + device)
+        #expect(r.stdout == "  8  01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F 10\n", "\(r.stderr)")
+        #expect(
+            try ws.run(["classic", "value", "--block", "9", "--set", "50"] + ff + device).stdout
+                == "Block 9: value 50.\n")
+        let dumped = try ws.run(["dump", "-o", "copy.json"] + device)
+        #expect(dumped.status == 0, "\(dumped.stderr)")
+        let copied = try ws.run(["classic", "read", "--block", "8"] + ff + ["--device", "sim:copy.json"])
+        #expect(copied.stdout == "  8  01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F 10\n", "\(copied.stderr)")
+        emulator.terminate()
+        emulator.waitUntilExit()
+        #expect(emulator.terminationStatus == 0)
+        // The emulated chip was saved as the MIFARE Plus it is, still in SL1, with the block written over PC/SC.
+        #expect(try ws.run(["tag", "show", "card.json"]).stdout.contains("security level 1"))
+        let saved = try ws.run(["classic", "read", "--block", "8"] + ff + ["--device", "sim:card.json"])
+        #expect(saved.stdout == "  8  01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F 10\n", "\(saved.stderr)")
+    }
+}
