@@ -133,3 +133,27 @@ extension MIFAREPlusCLITests {
         #expect(saved.stdout == "  8  01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E 0F 10\n", "\(saved.stderr)")
     }
 }
+
+extension MIFAREPlusCLITests {
+    /// `opennfc send --trace` names MIFARE Plus frames, native and ISO-wrapped, and the chip's status bytes.
+    @Test func sendTraceNamesTheCommandsAndTheStatus() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        let made = try ws.run(["tag", "new", "--chip", "mifare-plus-ev1-2k", "--uid", "04A1B2C3D4E5F8", "-o", "p.json"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let zeros = String(repeating: "00", count: 16)
+        let r = try ws.run([
+            "send", "3C00", "9070000003004000" + "00", "A80000" + zeros, "--device", "sim:\(ws.path("p.json"))",
+            "--trace",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let all = r.stdout + r.stderr
+        #expect(all.contains("# Read_Sig"), "\(all)")
+        #expect(all.contains("# MIFARE Plus OK, 56 bytes"))
+        // SL0 takes no authentication; WritePerso refuses block 0.
+        #expect(all.contains("# AuthenticateFirst key 4000 (ISO-wrapped)"))
+        #expect(all.contains("# MIFARE Plus 0B: command not allowed in the current security level or state"))
+        #expect(all.contains("# WritePerso block 0, 1 block"))
+        #expect(all.contains("# MIFARE Plus 09: invalid block number"))
+    }
+}
