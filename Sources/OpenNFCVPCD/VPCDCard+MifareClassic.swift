@@ -5,7 +5,8 @@ internal import OpenNFCSimulation
 /// A virtual MIFARE Classic behind the reader `opennfc emulate` plays: the PC/SC Part 3 pseudo-APDUs with the ACS
 /// value-block extensions, answered by running Crypto1 with the chip as a reader's frontend does (the simulated
 /// field's ``VirtualFieldFrontend``, enciphered frames, parity and CRC included). Any chip that answers as a Classic
-/// now (``MifareClassicCompatible``: a MIFARE Classic, a MIFARE Plus in SL1) is served alike, over the blocks it has.
+/// now (``MifareClassicCompatible``: a MIFARE Classic, another chip in a Classic-compatible mode) is served alike,
+/// over the blocks it has.
 ///
 /// | Command (CLA `FF`) | Answer |
 /// |---|---|
