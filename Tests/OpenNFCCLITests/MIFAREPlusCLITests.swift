@@ -157,3 +157,25 @@ extension MIFAREPlusCLITests {
         #expect(all.contains("# MIFARE Plus 09: invalid block number"))
     }
 }
+
+extension MIFAREPlusCLITests {
+    /// `opennfc info` on a MIFARE Plus: the chip and its memory come from the family's `DumpFamily` entry in SL0 and
+    /// SL3; in SL1 the card is a MIFARE Classic to the reader.
+    @Test func infoNamesTheChipAndItsMemory() throws {
+        let ws = try Workspace()
+        defer { ws.cleanup() }
+        try newSL3Card(ws, "sl3.json", chip: "mifare-plus-ev2-4k", uid: "04A1B2C3D4E5F9")
+        let r = try ws.run(["info", "--device", "sim:\(ws.path("sl3.json"))"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stdout.contains("Chip:       mifare-plus-ev2-4k (MIFARE Plus, security level 0 or 3)\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("Memory:     40 sectors, 256 blocks of 16 bytes\n"), "\(r.stdout)")
+        let made = try ws.run([
+            "tag", "new", "--chip", "mifare-plus-ev1-2k", "--uid", "04A1B2C3D4E5FA", "-o", "sl0.json",
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let sl0 = try ws.run(["info", "--device", "sim:\(ws.path("sl0.json"))"])
+        #expect(sl0.stdout.contains("Chip:       mifare-plus-ev1-2k (MIFARE Plus, security level 0 or 3)\n"))
+        #expect(sl0.stdout.contains("Memory:     32 sectors, 128 blocks of 16 bytes\n"), "\(sl0.stdout)")
+    }
+}

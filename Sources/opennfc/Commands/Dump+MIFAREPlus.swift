@@ -18,6 +18,13 @@ enum MIFAREPlusDumpCommand {
         restore: { source, path, inv, _ in
             guard let s = source as? MIFAREPlusTag else { throw DumpFamily.notOfSection(path) }
             return try restore(s, path: path, inv)
+        },
+        info: { tag in
+            guard case .mifarePlus(let v) = tag.identified.kind else { return .init(chip: tag.chip) }
+            let blocks = v.is4K ? 256 : 128
+            return .init(
+                chip: "\(v) (MIFARE Plus, security level 0 or 3)",
+                memory: ("\(v.sectorCount) sectors, \(blocks) blocks of 16 bytes", blocks * 16))
         })
 
     static func keys(_ path: String?) throws -> [[UInt8]] {

@@ -18,6 +18,15 @@ struct DumpFamily: Sendable {
     /// Connects to the tag in the field and writes the loaded dump (a tag of this entry's section) to it.
     let restore:
         @Sendable (_ source: any VirtualTag, _ path: String, _ inv: Invocation, _ password: [UInt8]?) throws -> Int32
+    /// What `opennfc info` prints of the chip (its family, its memory), when the family's entry says it; nil for the
+    /// families whose lines are still in `Info.swift`'s own table.
+    var info: (@Sendable (ConnectedTag) -> ChipInfo)? = nil
+
+    /// `opennfc info`'s `Chip` and `Memory` lines.
+    struct ChipInfo: Sendable {
+        var chip: String
+        var memory: (text: String, bytes: Int)?
+    }
 
     /// A tag file whose section names this family but whose tag is of another type (a chip registration error).
     static func notOfSection(_ path: String) -> CLIError {
