@@ -11,12 +11,13 @@ package protocol FrameDescriber: Sendable {
 
 /// The describers by frame mode, each family under the mode its frames travel in; families sharing a mode are asked
 /// in order and the first name wins (a Type 1 frame has a length no Type 2 command has, so Type 1 goes first on
-/// NFC-A; an APDU is tried before a DESFire native command).
+/// NFC-A; an APDU is tried before a DESFire native command; MIFARE Plus claims only the codes DESFire and ISO/IEC
+/// 7816-4 do not use, so it goes first on ISO-DEP).
 package enum FrameDescription {
     static let describers: [RFFrameMode: [any FrameDescriber.Type]] = [
-        .nfcA: [Type1Trace.self, Type2Trace.self],
+        .nfcA: [Type1Trace.self, Type2Trace.self, MIFAREPlusTrace.self],
         .type1: [Type1Trace.self],
-        .isoDEP: [Type4Trace.self, DESFireTrace.self],
+        .isoDEP: [MIFAREPlusTrace.self, Type4Trace.self, DESFireTrace.self],
         .felica: [Type3Trace.self],
         .nfcV: [Type5Trace.self],
     ]

@@ -4,7 +4,9 @@ internal import OpenNFCSimulation
 
 /// A virtual MIFARE Classic behind the reader `opennfc emulate` plays: the PC/SC Part 3 pseudo-APDUs with the ACS
 /// value-block extensions, answered by running Crypto1 with the chip as a reader's frontend does (the simulated
-/// field's ``VirtualFieldFrontend``, enciphered frames, parity and CRC included).
+/// field's ``VirtualFieldFrontend``, enciphered frames, parity and CRC included). Any chip that answers as a Classic
+/// now (``MifareClassicCompatible``: a MIFARE Classic, another chip in a Classic-compatible mode) is served alike,
+/// over the blocks it has.
 ///
 /// | Command (CLA `FF`) | Answer |
 /// |---|---|
@@ -26,7 +28,7 @@ final class MifareClassicLink {
     /// LOAD KEYS' volatile memory, by key number.
     var keys: [UInt8: [UInt8]] = [:]
 
-    init(tag: MifareClassicTag) {
+    init(tag: any MifareClassicCompatible) {
         handle = field.place(tag)
         frontend = VirtualFieldFrontend(field: field, capabilities: .unlimited)
     }
@@ -55,7 +57,9 @@ extension VPCDCard {
     private static let refused: [UInt8] = [0x63, 0x00]
 
     /// The answer to a Classic pseudo-APDU, or nil for one the general table answers (`FF CA`).
-    func respondMifareClassic(_ apdu: [UInt8], _ chip: MifareClassicTag, tearAfter: Int?) -> [UInt8]?? {
+    func respondMifareClassic(_ apdu: [UInt8], _ chip: any MifareClassicCompatible, blocks: Int, tearAfter: Int?)
+        -> [UInt8]??
+    {
         let (ins, p1, p2) = (apdu[1], apdu[2], apdu[3])
         let handled: Set<UInt8> = [0x82, 0x86, 0x88, 0xB0, 0xD6, 0xD7, 0xB1]
         guard handled.contains(ins) else { return nil }
@@ -80,7 +84,7 @@ extension VPCDCard {
                 fields = [p2, apdu[4], apdu[5]]
             }
             let (block, kt, number) = (fields[0], fields[1], fields[2])
-            guard Int(block) < chip.model.blockCount else { return [0x6A, 0x82] }
+            guard Int(block) < blocks else { return [0x6A, 0x82] }
             guard let keyType = RFAuthentication.MiFareKeyType(rawValue: kt) else { return [0x69, 0x86] }
             guard let key = link.keys[number] else { return [0x69, 0x88] }
             return link.authenticate(block: block, keyType: keyType, key: key) ? Self.ok : Self.refused
@@ -91,7 +95,7 @@ extension VPCDCard {
             var out: [UInt8] = []
             for i in 0..<length / 16 {
                 let b = Int(p2) + i
-                guard b < chip.model.blockCount, case .frame(let d)? = link.exchange([0x30, UInt8(b)]), d.count == 16
+                guard b < blocks, case .frame(let d)? = link.exchange([0x30, UInt8(b)]), d.count == 16
                 else { return Self.refused }
                 out += d
             }

@@ -17,7 +17,7 @@ extension VPCDCard {
     /// nor MIFARE Classic (Crypto1 runs in the reader).
     var isLevel3NFCA: Bool {
         tag.activation.technology == .nfcA && !isISODEP && tag.activation.nfcA?.type1 == nil
-            && !(tag is MifareClassicTag)
+            && (tag as? any MifareClassicCompatible)?.classicBlockCount == nil
     }
 
     // MARK: Transparent session (FF C2)

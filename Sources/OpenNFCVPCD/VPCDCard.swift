@@ -34,8 +34,9 @@ package import OpenNFCSimulation
 /// ISO 15693 tags (Type 5): the Part 3 ATR with standard `0B`, `FF CA` (UID LSB first), READ/UPDATE BINARY by block
 /// and the PC/SC 2.02 transparent session `FF C2`; the table is in `VPCDCard+ISO15693.swift`.
 ///
-/// MIFARE Classic: LOAD KEYS, GENERAL AUTHENTICATE, READ/UPDATE BINARY by block and the ACS value-block commands
-/// (`FF D7`/`FF B1`), with Crypto1 run against the chip; the table is in `VPCDCard+MifareClassic.swift`.
+/// MIFARE Classic (and any chip answering as one, ``MifareClassicCompatible``): LOAD KEYS, GENERAL AUTHENTICATE,
+/// READ/UPDATE BINARY by block and the ACS value-block commands (`FF D7`/`FF B1`), with Crypto1 run against the chip;
+/// the table is in `VPCDCard+MifareClassic.swift`.
 ///
 /// Level-3 NFC-A tags also get the PC/SC 2.02 transparent session (`FF C2`, `VPCDCard+Transparent.swift`). With
 /// ``ReaderForms/pcsc`` the emulated reader has no ACS forms at all (`FF 00 00 00 …` answers `6A 81`), as a PC/SC
@@ -113,7 +114,11 @@ package final class VPCDCard {
         if isISO15693, let r = respondISO15693(apdu, tearAfter: tearAfter) { return r }
         if ins == 0xC2, p1 == 0x00, isLevel3NFCA { return transparent(p2: p2, apdu: apdu, tearAfter: tearAfter) }
         if ins == 0x00, p1 == 0x00, p2 == 0x00, forms == .pcsc { return [0x6A, 0x81] }
-        if let c = tag as? MifareClassicTag, let r = respondMifareClassic(apdu, c, tearAfter: tearAfter) { return r }
+        if let c = tag as? any MifareClassicCompatible, let blocks = c.classicBlockCount,
+            let r = respondMifareClassic(apdu, c, blocks: blocks, tearAfter: tearAfter)
+        {
+            return r
+        }
         switch (ins, p1) {
         case (0xCA, 0x00): return getData(apdu, tearAfter != nil) { self.tag.activation.uid }
         case (0xCA, 0x01):

@@ -365,3 +365,9 @@ package final class MIFAREPlusTag: VirtualAirFrameTag {
         return (Status.ok, [])
     }
 }
+
+/// In SL1 the chip answers as a MIFARE Classic (its ``MIFAREPlusTag/classic`` model: Crypto1, READ, WRITE, the value
+/// commands; MIFARE Plus EV1 datasheet, security level 1) over the blocks its size has: 128 for a 2K, 256 for a 4K.
+extension MIFAREPlusTag: MifareClassicCompatible {
+    package var classicBlockCount: Int? { securityLevel == 1 ? model.blockCount : nil }
+}

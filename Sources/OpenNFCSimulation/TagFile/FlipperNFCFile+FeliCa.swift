@@ -228,12 +228,7 @@ extension FlipperNFCFile {
 
     static func feliCaHeader(idm: [UInt8], pmm: [UInt8]) -> [String] {
         func hex(_ b: [UInt8]) -> String { Hex.encode(b, separator: " ") }
-        return [
-            "Filetype: Flipper NFC device",
-            "Version: 4",
-            "# Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, "
-                + "NTAG/Ultralight, Mifare Classic, Mifare Plus, Mifare DESFire, SLIX, ST25TB, EMV",
-            "Device type: FeliCa",
+        return preamble(deviceType: "FeliCa") + [
             "# UID is common for all formats",
             "UID: \(hex(idm))",
             "# FeliCa specific data",

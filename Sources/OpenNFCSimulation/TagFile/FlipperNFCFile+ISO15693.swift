@@ -128,25 +128,21 @@ extension FlipperNFCFile {
         }
         func hex(_ b: some Collection<UInt8>) -> String { Hex.encode(b, separator: " ") }
         let slix = t.uid[1] == 0x04
-        var lines = [
-            "Filetype: Flipper NFC device",
-            "Version: 4",
-            "# Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, "
-                + "NTAG/Ultralight, Mifare Classic, Mifare Plus, Mifare DESFire, SLIX, ST25TB, EMV",
-            "Device type: \(slix ? "SLIX" : "ISO15693-3")",
-            "# UID is common for all formats",
-            "UID: \(hex(t.uid))",
-            "# ISO15693-3 specific data",
-            "DSFID: \(hex([t.dsfid]))",
-            "AFI: \(hex([t.afi]))",
-            "IC Reference: \(hex([t.profile.icReference ?? 0]))",
-            "Lock DSFID: \(t.dsfidLocked)",
-            "Lock AFI: \(t.afiLocked)",
-            "Block Count: \(t.profile.blockCount)",
-            "Block Size: \(hex([UInt8(t.profile.blockSize)]))",
-            "Data Content: \(hex(t.memory))",
-            "Security Status: \(hex((0..<t.profile.blockCount).map { t.lockedBlocks.contains($0) ? 0x01 : 0x00 }))",
-        ]
+        var lines =
+            preamble(deviceType: slix ? "SLIX" : "ISO15693-3") + [
+                "# UID is common for all formats",
+                "UID: \(hex(t.uid))",
+                "# ISO15693-3 specific data",
+                "DSFID: \(hex([t.dsfid]))",
+                "AFI: \(hex([t.afi]))",
+                "IC Reference: \(hex([t.profile.icReference ?? 0]))",
+                "Lock DSFID: \(t.dsfidLocked)",
+                "Lock AFI: \(t.afiLocked)",
+                "Block Count: \(t.profile.blockCount)",
+                "Block Size: \(hex([UInt8(t.profile.blockSize)]))",
+                "Data Content: \(hex(t.memory))",
+                "Security Status: \(hex((0..<t.profile.blockCount).map { t.lockedBlocks.contains($0) ? 0x01 : 0x00 }))",
+            ]
         if slix {
             let slix2 = t.profile.custom == .icodeSLIX2
             lines.append("# SLIX specific data")

@@ -166,12 +166,7 @@ extension FlipperNFCFile {
     }
 
     static func header(_ device: String, _ a: VirtualActivation) -> [String] {
-        [
-            "Filetype: Flipper NFC device",
-            "Version: 4",
-            "# Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, "
-                + "NTAG/Ultralight, Mifare Classic, Mifare Plus, Mifare DESFire, SLIX, ST25TB, EMV",
-            "Device type: \(device)",
+        preamble(deviceType: device) + [
             "# UID is common for all formats",
             "UID: \(hex(a.uid))",
             "# ISO14443-3A specific data",

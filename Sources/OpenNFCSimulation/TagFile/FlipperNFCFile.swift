@@ -30,6 +30,18 @@ package enum FlipperNFCFile {
         ("Mifare Ultralight C", "ultralight-c"),
     ]
 
+    /// The first lines of every `.nfc` file Flipper writes (format version 4): the file type, the version, Flipper's
+    /// comment listing its device types (as its files carry it) and this file's device type.
+    static func preamble(deviceType: String) -> [String] {
+        [
+            "Filetype: Flipper NFC device",
+            "Version: 4",
+            "# Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, "
+                + "NTAG/Ultralight, Mifare Classic, Mifare Plus, Mifare DESFire, SLIX, ST25TB, EMV",
+            "Device type: \(deviceType)",
+        ]
+    }
+
     /// Parses a `.nfc` dump of an NTAG/Ultralight chip into a virtual tag.
     package static func decode(_ text: String) throws(TagFileError) -> Type2Tag {
         var values: [String: (value: String, line: Int)] = [:]
@@ -158,23 +170,19 @@ package enum FlipperNFCFile {
             )
         }
         func hex(_ b: some Collection<UInt8>) -> String { Hex.encode(b, separator: " ") }
-        var lines = [
-            "Filetype: Flipper NFC device",
-            "Version: 4",
-            "# Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, "
-                + "NTAG/Ultralight, Mifare Classic, Mifare Plus, Mifare DESFire, SLIX, ST25TB, EMV",
-            "Device type: NTAG/Ultralight",
-            "# UID is common for all formats",
-            "UID: \(hex(t.uid))",
-            "# ISO14443-3A specific data",
-            "ATQA: 00 44",
-            "SAK: 00",
-            "# NTAG/Ultralight specific data",
-            "Data format version: 2",
-            "NTAG/Ultralight type: \(name)",
-            "Signature: \(hex(t.signature))",
-            "Mifare version: \(hex(t.profile.version ?? [UInt8](repeating: 0, count: 8)))",
-        ]
+        var lines =
+            preamble(deviceType: "NTAG/Ultralight") + [
+                "# UID is common for all formats",
+                "UID: \(hex(t.uid))",
+                "# ISO14443-3A specific data",
+                "ATQA: 00 44",
+                "SAK: 00",
+                "# NTAG/Ultralight specific data",
+                "Data format version: 2",
+                "NTAG/Ultralight type: \(name)",
+                "Signature: \(hex(t.signature))",
+                "Mifare version: \(hex(t.profile.version ?? [UInt8](repeating: 0, count: 8)))",
+            ]
         for i in 0..<3 {
             lines.append("Counter \(i): \(t.counters[i])")
             lines.append("Tearing \(i): \(hex([t.tearingFlags[i]]))")

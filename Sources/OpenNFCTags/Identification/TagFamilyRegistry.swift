@@ -43,6 +43,34 @@ package enum TagFamilies {
         .mifareClassic,
         .type2,
     ]
+
+    /// The NXP ISO-DEP products that answer the `desfire` entry's GetVersion probe but are not DESFire: the first
+    /// answer's hardware part (vendor, type) hands identification to the product, which asks what else it needs
+    /// (docs/ADDING-A-TAG-FAMILY.md, "Found adding MIFARE Plus").
+    package static let getVersionProducts: [GetVersionProduct] = [
+        .mifarePlus
+    ]
+}
+
+/// A product identified by the hardware part of NXP's GetVersion (vendor `04`, type byte; AN10833 §4) after the
+/// `desfire` entry's first GetVersion frame.
+package struct GetVersionProduct: Sendable {
+    /// Whether the 7-byte hardware part names this product.
+    package var claims: @Sendable (_ hardware: [UInt8]) -> Bool
+    /// Finishes identification (the rest of GetVersion, or whatever the product needs) after that first frame.
+    package var identify:
+        @Sendable (_ target: RFTarget, _ frontend: any RFFrontend, _ hardware: [UInt8]) throws(TagError) ->
+            IdentifiedTag
+
+    package init(
+        claims: @escaping @Sendable (_ hardware: [UInt8]) -> Bool,
+        identify:
+            @escaping @Sendable (_ target: RFTarget, _ frontend: any RFFrontend, _ hardware: [UInt8]) throws(TagError)
+            -> IdentifiedTag
+    ) {
+        self.claims = claims
+        self.identify = identify
+    }
 }
 
 extension TagFamilyIdentification {

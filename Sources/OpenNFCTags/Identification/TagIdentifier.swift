@@ -12,7 +12,7 @@ package import OpenNFCRF
 /// | … GET_VERSION silent or NAK | AUTHENTICATE `1A 00` (1 frame, then one re-activation) | ``Type2Chip/ultralightC`` when it answers `AF` + 8 bytes, else ``Type2Chip/ultralight`` |
 /// | NFC-A, SAK without bit 0x20, other UID or no raw frames | none | ``Type2Chip/generic`` |
 /// | NFC-A, SAK `08` `09` `18` `88` `10` `11` | none | ``TagKind/mifareClassic`` |
-/// | NFC-A ISO-DEP, NXP UID | DESFire GetVersion `90 60 00 00 00` + 2 × `90 AF 00 00 00` (3 frames) | ``TagKind/desfire(_:)``, ``TagKind/mifarePlus(_:)`` (hardware type `02`) or ``TagKind/iso7816`` |
+/// | NFC-A ISO-DEP, NXP UID | DESFire GetVersion `90 60 00 00 00` + 2 × `90 AF 00 00 00` (3 frames) | ``TagKind/desfire(_:)``, the kind a product of ``TagFamilies/getVersionProducts`` gives (its hardware part names it), or ``TagKind/iso7816`` |
 /// | NFC-A ISO-DEP, random 4-byte UID (`08…`, ISO/IEC 14443-3 §6.5.4; or `80…`) | the same GetVersion (3 frames; 1 when the card refuses it or answers no status word) | ``TagKind/desfire(_:)`` (a DESFire with random ID) or ``TagKind/iso7816`` |
 /// | NFC-A ISO-DEP, other UID; NFC-B | none | ``TagKind/iso7816`` |
 /// | NFC-A without SEL_RES: SENS_RES byte 1 without anticollision bits, or HR0/HR1 reported | none | ``TagKind/type1`` |
@@ -103,8 +103,8 @@ package enum TagIdentifier {
             return IdentifiedTag(target: target, kind: .iso7816)
         }
         guard first.sw == 0x91AF, first.data.count == 7 else { return IdentifiedTag(target: target, kind: .iso7816) }
-        if MIFAREPlusVersion.isPlus(hardware: first.data) {
-            return try MIFAREPlusVersion.identify(target: target, frontend: frontend, hardware: first.data)
+        if let product = TagFamilies.getVersionProducts.first(where: { $0.claims(first.data) }) {
+            return try product.identify(target, frontend, first.data)
         }
         let second = try link.send([0x90, 0xAF, 0x00, 0x00, 0x00], name: "DESFire GetVersion (software part)")
         guard second.sw == 0x91AF, second.data.count == 7 else {

@@ -69,3 +69,12 @@ package struct MIFAREPlusVersion: Sendable, Hashable, CustomStringConvertible {
             target: target, kind: .mifarePlus(version), versionData: hardware + software + production)
     }
 }
+
+extension GetVersionProduct {
+    /// A MIFARE Plus EV1/EV2 in SL0 or SL3: hardware type `02` (``TagFamilies/getVersionProducts``).
+    static let mifarePlus = GetVersionProduct(
+        claims: MIFAREPlusVersion.isPlus(hardware:),
+        identify: { (target, frontend, hardware) throws(TagError) in
+            try MIFAREPlusVersion.identify(target: target, frontend: frontend, hardware: hardware)
+        })
+}

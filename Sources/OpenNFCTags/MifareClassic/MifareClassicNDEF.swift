@@ -102,19 +102,16 @@ package final class MifareClassicNDEF: NDEFTagProcedure {
         var i = 0
         while true {
             guard i < s.count else { return s.count >= area ? .none : .needMore }
-            let t = s[i]
-            if t == 0x00 {
+            let t: UInt8
+            let length: Int
+            let start: Int
+            switch try TLVHeader.read(at: i, end: s.count, byte: { s[$0] }) {
+            case .null:
                 i += 1
                 continue
-            }
-            if t == 0xFE { return .none }
-            guard i + 1 < s.count else { return .needMore }
-            var length = Int(s[i + 1])
-            var start = i + 2
-            if length == 0xFF {
-                guard i + 3 < s.count else { return .needMore }
-                length = Int(s[i + 2]) << 8 | Int(s[i + 3])
-                start = i + 4
+            case .terminator: return .none
+            case .cut: return .needMore
+            case .tlv(let type, let n, _, let last): (t, length, start) = (type, n, last + 1)
             }
             guard start + length <= area else {
                 throw TagError(

@@ -187,30 +187,22 @@ enum TLVWalk {
         var locks: [TLVLockArea] = []
         var a = space.usable(from: start)
         while a < space.dataEnd {
-            let t = try byte(a)
-            switch t {
-            case 0x00:  // NULL TLV
+            let t: UInt8
+            let length: Int
+            let long: Bool
+            let l: Int
+            switch try TLVHeader.read(at: a, end: space.dataEnd, next: space.next, byte: byte) {
+            case .null:
                 a = space.next(a)
                 continue
-            case 0xFE:  // Terminator TLV
+            case .terminator:
                 return .notNDEF("Terminator TLV at byte \(a) before any NDEF TLV")
-            default:
-                break
-            }
-            // Length: 1 byte 00–FE, or FF + 2 bytes big-endian.
-            var l = space.next(a)
-            guard l < space.dataEnd else { return .notNDEF("TLV \(Hex.encode([t])) at byte \(a) has no length") }
-            var length = Int(try byte(l))
-            var long = false
-            if length == 0xFF {
-                let hi = space.next(l)
-                let lo = space.next(hi)
-                guard lo < space.dataEnd else {
-                    return .notNDEF("TLV \(Hex.encode([t])) at byte \(a) has a truncated 3-byte length")
-                }
-                length = Int(try byte(hi)) << 8 | Int(try byte(lo))
-                l = lo
-                long = true
+            case .cut(let type, long: false):
+                return .notNDEF("TLV \(Hex.encode([type])) at byte \(a) has no length")
+            case .cut(let type, long: true):
+                return .notNDEF("TLV \(Hex.encode([type])) at byte \(a) has a truncated 3-byte length")
+            case .tlv(let type, let n, let isLong, let last):
+                (t, length, long, l) = (type, n, isLong, last)
             }
             let value = space.next(l)
             let available = space.usableCount(from: value)

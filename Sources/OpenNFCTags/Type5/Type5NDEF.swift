@@ -114,25 +114,22 @@ package final class Type5NDEF: NDEFTagProcedure {
         guard areaEnd > cc.length else { return .notNDEF("the CC's T5T area of \(areaEnd) bytes holds no TLV") }
         var i = cc.length
         while i < areaEnd {
+            // The header's bytes are read first (they lie within i + 4), so the walk itself sends no frame.
             try ensureKnown(upTo: min(areaEnd, i + 4), cc: cc, areaEnd: areaEnd)
-            let t = known[i]
-            if t == 0x00 {
+            let known = self.known
+            switch try TLVHeader.read(at: i, end: areaEnd, byte: { known[$0] }) {
+            case .null:
                 i += 1
-                continue
+            case .terminator:
+                return .notNDEF("a terminator TLV at byte \(i) before any NDEF TLV")
+            case .cut:
+                return .notNDEF("no NDEF TLV in the T5T area")
+            case .tlv(let t, let length, _, let last):
+                if t == 0x03 {
+                    return .ndef(Layout(cc: cc, tlv: i, length: length, valueStart: last + 1, areaEnd: areaEnd))
+                }
+                i = last + 1 + length
             }
-            if t == 0xFE { return .notNDEF("a terminator TLV at byte \(i) before any NDEF TLV") }
-            guard i + 1 < areaEnd else { break }
-            var length = Int(known[i + 1])
-            var start = i + 2
-            if length == 0xFF {
-                guard i + 3 < areaEnd else { break }
-                length = Int(known[i + 2]) << 8 | Int(known[i + 3])
-                start = i + 4
-            }
-            if t == 0x03 {
-                return .ndef(Layout(cc: cc, tlv: i, length: length, valueStart: start, areaEnd: areaEnd))
-            }
-            i = start + length
         }
         return .notNDEF("no NDEF TLV in the T5T area")
     }

@@ -10,6 +10,23 @@ import OpenNFCTags
 /// `--keys FILE`: one AES key (32 hex digits) a line, each tried for every sector key before the public defaults.
 /// Keys the dump did not find are saved unknown (`??`); blocks no key read are saved as zeros and listed.
 enum MIFAREPlusDumpCommand {
+    /// The family's entry in ``DumpFamily/all``.
+    static let family = DumpFamily(
+        section: "mifarePlus", takesPassword: false,
+        dumps: { if case .mifarePlus = $0.identified.kind { true } else { false } },
+        dump: dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? MIFAREPlusTag else { throw DumpFamily.notOfSection(path) }
+            return try restore(s, path: path, inv)
+        },
+        info: { tag in
+            guard case .mifarePlus(let v) = tag.identified.kind else { return .init(chip: tag.chip) }
+            let blocks = v.is4K ? 256 : 128
+            return .init(
+                chip: "\(v) (MIFARE Plus, security level 0 or 3)",
+                memory: ("\(v.sectorCount) sectors, \(blocks) blocks of 16 bytes", blocks * 16))
+        })
+
     static func keys(_ path: String?) throws -> [[UInt8]] {
         guard let path else { return [] }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)

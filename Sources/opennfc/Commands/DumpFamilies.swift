@@ -2,8 +2,9 @@ import OpenNFCBytes
 import OpenNFCSimulation
 
 /// The per-family half of `opennfc dump` and `opennfc restore`: one entry per tag family, the one list these two
-/// commands dispatch through (docs/ADDING-A-TAG-FAMILY.md). A family adds its entry here and its
-/// `Dump+<Family>.swift` file; `dump` walks the entries in order (DESFire before Type 4, as identification does) and
+/// commands dispatch through (docs/ADDING-A-TAG-FAMILY.md). A family adds its `Dump+<Family>.swift` file, which
+/// defines its entry (`MIFAREPlusDumpCommand.family`; the older families' entries are below), and one line to
+/// ``all``; `dump` walks the entries in order (DESFire before Type 4, as identification does) and
 /// `restore` picks the entry whose tag-file section the loaded dump has.
 struct DumpFamily: Sendable {
     /// The family's section in tag files (``TagFileChip/section``): `type2`, `iso7816`, `desfire`.
@@ -17,6 +18,15 @@ struct DumpFamily: Sendable {
     /// Connects to the tag in the field and writes the loaded dump (a tag of this entry's section) to it.
     let restore:
         @Sendable (_ source: any VirtualTag, _ path: String, _ inv: Invocation, _ password: [UInt8]?) throws -> Int32
+    /// What `opennfc info` prints of the chip (its family, its memory), when the family's entry says it; nil for the
+    /// families whose lines are still in `Info.swift`'s own table.
+    var info: (@Sendable (ConnectedTag) -> ChipInfo)? = nil
+
+    /// `opennfc info`'s `Chip` and `Memory` lines.
+    struct ChipInfo: Sendable {
+        var chip: String
+        var memory: (text: String, bytes: Int)?
+    }
 
     /// A tag file whose section names this family but whose tag is of another type (a chip registration error).
     static func notOfSection(_ path: String) -> CLIError {
@@ -25,7 +35,7 @@ struct DumpFamily: Sendable {
 
     /// Every family `dump` and `restore` handle, in the order `dump` tries them.
     static let all: [DumpFamily] = [
-        .desfire, .type1, .type4, .type2, .type5, .type3, .type3Standard, .mifareClassic, .mifarePlus,
+        .desfire, .type1, .type4, .type2, .type5, .type3, .type3Standard, .mifareClassic, MIFAREPlusDumpCommand.family,
     ]
 }
 
@@ -137,17 +147,6 @@ extension DumpFamily {
         restore: { source, path, inv, _ in
             guard let s = source as? MifareClassicTag else { throw notOfSection(path) }
             return try MifareClassicDumpCommand.restore(s, path: path, inv)
-        })
-}
-
-extension DumpFamily {
-    static let mifarePlus = DumpFamily(
-        section: "mifarePlus", takesPassword: false,
-        dumps: { if case .mifarePlus = $0.identified.kind { true } else { false } },
-        dump: MIFAREPlusDumpCommand.dump,
-        restore: { source, path, inv, _ in
-            guard let s = source as? MIFAREPlusTag else { throw notOfSection(path) }
-            return try MIFAREPlusDumpCommand.restore(s, path: path, inv)
         })
 }
 

@@ -146,7 +146,13 @@ enum TagInfo {
         }
     }
 
+    /// The family's own `info` lines, when its ``DumpFamily`` entry has them.
+    static func familyInfo(_ tag: ConnectedTag) -> DumpFamily.ChipInfo? {
+        DumpFamily.all.first(where: { $0.dumps(tag) })?.info?(tag)
+    }
+
     static func chipText(_ tag: ConnectedTag) -> String {
+        if let info = familyInfo(tag) { return info.chip }
         switch tag.identified.kind {
         case .type2(let c): return "\(c.name) (NFC Forum Type 2)"
         case .type1: return "\(tag.chip) (NFC Forum Type 1, Topaz)"
@@ -156,12 +162,12 @@ enum TagInfo {
         case .type5(let c): return "\(c.name) (NFC Forum Type 5)"
         case .mifareClassic:
             return "\(tag.chip) (\(MifareClassicCard(target: tag.target, frontend: tag.frontend).model))"
-        case .mifarePlus(let v): return "\(v) (MIFARE Plus, security level 0 or 3)"
-        case .unsupported: return tag.chip
+        default: return tag.chip  // .unsupported, and the families whose DumpFamily entry gives their info
         }
     }
 
     static func memory(_ tag: ConnectedTag) -> (text: String, bytes: Int)? {
+        if let info = familyInfo(tag) { return info.memory }
         switch tag.identified.kind {
         case .type2(let c):
             guard let pages = c.memoryPages else { return nil }
@@ -172,9 +178,6 @@ enum TagInfo {
         case .mifareClassic:
             let model = MifareClassicCard(target: tag.target, frontend: tag.frontend).model
             return ("\(model.sectorCount) sectors, \(model.blockCount) blocks of 16 bytes", model.blockCount * 16)
-        case .mifarePlus(let v):
-            let blocks = v.is4K ? 256 : 128
-            return ("\(v.sectorCount) sectors, \(blocks) blocks of 16 bytes", blocks * 16)
         default: return nil
         }
     }
