@@ -97,7 +97,7 @@ package struct RFTranscript: Sendable, Hashable {
 
     package static func airFrame(_ f: OpenNFCRF.AirFrame) -> JSONValue {
         .object([
-            ("to", .string(f.direction == .readerToCard ? "card" : "reader")), ("gap", .int(Int(f.gap.cycles))),
+            ("to", .string(f.event == .reader ? "card" : "reader")), ("gap", .int(Int(f.gap.cycles))),
             ("air", .int(Int(f.air.cycles))), ("what", .string(f.label)),
         ])
     }
@@ -108,10 +108,10 @@ package struct RFTranscript: Sendable, Hashable {
         var frames: [OpenNFCRF.AirFrame] = []
         for (i, f) in list.enumerated() {
             let p = "\(path)[\(i)]"
-            let direction: AirDirection
+            let direction: AirFrame.Event
             switch f["to"]?.stringValue {
-            case "card": direction = .readerToCard
-            case "reader": direction = .cardToReader
+            case "card": direction = .reader
+            case "reader": direction = .tag
             default: throw RFWire.Problem("\(p).to", "expected \"card\" or \"reader\"")
             }
             let gap = try RFWire.int(f["gap"], "\(p).gap", 0...maxMicroseconds)

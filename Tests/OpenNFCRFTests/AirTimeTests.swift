@@ -80,7 +80,7 @@ import Testing
         #expect(frames.map(\.label).prefix(2) == ["WUPA", "ATQA"])
         #expect(frames.map(\.air.cycles) == [1152, 2560, 2560, 6016, 10_624, 3712, 2560, 6016, 10_624, 3712])
         #expect(frames[1].gap.cycles == 1236 && frames[3].gap.cycles == 1172)
-        #expect(frames.filter { $0.direction == .readerToCard }.dropFirst().allSatisfy { $0.gap.cycles == 1172 })
+        #expect(frames.filter { $0.event == .reader }.dropFirst().allSatisfy { $0.gap.cycles == 1172 })
         // ≈ 4.5 ms end to end (the reference figure is about 4.54 ms with worst-case FDTs).
         #expect((4.3...4.6).contains(frames.total().microseconds / 1000))
     }
@@ -139,8 +139,8 @@ import Testing
                 "R(ACK)", "I-block 2/2",
             ])
         #expect(frames.airOnly().cycles == 497_920)
-        #expect(frames.filter { $0.direction == .readerToCard }.map(\.gap).total().cycles == 5860)
-        #expect(frames.filter { $0.direction == .cardToReader }.map(\.gap.cycles) == [1236, 1172, 1236, 1172, 1236])
+        #expect(frames.filter { $0.event == .reader }.map(\.gap).total().cycles == 5860)
+        #expect(frames.filter { $0.event == .tag }.map(\.gap.cycles) == [1236, 1172, 1236, 1172, 1236])
         #expect(frames.total().cycles == 509_832)
     }
 

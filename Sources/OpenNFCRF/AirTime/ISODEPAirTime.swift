@@ -123,11 +123,11 @@ package enum ISODEPAir {
             let block = c.crc([pcb] + command[offset..<offset + n])
             offset += n
             let label = commandChunks.count > 1 ? "I-block \(k + 1)/\(commandChunks.count)" : "I-block"
-            frames.append(AirFrame(.readerToCard, gap: c.beforeCommand, air: c.frame(block.count), label: label))
+            frames.append(AirFrame(.reader, gap: c.beforeCommand, air: c.frame(block.count), label: label))
             if !last {
                 let ack = c.crc([0xA2 | blockNumber])
                 frames.append(
-                    AirFrame(.cardToReader, gap: c.beforeAnswer(block), air: c.frame(ack.count), label: "R(ACK)"))
+                    AirFrame(.tag, gap: c.beforeAnswer(block), air: c.frame(ack.count), label: "R(ACK)"))
                 blockNumber ^= 1
             } else {
                 guard let answerBytes else { return frames }
@@ -136,10 +136,10 @@ package enum ISODEPAir {
                     let request = c.crc([0xF2, 0x01])
                     frames.append(
                         AirFrame(
-                            .cardToReader, gap: c.beforeAnswer(previous), air: c.frame(request.count), label: "S(WTX)"))
+                            .tag, gap: c.beforeAnswer(previous), air: c.frame(request.count), label: "S(WTX)"))
                     frames.append(
                         AirFrame(
-                            .readerToCard, gap: c.beforeCommand, air: c.frame(request.count), label: "S(WTX) answer"))
+                            .reader, gap: c.beforeCommand, air: c.frame(request.count), label: "S(WTX) answer"))
                     previous = request
                 }
                 let answerChunks = chunks(answerBytes, size: max(1, p.fsd - 3))
@@ -147,12 +147,12 @@ package enum ISODEPAir {
                     let final = j == answerChunks.count - 1
                     let label = answerChunks.count > 1 ? "I-block \(j + 1)/\(answerChunks.count)" : "I-block"
                     frames.append(
-                        AirFrame(.cardToReader, gap: c.beforeAnswer(previous), air: c.frame(m + 3), label: label))
+                        AirFrame(.tag, gap: c.beforeAnswer(previous), air: c.frame(m + 3), label: label))
                     if !final {
                         blockNumber ^= 1
                         let ack = c.crc([0xA2 | blockNumber])
                         frames.append(
-                            AirFrame(.readerToCard, gap: c.beforeCommand, air: c.frame(ack.count), label: "R(ACK)"))
+                            AirFrame(.reader, gap: c.beforeCommand, air: c.frame(ack.count), label: "R(ACK)"))
                         previous = ack
                     }
                 }
@@ -192,13 +192,13 @@ package enum ISODEPAir {
         let rats = CRC.appendingCRCA([0xE0, 0x80])
         var frames = [
             AirFrame(
-                .readerToCard, gap: NFCAAir.cardToReaderDelay, air: NFCAAir.standardFrame(bytes: 4), label: "RATS"),
+                .reader, gap: NFCAAir.cardToReaderDelay, air: NFCAAir.standardFrame(bytes: 4), label: "RATS"),
             AirFrame(
-                .cardToReader, gap: NFCAAir.readerToCardDelay(lastBit: NFCAAir.lastBit(ofFrame: rats)),
+                .tag, gap: NFCAAir.readerToCardDelay(lastBit: NFCAAir.lastBit(ofFrame: rats)),
                 air: NFCAAir.standardFrame(bytes: atsLength + 2), label: "ATS"),
         ]
         let sfgt = startUpGuardTime(sfgi: p.sfgi)
-        if sfgt > .zero { frames.append(AirFrame(.readerToCard, gap: sfgt, air: .zero, label: "SFGT")) }
+        if sfgt > .zero { frames.append(AirFrame(.reader, gap: sfgt, air: .zero, label: "SFGT")) }
         return frames
     }
 }

@@ -1,4 +1,5 @@
 internal import OpenNFCBytes
+internal import OpenNFCRF
 
 /// pcapng with link type 264, `LINKTYPE_ISO_14443` (tcpdump.org link-layer registry), as Wireshark dissects it
 /// (docs/TRACES.md). Blocks from the pcapng specification (IETF draft-ietf-opsawg-pcapng §4): a Section Header, one
@@ -103,7 +104,7 @@ package enum PcapNG {
             if let p = f.parity, p != AirFrame.oddParity(f.bytes) {
                 notes.append("parity=" + p.map { $0 & 1 == 1 ? "1" : "0" }.joined())
             }
-            if let d = f.duration { notes.append("duration=\(d)ns") }
+            if f.air > .zero { notes.append("duration=\(f.air.nanoseconds)ns") }
             if !notes.isEmpty { option(&epb, 1, Array(notes.joined(separator: " ").utf8)) }
             // epb_flags: direction inbound (card → reader) or outbound (reader → card).
             if f.isFrame { option(&epb, 2, le32(f.event == .tag ? 1 : 2)) }
@@ -314,7 +315,7 @@ package enum PcapNG {
                 }
                 f.parity = p.map { $0 == "1" ? 1 : 0 }
             } else if word.hasPrefix("duration="), word.hasSuffix("ns"), let d = UInt64(word.dropFirst(9).dropLast(2)) {
-                f.duration = d
+                f.air = AirTime(cycles: ProxmarkTrace.cycles(ns: d))
             }
         }
     }

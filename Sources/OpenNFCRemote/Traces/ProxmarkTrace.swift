@@ -1,4 +1,5 @@
 internal import OpenNFCBytes
+internal import OpenNFCRF
 
 /// The Proxmark3 client's binary `.trace` file (`trace save` / `trace load`): the device's trace buffer as it is,
 /// with no file header, magic or version — so nothing in it says which protocol it holds; the client's
@@ -38,8 +39,8 @@ package enum ProxmarkTrace {
             let n = min(f.bytes.count, 0x7FFF)
             let start = UInt32(truncatingIfNeeded: cycles(ns: f.time))
             var duration: UInt64
-            if let d = f.duration {
-                duration = cycles(ns: d)
+            if f.air > .zero {
+                duration = f.air.cycles
             } else if p == .iso14443a {
                 duration = f.lastBits.map { UInt64(1 + $0) * 128 } ?? UInt64(1 + 9 * n) * 128
             } else {
@@ -104,7 +105,7 @@ package enum ProxmarkTrace {
             if p == .iso15693 { duration *= 32 }
             var f = AirFrame(
                 header & 0x8000 != 0 ? .tag : .reader, time: ns(cycles: epoch + UInt64(start)), bytes: data,
-                duration: duration > 0 ? ns(cycles: duration) : nil)
+                air: AirTime(cycles: duration))
             if p == .iso14443a {
                 let bits = (0..<n).map { j in parityBytes[parityBytes.startIndex + j / 8] >> UInt8(7 - j % 8) & 1 }
                 if bits != AirFrame.oddParity(data) { f.parity = bits }
