@@ -131,4 +131,29 @@ package struct AirTimeModel: Sendable, Hashable {
             return []
         }
     }
+
+    /// The air time of one frame as it travelled (``AirFrame/bytes``, CRC included, and ``AirFrame/lastBits``), by
+    /// the formulas of its technology: NFC-A a short frame (7 bits), a 4-bit answer or a standard frame at
+    /// ``nfcARate``; NFC-B characters with SOF and EOF; FeliCa from the sync code on (the preamble added) at
+    /// ``felicaRate``; ISO 15693 the reader's ``nfcVCoding`` or the card's answer at the rate its request chose
+    /// (`highRate`). Field events take no air time.
+    package func frame(_ f: AirFrame, technology: RFTechnology, highRate: Bool = true) -> AirTime {
+        guard f.isFrame else { return .zero }
+        let n = f.bytes.count
+        switch technology {
+        case .nfcA:
+            if n == 1, let bits = f.lastBits, bits < 8 {
+                return NFCAAir.bitOrientedFrame(bits: bits, rate: nfcARate)
+            }
+            return NFCAAir.standardFrame(bytes: n, rate: nfcARate)
+        case .nfcB:
+            return NFCBAir.frame(bytes: n)
+        case .nfcF:
+            // Sync code (2), LEN and CRC (2) are in the bytes; the model's overhead counts them with the preamble.
+            return NFCFAir.frame(payload: max(0, n - 5), rate: felicaRate)
+        case .nfcV:
+            return f.event == .reader
+                ? NFCVAir.readerFrame(bytes: n, coding: nfcVCoding) : NFCVAir.cardFrame(bytes: n, highRate: highRate)
+        }
+    }
 }

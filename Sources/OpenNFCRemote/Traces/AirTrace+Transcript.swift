@@ -31,6 +31,7 @@ extension AirTrace {
         for (i, e) in transcript.events.enumerated() { try w.lower(e, index: i) }
         w.finish()
         self.init(frames: w.frames, protocols: w.protocols)
+        fillAirTime()
     }
 }
 
