@@ -42,9 +42,11 @@ package struct AirTimeModel: Sendable, Hashable {
     }
 
     /// The frames of one exchange with an activated target: `command` as the procedures send it, `answer` as they
-    /// receive it (nil when the target stayed silent or the exchange failed).
+    /// receive it (nil when the target stayed silent or the exchange failed). An ISO-DEP card that needs
+    /// `processing` beyond its FWT asks for it with S(WTX) before answering
+    /// (``ISODEPAir/waitingTimeExtensions(processing:parameters:)``).
     package func exchange(
-        _ command: [UInt8], answer: RFResponse?, target: RFTarget, isoDEP: Bool? = nil
+        _ command: [UInt8], answer: RFResponse?, target: RFTarget, isoDEP: Bool? = nil, processing: AirTime = .zero
     ) -> [AirFrame] {
         let answerBytes: Int?? =
             switch answer {
@@ -57,7 +59,9 @@ package struct AirTimeModel: Sendable, Hashable {
             if let p = isoDEPParameters(target, isoDEP: isoDEP) {
                 let carrier = target.technology == .nfcA ? ISODEPAir.nfcA(rate: nfcARate) : ISODEPAir.nfcB
                 let n: Int? = answerBytes.map { $0 ?? 0 }
-                return ISODEPAir.exchange(command: command, answerBytes: n, parameters: p, carrier: carrier)
+                let wtxm = n == nil ? [] : ISODEPAir.waitingTimeExtensions(processing: processing, parameters: p)
+                return ISODEPAir.exchange(
+                    command: command, answerBytes: n, parameters: p, carrier: carrier, wtxm: wtxm)
             }
             if target.technology == .nfcB {
                 return NFCBAir.exchange(

@@ -100,6 +100,8 @@ extension VirtualField {
         }
         let injected = faultPlan.error(at: n)
         let answer: Delivered
+        var thinking = NFCDuration.zero
+        var whole: [AirFrame]?
         if injected?.tagProcesses == false {
             answer = .plain(.silence)
         } else {
@@ -108,8 +110,16 @@ extension VirtualField {
                 answer = .plain(respond(to: frame, entryIndex: i, air: Self.airInterface(technology)))
             case .air: answer = hand(delivery, to: entry.tag, tearAfter: nil)
             }
-            clock.advance(by: processing(delivery, entry.tag))
+            thinking = processing(delivery, entry.tag)
+            // An ISO-DEP card that thinks past its FWT sends S(WTX) meanwhile (ISO/IEC 14443-4 §7.3): the card goes
+            // on processing while those frames travel, so only what outlasts them is added here.
+            whole = airFrames(delivery, entry, answered: answer, processing: thinking)
+            let extensions = whole?.filter { $0.label.hasPrefix("S(WTX)") }.total().duration ?? .zero
+            clock.advance(
+                by: thinking.nanoseconds > extensions.nanoseconds
+                    ? NFCDuration(nanoseconds: thinking.nanoseconds - extensions.nanoseconds) : .zero)
         }
+        lastExchangeAir = whole ?? commandAir ?? []
         if let injected {
             record(handle, .fault("\(injected.code.rawValue) injected on frame \(n)"))
             clock.advance(by: injected.code == .timeout ? timing.silenceTimeout : timing.frameDelay)
@@ -121,22 +131,22 @@ extension VirtualField {
             throw fail(handle, RFError(.timeout, "no answer"))
         case .plain(.data(let bytes)):
             clock.advance(
-                by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.frameTime(bytes.count)
+                by: answerTime(whole, commandAir) ?? timing.frameDelay + timing.frameTime(bytes.count)
             )
             record(handle, .answer(.frame(bytes)))
         case .plain(.ack):
-            clock.advance(by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.nibbleTime)
+            clock.advance(by: answerTime(whole, commandAir) ?? timing.frameDelay + timing.nibbleTime)
             record(handle, .answer(.ack))
         case .plain(.nak(let code)):
-            clock.advance(by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.nibbleTime)
+            clock.advance(by: answerTime(whole, commandAir) ?? timing.frameDelay + timing.nibbleTime)
             record(handle, .answer(.nak(code)))
         case .air(.frame(let f)):
             clock.advance(
-                by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay
+                by: answerTime(whole, commandAir) ?? timing.frameDelay
                     + timing.frameTime(f.bytes.count))
             record(handle, .cipheredAnswer(f.bytes, nibble: false))
         case .air(.nibble(let v)):
-            clock.advance(by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.nibbleTime)
+            clock.advance(by: answerTime(whole, commandAir) ?? timing.frameDelay + timing.nibbleTime)
             record(handle, .cipheredAnswer([v], nibble: true))
         }
         if faultPlan.removesAfter(n) {
@@ -153,7 +163,9 @@ extension VirtualField {
 
     /// The frames of one delivery by the model (nil without one): the command's part when `answered` is nil,
     /// otherwise the whole exchange.
-    private func airFrames(_ delivery: Delivery, _ entry: FieldEntry, answered: Delivered?) -> [AirFrame]? {
+    private func airFrames(
+        _ delivery: Delivery, _ entry: FieldEntry, answered: Delivered?, processing: NFCDuration = .zero
+    ) -> [AirFrame]? {
         guard let model = timing(for: entry.tag.activation.technology).model else { return nil }
         let (target, isoDEP) = airTarget(entry)
         switch delivery {
@@ -165,7 +177,8 @@ extension VirtualField {
                 case .plain(.nak(let n))?: .nak(n)
                 default: nil
                 }
-            return model.exchange(frame, answer: response, target: target, isoDEP: isoDEP)
+            let cycles = AirTime(cycles: processing.nanoseconds * AirTime.carrierHz / 1_000_000_000)
+            return model.exchange(frame, answer: response, target: target, isoDEP: isoDEP, processing: cycles)
         case .air(let f):
             switch answered {
             case .air(.frame(let a))?: return model.enciphered(f.bytes, answerBytes: a.bytes.count, answered: true)
@@ -175,11 +188,10 @@ extension VirtualField {
         }
     }
 
-    /// The time from the end of the command's frames to the end of the answer's, by the model (nil without one).
-    private func answerTime(
-        _ delivery: Delivery, _ entry: FieldEntry, _ answer: Delivered, _ commandAir: [AirFrame]?
-    ) -> NFCDuration? {
-        guard let commandAir, let whole = airFrames(delivery, entry, answered: answer) else { return nil }
+    /// The time from the end of the command's frames to the end of the answer's (S(WTX) included), by the model
+    /// (nil without one).
+    private func answerTime(_ whole: [AirFrame]?, _ commandAir: [AirFrame]?) -> NFCDuration? {
+        guard let commandAir, let whole else { return nil }
         let before = commandAir.total().duration
         let after = whole.total().duration
         return after >= before ? NFCDuration(nanoseconds: after.nanoseconds - before.nanoseconds) : .zero

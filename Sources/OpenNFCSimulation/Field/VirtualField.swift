@@ -17,7 +17,8 @@ package import OpenNFCRF
 /// | NFC-B | yes | REQB/WUPB with AFI, ATTRIB, HLTB (`50` + PUPI) |
 /// | NFC-F | yes | Polling handed to the cards (system code, request code), time slots with collisions |
 /// | NFC-V | yes | Inventory handed to the tags (AFI, mask, quiet state in the tag), 16-slot anticollision |
-/// | ISO-DEP blocks, chaining, WTX | abstracted | each exchange carries one whole payload; block framing is not simulated |
+/// | ISO-DEP blocks, chaining | abstracted | each exchange carries one whole payload; its blocks are timed by the model |
+/// | WTX | yes | a card whose ``VirtualTag/processingTime(for:)`` outlasts its FWT sends S(WTX) (ISO/IEC 14443-4 §7.3): the frames are in ``lastExchangeAir`` and on the clock |
 /// | Air time | yes | ``VirtualTiming`` per technology, frame by frame by ``AirTimeModel`` (docs/TIMING.md); tag processing time via ``VirtualTag/processingTime(for:)``; polling itself costs no time |
 /// | Reader time | optional | ``readerProfile``: what a reader adds per activation and exchange (a ``VirtualPhone`` uses the iPhone's) |
 /// | Faults | yes | ``FaultPlan``: removal, tearing, mute tag, RF errors, latency |
@@ -44,6 +45,9 @@ package final class VirtualField: @unchecked Sendable {
     package private(set) var transcript = FieldTranscript()
     /// Exchanges since the fault plan was installed (or the field created).
     package internal(set) var framesExchanged = 0
+    /// The frames the last exchange put on the air by the model (S(WTX) requests and responses included), empty
+    /// without a model.
+    package internal(set) var lastExchangeAir: [AirFrame] = []
     /// The tag the reader has selected, if any.
     package internal(set) var activeHandle: Int?
     /// What the reader adds beyond the air time (detection and activation, each exchange), nil for none.
