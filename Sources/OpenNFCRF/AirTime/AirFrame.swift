@@ -79,3 +79,12 @@ extension Sequence where Element == AirFrame {
     /// The gaps only.
     package func gapsOnly() -> AirTime { map(\.gap).total() }
 }
+
+/// A frontend that knows more of what its last exchange put on the air than the command and the answer say: a
+/// simulated field whose card asked for more time. A recorder asks it, so the S(WTX) frames reach the transcript
+/// and the trace files (docs/TIMING.md, "S(WTX) from the virtual cards").
+package protocol AirReporting: AnyObject {
+    /// The WTXM of each S(WTX) request the card sent during the last exchange (ISO/IEC 14443-4 §7.3), in order;
+    /// empty when it sent none.
+    var lastWaitingTimeExtensions: [UInt8] { get }
+}

@@ -44,9 +44,10 @@ package struct AirTimeModel: Sendable, Hashable {
     /// The frames of one exchange with an activated target: `command` as the procedures send it, `answer` as they
     /// receive it (nil when the target stayed silent or the exchange failed). An ISO-DEP card that needs
     /// `processing` beyond its FWT asks for it with S(WTX) before answering
-    /// (``ISODEPAir/waitingTimeExtensions(processing:parameters:)``).
+    /// (``ISODEPAir/waitingTimeExtensions(processing:parameters:)``), or with the WTXMs `wtxm` says it sent.
     package func exchange(
-        _ command: [UInt8], answer: RFResponse?, target: RFTarget, isoDEP: Bool? = nil, processing: AirTime = .zero
+        _ command: [UInt8], answer: RFResponse?, target: RFTarget, isoDEP: Bool? = nil, processing: AirTime = .zero,
+        wtxm sent: [UInt8]? = nil
     ) -> [AirFrame] {
         let answerBytes: Int?? =
             switch answer {
@@ -59,7 +60,8 @@ package struct AirTimeModel: Sendable, Hashable {
             if let p = isoDEPParameters(target, isoDEP: isoDEP) {
                 let carrier = target.technology == .nfcA ? ISODEPAir.nfcA(rate: nfcARate) : ISODEPAir.nfcB
                 let n: Int? = answerBytes.map { $0 ?? 0 }
-                let wtxm = n == nil ? [] : ISODEPAir.waitingTimeExtensions(processing: processing, parameters: p)
+                let wtxm =
+                    n == nil ? [] : sent ?? ISODEPAir.waitingTimeExtensions(processing: processing, parameters: p)
                 return ISODEPAir.exchange(
                     command: command, answerBytes: n, parameters: p, carrier: carrier, wtxm: wtxm)
             }

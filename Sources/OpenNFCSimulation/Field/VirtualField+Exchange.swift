@@ -66,6 +66,7 @@ extension VirtualField {
             activeHandle = nil
             throw fail(handle, RFError(.linkLost, "the tag left the field"))
         }
+        lastExchangeAir = []
         framesExchanged += 1
         let n = framesExchanged
         let entry = entries[i]
