@@ -96,10 +96,13 @@ package struct RFTranscript: Sendable, Hashable {
     }
 
     package static func airFrame(_ f: OpenNFCRF.AirFrame) -> JSONValue {
-        .object([
-            ("to", .string(f.direction == .readerToCard ? "card" : "reader")), ("gap", .int(Int(f.gap.cycles))),
+        var m: [(String, JSONValue)] = [
+            ("to", .string(f.event == .reader ? "card" : "reader")), ("gap", .int(Int(f.gap.cycles))),
             ("air", .int(Int(f.air.cycles))), ("what", .string(f.label)),
-        ])
+        ]
+        // The model's frames carry bytes only where the command and the answer do not say them (S(WTX)).
+        if !f.bytes.isEmpty { m.append(("bytes", .string(Hex.encode(f.bytes)))) }
+        return .object(m)
     }
 
     package static func airFrames(_ v: JSONValue?, _ path: String) throws(RFWire.Problem) -> [OpenNFCRF.AirFrame] {
@@ -108,17 +111,22 @@ package struct RFTranscript: Sendable, Hashable {
         var frames: [OpenNFCRF.AirFrame] = []
         for (i, f) in list.enumerated() {
             let p = "\(path)[\(i)]"
-            let direction: AirDirection
+            let direction: AirFrame.Event
             switch f["to"]?.stringValue {
-            case "card": direction = .readerToCard
-            case "reader": direction = .cardToReader
+            case "card": direction = .reader
+            case "reader": direction = .tag
             default: throw RFWire.Problem("\(p).to", "expected \"card\" or \"reader\"")
             }
             let gap = try RFWire.int(f["gap"], "\(p).gap", 0...maxMicroseconds)
             let air = try RFWire.int(f["air"], "\(p).air", 0...maxMicroseconds)
+            var bytes: [UInt8] = []
+            if let text = f["bytes"]?.stringValue {
+                guard let b = try? Hex.decode(text) else { throw RFWire.Problem("\(p).bytes", "expected hex digits") }
+                bytes = b
+            }
             frames.append(
                 OpenNFCRF.AirFrame(
-                    direction, gap: AirTime(cycles: UInt64(gap)), air: AirTime(cycles: UInt64(air)),
+                    direction, bytes: bytes, gap: AirTime(cycles: UInt64(gap)), air: AirTime(cycles: UInt64(air)),
                     label: f["what"]?.stringValue ?? ""))
         }
         return frames

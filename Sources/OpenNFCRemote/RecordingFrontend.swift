@@ -139,7 +139,9 @@ package final class RecordingFrontend: RFFrontend {
         target = nil
     }
 
+    /// The exchange's frames by the model, with the S(WTX) the frontend reports its card sent (``AirReporting``).
     private func air(_ command: [UInt8], _ answer: RFResponse?) -> [OpenNFCRF.AirFrame] {
-        target.map { airModel.exchange(command, answer: answer, target: $0) } ?? []
+        let wtxm = (base as? any AirReporting)?.lastWaitingTimeExtensions
+        return target.map { airModel.exchange(command, answer: answer, target: $0, wtxm: wtxm) } ?? []
     }
 }

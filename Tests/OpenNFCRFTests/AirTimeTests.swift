@@ -80,7 +80,7 @@ import Testing
         #expect(frames.map(\.label).prefix(2) == ["WUPA", "ATQA"])
         #expect(frames.map(\.air.cycles) == [1152, 2560, 2560, 6016, 10_624, 3712, 2560, 6016, 10_624, 3712])
         #expect(frames[1].gap.cycles == 1236 && frames[3].gap.cycles == 1172)
-        #expect(frames.filter { $0.direction == .readerToCard }.dropFirst().allSatisfy { $0.gap.cycles == 1172 })
+        #expect(frames.filter { $0.event == .reader }.dropFirst().allSatisfy { $0.gap.cycles == 1172 })
         // ≈ 4.5 ms end to end (the reference figure is about 4.54 ms with worst-case FDTs).
         #expect((4.3...4.6).contains(frames.total().microseconds / 1000))
     }
@@ -139,8 +139,8 @@ import Testing
                 "R(ACK)", "I-block 2/2",
             ])
         #expect(frames.airOnly().cycles == 497_920)
-        #expect(frames.filter { $0.direction == .readerToCard }.map(\.gap).total().cycles == 5860)
-        #expect(frames.filter { $0.direction == .cardToReader }.map(\.gap.cycles) == [1236, 1172, 1236, 1172, 1236])
+        #expect(frames.filter { $0.event == .reader }.map(\.gap).total().cycles == 5860)
+        #expect(frames.filter { $0.event == .tag }.map(\.gap.cycles) == [1236, 1172, 1236, 1172, 1236])
         #expect(frames.total().cycles == 509_832)
     }
 
@@ -154,6 +154,30 @@ import Testing
         #expect(extended.count == plain.count + 2)
         #expect(extended.map(\.label) == ["I-block", "S(WTX)", "S(WTX) answer", "I-block"])
         #expect(extended.airOnly().cycles == plain.airOnly().cycles + 2 * 4864)
+    }
+
+    @Test func aCardAsksForTheFWTsItStillNeeds() {
+        // FWI 4: FWT = 65 536/fc (4.83 ms). Within it: no S(WTX). 12 ms = 162 720/fc: 97 184 missing → WTXM 2
+        // (ISO/IEC 14443-4 §7.3). One second, 13 560 000/fc: 13 494 464 missing = 205.9 FWTs → 59, 59, 59, then
+        // 13 494 464 − 3 × 59 × 65 536 = 1 894 592 → 28.9 → 29.
+        let p = ISODEPAir.Parameters(fwi: 4)
+        #expect(ISODEPAir.waitingTimeExtensions(processing: AirTime(cycles: 65_536), parameters: p).isEmpty)
+        #expect(ISODEPAir.waitingTimeExtensions(processing: AirTime(cycles: 162_720), parameters: p) == [2])
+        #expect(
+            ISODEPAir.waitingTimeExtensions(processing: AirTime(cycles: 13_560_000), parameters: p) == [59, 59, 59, 29])
+        // The frames carry the request as it travels: F2, WTXM, CRC_A; the reader's response the same.
+        let frames = AirTimeModel.standard.exchange(
+            [0x00, 0xB0, 0x00, 0x00, 0x00], answer: .frame([0x90, 0x00]),
+            target: RFTarget(
+                .nfcA(
+                    NFCAActivation(uid: [1, 2, 3, 4], sensRes: 0x0004, selRes: 0x20, ats: [0x03, 0x28, 0x40])),
+                handle: 1),
+            processing: AirTime(cycles: 162_720))
+        #expect(frames.map(\.label) == ["I-block", "S(WTX)", "S(WTX) answer", "I-block"])
+        #expect(frames[1].event == .tag && frames[2].event == .reader)
+        #expect(
+            frames[1].bytes.prefix(2) == [0xF2, 0x02] && frames[1].bytes.count == 4
+                && frames[2].bytes == frames[1].bytes)
     }
 
     @Test func ratsAndTheATSThenTheStartUpGuardTime() {

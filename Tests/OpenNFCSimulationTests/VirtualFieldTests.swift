@@ -15,6 +15,22 @@ final class EchoISODEPTag: VirtualTag {
     func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer { .data(frame + [0x90, 0x00]) }
 }
 
+/// An ISO-DEP card with FWI 4 (FWT 4.83 ms; ATS `03 28 40`: T0 `28`, TB(1) follows and FSCI 8; TB(1) `40`) that
+/// thinks `thinking` before each answer.
+final class SlowISODEPTag: VirtualTag {
+    let thinking: NFCDuration
+    init(thinking: NFCDuration) { self.thinking = thinking }
+    var chip: String { "slow" }
+    var activation: VirtualActivation {
+        VirtualActivation(
+            uid: [0x04, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56], sensRes: 0x0344, selRes: 0x20,
+            ats: [0x03, 0x28, 0x40])
+    }
+    func reset() {}
+    func receive(_ frame: [UInt8], tearAfter: Int?) -> VirtualAnswer { .data([0x90, 0x00]) }
+    func processingTime(for frame: [UInt8]) -> NFCDuration { thinking }
+}
+
 private func uid(_ last: UInt8) -> [UInt8] { [0x04, 0x10, 0x20, 0x30, 0x40, 0x50, last] }
 
 @Suite struct VirtualFieldTests {
@@ -271,5 +287,27 @@ private func uid(_ last: UInt8) -> [UInt8] { [0x04, 0x10, 0x20, 0x30, 0x40, 0x50
         #expect(text.contains("placed ntag213 UID 04102030405001 at 0"))
         #expect(text.contains("4.1 ms #\(h) < ACK"))
         #expect(text.contains("> 30 99"))
+    }
+
+    /// A card that thinks past its FWT sends S(WTX) (ISO/IEC 14443-4 §7.3): the request and the reader's response
+    /// are on the air, and the card goes on thinking while they travel, so the exchange lasts its frames plus what
+    /// of the thinking outlasts the S(WTX) frames. Within the FWT there is none.
+    @Test(arguments: [(12, [UInt8](arrayLiteral: 2)), (3, [])])
+    func aSlowISODEPCardAsksForMoreTime(milliseconds: Int, wtxm: [UInt8]) throws {
+        let field = VirtualField(clock: clock)
+        let fe = VirtualFieldFrontend(field: field)
+        field.place(SlowISODEPTag(thinking: .milliseconds(UInt64(milliseconds))))
+        let t = try fe.activate(try #require(try fe.poll([.nfcA]).first))
+        #expect(t.isISODEP)
+        let before = clock.now
+        #expect(try fe.exchange([0x00, 0xB0, 0x00, 0x00, 0x00]) == .frame([0x90, 0x00]))
+        let air = field.lastExchangeAir
+        let requests = air.filter { $0.label == "S(WTX)" }
+        #expect(requests.map { $0.bytes[1] } == wtxm)
+        #expect(air.filter { $0.label == "S(WTX) answer" }.map(\.bytes) == requests.map(\.bytes))
+        let extensions = air.filter { $0.label.hasPrefix("S(WTX)") }.total().duration.nanoseconds
+        let thinking = UInt64(milliseconds) * 1_000_000
+        let expected = air.total().duration.nanoseconds + (thinking > extensions ? thinking - extensions : 0)
+        #expect(clock.now.duration(since: before).nanoseconds == expected)
     }
 }

@@ -42,9 +42,12 @@ package struct AirTimeModel: Sendable, Hashable {
     }
 
     /// The frames of one exchange with an activated target: `command` as the procedures send it, `answer` as they
-    /// receive it (nil when the target stayed silent or the exchange failed).
+    /// receive it (nil when the target stayed silent or the exchange failed). An ISO-DEP card that needs
+    /// `processing` beyond its FWT asks for it with S(WTX) before answering
+    /// (``ISODEPAir/waitingTimeExtensions(processing:parameters:)``), or with the WTXMs `wtxm` says it sent.
     package func exchange(
-        _ command: [UInt8], answer: RFResponse?, target: RFTarget, isoDEP: Bool? = nil
+        _ command: [UInt8], answer: RFResponse?, target: RFTarget, isoDEP: Bool? = nil, processing: AirTime = .zero,
+        wtxm sent: [UInt8]? = nil
     ) -> [AirFrame] {
         let answerBytes: Int?? =
             switch answer {
@@ -57,7 +60,10 @@ package struct AirTimeModel: Sendable, Hashable {
             if let p = isoDEPParameters(target, isoDEP: isoDEP) {
                 let carrier = target.technology == .nfcA ? ISODEPAir.nfcA(rate: nfcARate) : ISODEPAir.nfcB
                 let n: Int? = answerBytes.map { $0 ?? 0 }
-                return ISODEPAir.exchange(command: command, answerBytes: n, parameters: p, carrier: carrier)
+                let wtxm =
+                    n == nil ? [] : sent ?? ISODEPAir.waitingTimeExtensions(processing: processing, parameters: p)
+                return ISODEPAir.exchange(
+                    command: command, answerBytes: n, parameters: p, carrier: carrier, wtxm: wtxm)
             }
             if target.technology == .nfcB {
                 return NFCBAir.exchange(
@@ -129,6 +135,31 @@ package struct AirTimeModel: Sendable, Hashable {
             )
         case .nfcF, .nfcV:
             return []
+        }
+    }
+
+    /// The air time of one frame as it travelled (``AirFrame/bytes``, CRC included, and ``AirFrame/lastBits``), by
+    /// the formulas of its technology: NFC-A a short frame (7 bits), a 4-bit answer or a standard frame at
+    /// ``nfcARate``; NFC-B characters with SOF and EOF; FeliCa from the sync code on (the preamble added) at
+    /// ``felicaRate``; ISO 15693 the reader's ``nfcVCoding`` or the card's answer at the rate its request chose
+    /// (`highRate`). Field events take no air time.
+    package func frame(_ f: AirFrame, technology: RFTechnology, highRate: Bool = true) -> AirTime {
+        guard f.isFrame else { return .zero }
+        let n = f.bytes.count
+        switch technology {
+        case .nfcA:
+            if n == 1, let bits = f.lastBits, bits < 8 {
+                return NFCAAir.bitOrientedFrame(bits: bits, rate: nfcARate)
+            }
+            return NFCAAir.standardFrame(bytes: n, rate: nfcARate)
+        case .nfcB:
+            return NFCBAir.frame(bytes: n)
+        case .nfcF:
+            // Sync code (2), LEN and CRC (2) are in the bytes; the model's overhead counts them with the preamble.
+            return NFCFAir.frame(payload: max(0, n - 5), rate: felicaRate)
+        case .nfcV:
+            return f.event == .reader
+                ? NFCVAir.readerFrame(bytes: n, coding: nfcVCoding) : NFCVAir.cardFrame(bytes: n, highRate: highRate)
         }
     }
 }

@@ -41,6 +41,23 @@ package enum ISODEPAir {
         frameWaitingTime(fwi: fwi) * max(1, min(59, wtxm))
     }
 
+    /// The WTXM of each S(WTX) request a card sends when it needs `processing` to answer (ISO/IEC 14443-4 §7.3):
+    /// none when FWT covers it; otherwise, before each waiting time runs out, a request for as many FWTs as are
+    /// still missing, at most 59 (WTXM 1…59, §7.3), until the waiting times granted cover the processing. The
+    /// extended waiting time FWT × WTXM counts from the reader's S(WTX) response.
+    package static func waitingTimeExtensions(processing: AirTime, parameters p: Parameters) -> [UInt8] {
+        let fwt = p.frameWaitingTime.cycles
+        var covered = fwt
+        var out: [UInt8] = []
+        while covered < processing.cycles {
+            let missing = (processing.cycles - covered + fwt - 1) / fwt
+            let m = min(59, missing)
+            out.append(UInt8(m))
+            covered += fwt * m
+        }
+        return out
+    }
+
     /// The card's ISO-DEP parameters, from its ATS (NFC-A) or ATQB protocol info (NFC-B).
     package struct Parameters: Sendable, Hashable {
         /// Largest frame the card accepts, CRC included.
@@ -108,10 +125,12 @@ package enum ISODEPAir {
 
     /// The blocks one exchange puts on the air: the command's I-blocks (chained when longer than FSC − 3, each
     /// chained block acknowledged by the card's R(ACK)), then the answer's (chained when longer than FSD − 3,
-    /// each acknowledged by the reader's R(ACK)), and `wtx` S(WTX) request/response pairs before the answer.
-    /// `answerBytes` nil: the card never answered (only the command's blocks).
+    /// each acknowledged by the reader's R(ACK)), and an S(WTX) request and its response before the answer for each
+    /// of `wtxm` (their WTXM; `wtx` more with WTXM 1). `answerBytes` nil: the card never answered (only the
+    /// command's blocks).
     package static func exchange(
-        command: [UInt8], answerBytes: Int?, parameters p: Parameters, carrier c: Carrier, wtx: Int = 0
+        command: [UInt8], answerBytes: Int?, parameters p: Parameters, carrier c: Carrier, wtx: Int = 0,
+        wtxm: [UInt8] = []
     ) -> [AirFrame] {
         var frames: [AirFrame] = []
         var blockNumber: UInt8 = 0
@@ -123,23 +142,26 @@ package enum ISODEPAir {
             let block = c.crc([pcb] + command[offset..<offset + n])
             offset += n
             let label = commandChunks.count > 1 ? "I-block \(k + 1)/\(commandChunks.count)" : "I-block"
-            frames.append(AirFrame(.readerToCard, gap: c.beforeCommand, air: c.frame(block.count), label: label))
+            frames.append(AirFrame(.reader, gap: c.beforeCommand, air: c.frame(block.count), label: label))
             if !last {
                 let ack = c.crc([0xA2 | blockNumber])
                 frames.append(
-                    AirFrame(.cardToReader, gap: c.beforeAnswer(block), air: c.frame(ack.count), label: "R(ACK)"))
+                    AirFrame(.tag, gap: c.beforeAnswer(block), air: c.frame(ack.count), label: "R(ACK)"))
                 blockNumber ^= 1
             } else {
                 guard let answerBytes else { return frames }
                 var previous = block
-                for _ in 0..<wtx {
-                    let request = c.crc([0xF2, 0x01])
+                for m in wtxm + [UInt8](repeating: 1, count: wtx) {
+                    // S(WTX) without CID: PCB `F2`, INF the WTXM; the reader's response repeats it (§7.3).
+                    let request = c.crc([0xF2, m & 0x3F])
                     frames.append(
                         AirFrame(
-                            .cardToReader, gap: c.beforeAnswer(previous), air: c.frame(request.count), label: "S(WTX)"))
+                            .tag, bytes: request, gap: c.beforeAnswer(previous), air: c.frame(request.count),
+                            label: "S(WTX)"))
                     frames.append(
                         AirFrame(
-                            .readerToCard, gap: c.beforeCommand, air: c.frame(request.count), label: "S(WTX) answer"))
+                            .reader, bytes: request, gap: c.beforeCommand, air: c.frame(request.count),
+                            label: "S(WTX) answer"))
                     previous = request
                 }
                 let answerChunks = chunks(answerBytes, size: max(1, p.fsd - 3))
@@ -147,12 +169,12 @@ package enum ISODEPAir {
                     let final = j == answerChunks.count - 1
                     let label = answerChunks.count > 1 ? "I-block \(j + 1)/\(answerChunks.count)" : "I-block"
                     frames.append(
-                        AirFrame(.cardToReader, gap: c.beforeAnswer(previous), air: c.frame(m + 3), label: label))
+                        AirFrame(.tag, gap: c.beforeAnswer(previous), air: c.frame(m + 3), label: label))
                     if !final {
                         blockNumber ^= 1
                         let ack = c.crc([0xA2 | blockNumber])
                         frames.append(
-                            AirFrame(.readerToCard, gap: c.beforeCommand, air: c.frame(ack.count), label: "R(ACK)"))
+                            AirFrame(.reader, gap: c.beforeCommand, air: c.frame(ack.count), label: "R(ACK)"))
                         previous = ack
                     }
                 }
@@ -192,13 +214,13 @@ package enum ISODEPAir {
         let rats = CRC.appendingCRCA([0xE0, 0x80])
         var frames = [
             AirFrame(
-                .readerToCard, gap: NFCAAir.cardToReaderDelay, air: NFCAAir.standardFrame(bytes: 4), label: "RATS"),
+                .reader, gap: NFCAAir.cardToReaderDelay, air: NFCAAir.standardFrame(bytes: 4), label: "RATS"),
             AirFrame(
-                .cardToReader, gap: NFCAAir.readerToCardDelay(lastBit: NFCAAir.lastBit(ofFrame: rats)),
+                .tag, gap: NFCAAir.readerToCardDelay(lastBit: NFCAAir.lastBit(ofFrame: rats)),
                 air: NFCAAir.standardFrame(bytes: atsLength + 2), label: "ATS"),
         ]
         let sfgt = startUpGuardTime(sfgi: p.sfgi)
-        if sfgt > .zero { frames.append(AirFrame(.readerToCard, gap: sfgt, air: .zero, label: "SFGT")) }
+        if sfgt > .zero { frames.append(AirFrame(.reader, gap: sfgt, air: .zero, label: "SFGT")) }
         return frames
     }
 }

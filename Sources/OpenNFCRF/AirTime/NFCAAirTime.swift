@@ -72,14 +72,14 @@ package enum NFCAAir {
     ) -> [AirFrame] {
         var frames = [
             AirFrame(
-                .readerToCard, gap: cardToReaderDelay, air: standardFrame(bytes: bytes.count, rate: rate),
+                .reader, gap: cardToReaderDelay, air: standardFrame(bytes: bytes.count, rate: rate),
                 label: label)
         ]
         guard answered else { return frames }
         let answer = answerBytes.map { standardFrame(bytes: $0, rate: rate) } ?? nibbleFrame(rate: rate)
         frames.append(
             AirFrame(
-                .cardToReader, gap: readerToCardDelay(lastBit: lastBit(ofFrame: bytes)), air: answer,
+                .tag, gap: readerToCardDelay(lastBit: lastBit(ofFrame: bytes)), air: answer,
                 label: answerBytes == nil ? "4-bit answer" : "answer"))
         return frames
     }
@@ -94,9 +94,9 @@ package enum NFCAAir {
     package static func selection(uid: [UInt8], sak: UInt8, wakeUp: Bool = true) -> [AirFrame] {
         let command: UInt8 = wakeUp ? 0x52 : 0x26
         var frames = [
-            AirFrame(.readerToCard, gap: .zero, air: shortFrame, label: wakeUp ? "WUPA" : "REQA"),
+            AirFrame(.reader, gap: .zero, air: shortFrame, label: wakeUp ? "WUPA" : "REQA"),
             AirFrame(
-                .cardToReader, gap: readerToCardDelay(lastBit: lastBit(ofShortFrame: command)),
+                .tag, gap: readerToCardDelay(lastBit: lastBit(ofShortFrame: command)),
                 air: standardFrame(bytes: 2), label: "ATQA"),
         ]
         let levels: [[UInt8]]
@@ -111,21 +111,21 @@ package enum NFCAAir {
             let anticollision = [selects[level], 0x20]
             frames.append(
                 AirFrame(
-                    .readerToCard, gap: cardToReaderDelay, air: standardFrame(bytes: 2),
+                    .reader, gap: cardToReaderDelay, air: standardFrame(bytes: 2),
                     label: "ANTICOLLISION CL\(level + 1)"))
             frames.append(
                 AirFrame(
-                    .cardToReader, gap: readerToCardDelay(lastBit: lastBit(ofFrame: anticollision)),
+                    .tag, gap: readerToCardDelay(lastBit: lastBit(ofFrame: anticollision)),
                     air: standardFrame(bytes: 5), label: "UID CL\(level + 1)"))
             let select = withCRC([selects[level], 0x70] + cln)
             let levelSAK: UInt8 = level == levels.count - 1 ? sak : 0x04
             frames.append(
                 AirFrame(
-                    .readerToCard, gap: cardToReaderDelay, air: standardFrame(bytes: select.count),
+                    .reader, gap: cardToReaderDelay, air: standardFrame(bytes: select.count),
                     label: "SELECT CL\(level + 1)"))
             frames.append(
                 AirFrame(
-                    .cardToReader, gap: readerToCardDelay(lastBit: lastBit(ofFrame: select)),
+                    .tag, gap: readerToCardDelay(lastBit: lastBit(ofFrame: select)),
                     air: standardFrame(bytes: withCRC([levelSAK]).count), label: "SAK"))
         }
         return frames

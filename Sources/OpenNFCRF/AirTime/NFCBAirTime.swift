@@ -35,10 +35,10 @@ package enum NFCBAir {
 
     /// A reader frame of `commandBytes` (CRC included) and the card's answer of `answerBytes` (CRC included).
     package static func exchange(commandBytes: Int, answerBytes: Int?, label: String = "") -> [AirFrame] {
-        var frames = [AirFrame(.readerToCard, gap: cardToReaderDelay, air: frame(bytes: commandBytes), label: label)]
+        var frames = [AirFrame(.reader, gap: cardToReaderDelay, air: frame(bytes: commandBytes), label: label)]
         if let answerBytes {
             frames.append(
-                AirFrame(.cardToReader, gap: readerToCardDelay, air: frame(bytes: answerBytes), label: "answer"))
+                AirFrame(.tag, gap: readerToCardDelay, air: frame(bytes: answerBytes), label: "answer"))
         }
         return frames
     }
@@ -47,8 +47,8 @@ package enum NFCBAir {
     /// ATTRIB (9 bytes + CRC_B) and its answer (1 byte + CRC_B) when `attrib` is true (ISO/IEC 14443-3 §7.7–§7.11).
     package static func activation(atqbLength: Int = 12, attrib: Bool) -> [AirFrame] {
         var frames = [
-            AirFrame(.readerToCard, gap: .zero, air: frame(bytes: 5), label: "WUPB"),
-            AirFrame(.cardToReader, gap: readerToCardDelay, air: frame(bytes: atqbLength + 2), label: "ATQB"),
+            AirFrame(.reader, gap: .zero, air: frame(bytes: 5), label: "WUPB"),
+            AirFrame(.tag, gap: readerToCardDelay, air: frame(bytes: atqbLength + 2), label: "ATQB"),
         ]
         if attrib {
             frames += exchange(commandBytes: 11, answerBytes: 3, label: "ATTRIB")

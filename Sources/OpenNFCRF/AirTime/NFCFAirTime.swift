@@ -41,11 +41,11 @@ package enum NFCFAir {
     package static func exchange(
         command: [UInt8], answerPayload: Int?, rate: BitRate = .kbps212, label: String = ""
     ) -> [AirFrame] {
-        var frames = [AirFrame(.readerToCard, gap: .zero, air: frame(payload: command.count, rate: rate), label: label)]
+        var frames = [AirFrame(.reader, gap: .zero, air: frame(payload: command.count, rate: rate), label: label)]
         if let answerPayload {
             let gap = command.first == 0x00 ? pollingSlotStart(0) : .zero
             frames.append(
-                AirFrame(.cardToReader, gap: gap, air: frame(payload: answerPayload, rate: rate), label: "answer"))
+                AirFrame(.tag, gap: gap, air: frame(payload: answerPayload, rate: rate), label: "answer"))
         }
         return frames
     }

@@ -54,15 +54,15 @@ package enum NFCVAir {
         let flags = request.first ?? 0
         let highRate = flags & 0x02 != 0
         var frames = [
-            AirFrame(.readerToCard, gap: t2, air: readerFrame(bytes: request.count + 2, coding: coding), label: label)
+            AirFrame(.reader, gap: t2, air: readerFrame(bytes: request.count + 2, coding: coding), label: label)
         ]
         if request.count >= 2, writeAlikeCommands.contains(request[1]), flags & 0x40 != 0 {
-            frames.append(AirFrame(.readerToCard, gap: optionWriteWait, air: readerEOF, label: "EOF"))
+            frames.append(AirFrame(.reader, gap: optionWriteWait, air: readerEOF, label: "EOF"))
         }
         if let answerBytes {
             frames.append(
                 AirFrame(
-                    .cardToReader, gap: t1, air: cardFrame(bytes: answerBytes + 2, highRate: highRate), label: "answer")
+                    .tag, gap: t1, air: cardFrame(bytes: answerBytes + 2, highRate: highRate), label: "answer")
             )
         }
         return frames

@@ -31,6 +31,7 @@ extension AirTrace {
         for (i, e) in transcript.events.enumerated() { try w.lower(e, index: i) }
         w.finish()
         self.init(frames: w.frames, protocols: w.protocols)
+        fillAirTime()
     }
 }
 
@@ -68,7 +69,10 @@ private struct Lowering {
                 active = nil
             }
         case .authenticate(let a, let error): try authenticate(a, failed: error != nil, index: index)
-        case .exchange(let command, let result): try exchange(command, result, index: index)
+        case .exchange(let command, let result):
+            // S(WTX) requests the card sent (the recorder's air frames carry their bytes: ISO/IEC 14443-4 §7.3).
+            let wtx = e.air.filter { $0.label == "S(WTX)" && !$0.bytes.isEmpty }.map(\.bytes)
+            try exchange(command, result, index: index, wtx: wtx)
         case .deactivate: deactivate()
         }
         place(pending, at: e.time * 1_000, span: e.duration * 1_000)
@@ -251,15 +255,15 @@ private struct Lowering {
 
     // MARK: exchanges
 
-    mutating func exchange(_ command: [UInt8], _ result: Result<RFResponse, RFError>, index: Int)
-        throws(AirTrace.Problem)
-    {
+    mutating func exchange(
+        _ command: [UInt8], _ result: Result<RFResponse, RFError>, index: Int, wtx: [[UInt8]] = []
+    ) throws(AirTrace.Problem) {
         guard let t = active else {
             throw AirTrace.Problem("events[\(index)]: a frame was exchanged with no tag activated")
         }
         let answer = try? result.get()
         if isoDEP {
-            isoDEPExchange(command, answer, technology: t.technology)
+            isoDEPExchange(command, answer, technology: t.technology, wtx: wtx)
             return
         }
         switch t.activation {
@@ -314,7 +318,9 @@ private struct Lowering {
 
     /// One ISO-DEP exchange as blocks (ISO/IEC 14443-4 §7.5): I-blocks without CID or NAD, chained to the card's
     /// FSC (answered by R(ACK) each) and, for the answer, to the FSD announced here (the reader's R(ACK) each).
-    mutating func isoDEPExchange(_ command: [UInt8], _ answer: RFResponse?, technology: RFTechnology) {
+    mutating func isoDEPExchange(
+        _ command: [UInt8], _ answer: RFResponse?, technology: RFTechnology, wtx: [[UInt8]] = []
+    ) {
         let typeB = technology == .nfcB
         let crc: ([UInt8]) -> [UInt8] = { typeB ? Self.crcB($0) : Self.crcA($0) }
         let commandPieces = Self.pieces(command, max: fsc - 3)
@@ -327,6 +333,11 @@ private struct Lowering {
             }
         }
         guard case .frame(let response) = answer else { return }
+        // Each S(WTX) request and the reader's response, which repeats it (ISO/IEC 14443-4 §7.3).
+        for request in wtx {
+            tag(request)
+            reader(request)
+        }
         let answerPieces = Self.pieces(response, max: AirTrace.announcedFSD - 3)
         for (i, piece) in answerPieces.enumerated() {
             let chained = i < answerPieces.count - 1

@@ -1,53 +1,5 @@
 package import OpenNFCRF
 
-/// One event on the air, as a sniffer or a Proxmark3 logs it: a frame with its CRC (and, for NFC-A, its parity
-/// bits), or the reader's field switching on or off (docs/TRACES.md).
-package struct AirFrame: Sendable, Hashable {
-    package enum Event: Sendable, Hashable {
-        /// PCD → PICC (the reader's frame).
-        case reader
-        /// PICC → PCD (the card's frame).
-        case tag
-        case fieldOn
-        case fieldOff
-    }
-
-    package var event: Event
-    /// Start of the frame, nanoseconds since the trace started.
-    package var time: UInt64
-    /// The bytes as they travelled, CRC included (FeliCa: from the sync code `B2 4D` on, as a Proxmark3 logs them).
-    package var bytes: [UInt8]
-    /// NFC-A only: one parity bit (0 or 1) per byte as it travelled, when it is not the odd parity of the byte
-    /// (MIFARE Classic's enciphered parity, ISO/IEC 14443-3 §6.2.3.1 otherwise); nil means odd parity.
-    package var parity: [UInt8]?
-    /// Valid bits of the last byte when not 8: 7 for REQA/WUPA (ISO/IEC 14443-3 §6.2.3.2 short frame), 4 for an
-    /// ACK/NAK.
-    package var lastBits: Int?
-    /// How long the frame took on the air, nanoseconds, when known.
-    package var duration: UInt64?
-
-    package init(
-        _ event: Event, time: UInt64, bytes: [UInt8] = [], parity: [UInt8]? = nil, lastBits: Int? = nil,
-        duration: UInt64? = nil
-    ) {
-        self.event = event
-        self.time = time
-        self.bytes = bytes
-        self.parity = parity
-        self.lastBits = lastBits
-        self.duration = duration
-    }
-
-    /// Whether it is a frame (not a field event).
-    package var isFrame: Bool { event == .reader || event == .tag }
-
-    /// The ISO/IEC 14443-3 §6.2.3.1 odd parity bit of every byte.
-    package static func oddParity(_ bytes: [UInt8]) -> [UInt8] { bytes.map { UInt8(1 - $0.nonzeroBitCount & 1) } }
-
-    /// The parity bits the frame carried (``parity``, or odd parity).
-    package var parityBits: [UInt8] { parity ?? Self.oddParity(bytes) }
-}
-
 /// The air protocols a trace file can hold, named as the Proxmark3 client's `trace list -t` names them.
 package enum AirProtocol: String, Sendable, Hashable, CaseIterable {
     /// ISO/IEC 14443-3/-4 Type A (NFC-A).

@@ -1,4 +1,5 @@
 internal import OpenNFCBytes
+internal import OpenNFCRF
 
 /// pcapng with link type 264, `LINKTYPE_ISO_14443` (tcpdump.org link-layer registry), as Wireshark dissects it
 /// (docs/TRACES.md). Blocks from the pcapng specification (IETF draft-ietf-opsawg-pcapng §4): a Section Header, one
@@ -7,8 +8,9 @@ internal import OpenNFCBytes
 ///
 /// Each packet is the link type's 4-byte pseudo-header (version `00`; event `FE` PCD→PICC, `FF` PICC→PCD, `FC` field
 /// on, `FD` field off; the length of what follows, big-endian) and the frame as it travelled, CRC included. What the
-/// link type cannot carry — the bits of a short frame, MIFARE Classic's enciphered parity, the frame's duration —
-/// goes in the packet's comment as `bits=7`, `parity=0110…`, `duration=…ns`, which this reader reads back.
+/// link type cannot carry — the bits of a short frame, MIFARE Classic's enciphered parity, the frame's duration when
+/// it is not the one ``AirTimeModel`` gives for its bytes — goes in the packet's comment as `bits=7`, `parity=0110…`,
+/// `duration=…ns`, which this reader reads back; a frame without a duration gets the model's.
 ///
 /// NFC-F and NFC-V frames are refused: link type 264 is ISO/IEC 14443 only (docs/TRACES.md, "NFC-F and NFC-V").
 package enum PcapNG {
@@ -79,6 +81,7 @@ package enum PcapNG {
             endOptions(&user)
             block(&out, 1, user)
         }
+        let modelled = trace.modelledAir()
         for (k, f) in trace.frames.enumerated() {
             let event: PseudoEvent
             switch f.event {
@@ -103,7 +106,8 @@ package enum PcapNG {
             if let p = f.parity, p != AirFrame.oddParity(f.bytes) {
                 notes.append("parity=" + p.map { $0 & 1 == 1 ? "1" : "0" }.joined())
             }
-            if let d = f.duration { notes.append("duration=\(d)ns") }
+            // A duration the model gives for these bytes is left out: the reader gives it back (docs/TRACES.md).
+            if f.air > .zero, f.air != modelled[k] { notes.append("duration=\(f.air.nanoseconds)ns") }
             if !notes.isEmpty { option(&epb, 1, Array(notes.joined(separator: " ").utf8)) }
             // epb_flags: direction inbound (card → reader) or outbound (reader → card).
             if f.isFrame { option(&epb, 2, le32(f.event == .tag ? 1 : 2)) }
@@ -253,7 +257,9 @@ package enum PcapNG {
         }
         guard sawSection else { throw AirTrace.Problem("\(file): empty, not a pcapng file") }
         if protocols.isEmpty { protocols = [.iso14443a] }
-        return AirTrace(frames: frames, protocols: protocols)
+        var trace = AirTrace(frames: frames, protocols: protocols)
+        trace.fillAirTime()
+        return trace
     }
 
     /// A block's options (pcapng §3.5: code, length, value padded to 4) up to `opt_endofopt`, each with its value's
@@ -314,7 +320,7 @@ package enum PcapNG {
                 }
                 f.parity = p.map { $0 == "1" ? 1 : 0 }
             } else if word.hasPrefix("duration="), word.hasSuffix("ns"), let d = UInt64(word.dropFirst(9).dropLast(2)) {
-                f.duration = d
+                f.air = AirTime(cycles: ProxmarkTrace.cycles(ns: d))
             }
         }
     }

@@ -1,4 +1,5 @@
 internal import OpenNFCBytes
+internal import OpenNFCRF
 
 /// The Proxmark3 client's binary `.trace` file (`trace save` / `trace load`): the device's trace buffer as it is,
 /// with no file header, magic or version — so nothing in it says which protocol it holds; the client's
@@ -15,13 +16,18 @@ internal import OpenNFCBytes
 /// | 8 + n | ⌈n / 8⌉ | parity bits, MSB first: frame byte j's bit is bit 7 − (j mod 8) of parity byte j / 8 |
 ///
 /// Written here: 14a frames carry their parity bits (odd parity, or MIFARE Classic's enciphered ones as recorded);
-/// other protocols zeros. Without a known duration, a 14a frame gets its length in bit periods (128 cycles each:
-/// start bit and 9 bits a byte, or the bits of a short frame), from which the client tells a 7-bit REQA from a byte.
-/// Field events have no record and are left out.
+/// other protocols zeros. The duration is the frame's air time (``AirFrame/air``: the recorded one, or
+/// ``AirTimeModel``'s for its bytes) as the Proxmark3 counts it, from the start of the first bit to the end of the
+/// last modulation: for 14a that leaves out the end of frame, one bit period without modulation (ISO/IEC 14443-2
+/// §8.1.3, §8.2.5), so a byte is 9 bit periods after the start bit — which is how the client tells a 7-bit REQA
+/// (1024 cycles) from a byte. 14b, 15 and FeliCa end on a modulated EOF: their whole air time. Field events have no
+/// record and are left out.
 package enum ProxmarkTrace {
     /// Carrier cycles per second.
     static let carrier: UInt64 = 13_560_000
     static let headerSize = 8
+    /// A 14a frame's end of frame, one bit period at 106 kbit/s: in the model's air time, not in the record's.
+    static let endOfFrame = NFCAAir.BitRate.kbps106.etu
 
     /// Nanoseconds to carrier cycles and back, both rounded to the nearest: a cycle (73.7 ns) is longer than a
     /// nanosecond, so cycles → ns → cycles gives the cycles back.
@@ -34,17 +40,13 @@ package enum ProxmarkTrace {
 
     package static func encode(_ trace: AirTrace, protocol p: AirProtocol) -> [UInt8] {
         var out: [UInt8] = []
+        var trace = trace
+        trace.fillAirTime()
         for f in trace.frames where f.isFrame && !f.bytes.isEmpty {
             let n = min(f.bytes.count, 0x7FFF)
             let start = UInt32(truncatingIfNeeded: cycles(ns: f.time))
-            var duration: UInt64
-            if let d = f.duration {
-                duration = cycles(ns: d)
-            } else if p == .iso14443a {
-                duration = f.lastBits.map { UInt64(1 + $0) * 128 } ?? UInt64(1 + 9 * n) * 128
-            } else {
-                duration = 0
-            }
+            var duration = f.air.cycles
+            if p == .iso14443a { duration -= min(duration, endOfFrame.cycles) }
             if p == .iso15693 { duration /= 32 }
             let header = f.event == .tag ? UInt16(n) | 0x8000 : UInt16(n)
             out += [
@@ -104,7 +106,7 @@ package enum ProxmarkTrace {
             if p == .iso15693 { duration *= 32 }
             var f = AirFrame(
                 header & 0x8000 != 0 ? .tag : .reader, time: ns(cycles: epoch + UInt64(start)), bytes: data,
-                duration: duration > 0 ? ns(cycles: duration) : nil)
+                air: AirTime(cycles: duration > 0 && p == .iso14443a ? duration + endOfFrame.cycles : duration))
             if p == .iso14443a {
                 let bits = (0..<n).map { j in parityBytes[parityBytes.startIndex + j / 8] >> UInt8(7 - j % 8) & 1 }
                 if bits != AirFrame.oddParity(data) { f.parity = bits }
@@ -116,6 +118,8 @@ package enum ProxmarkTrace {
             frames.append(f)
             offset += headerSize + n + parityCount
         }
-        return AirTrace(frames: frames, protocols: [p])
+        var trace = AirTrace(frames: frames, protocols: [p])
+        trace.fillAirTime()
+        return trace
     }
 }

@@ -17,7 +17,8 @@ package import OpenNFCRF
 /// | NFC-B | yes | REQB/WUPB with AFI, ATTRIB, HLTB (`50` + PUPI) |
 /// | NFC-F | yes | Polling handed to the cards (system code, request code), time slots with collisions |
 /// | NFC-V | yes | Inventory handed to the tags (AFI, mask, quiet state in the tag), 16-slot anticollision |
-/// | ISO-DEP blocks, chaining, WTX | abstracted | each exchange carries one whole payload; block framing is not simulated |
+/// | ISO-DEP blocks, chaining | abstracted | each exchange carries one whole payload; its blocks are timed by the model |
+/// | WTX | yes | a card whose ``VirtualTag/processingTime(for:)`` outlasts its FWT sends S(WTX) (ISO/IEC 14443-4 §7.3): the frames are in ``lastExchangeAir`` and on the clock |
 /// | Air time | yes | ``VirtualTiming`` per technology, frame by frame by ``AirTimeModel`` (docs/TIMING.md); tag processing time via ``VirtualTag/processingTime(for:)``; polling itself costs no time |
 /// | Reader time | optional | ``readerProfile``: what a reader adds per activation and exchange (a ``VirtualPhone`` uses the iPhone's) |
 /// | Faults | yes | ``FaultPlan``: removal, tearing, mute tag, RF errors, latency |
@@ -43,9 +44,12 @@ package final class VirtualField: @unchecked Sendable {
     /// What happened while ``isRecording`` was true.
     package private(set) var transcript = FieldTranscript()
     /// Exchanges since the fault plan was installed (or the field created).
-    package private(set) var framesExchanged = 0
+    package internal(set) var framesExchanged = 0
+    /// The frames the last exchange put on the air by the model (S(WTX) requests and responses included), empty
+    /// without a model.
+    package internal(set) var lastExchangeAir: [AirFrame] = []
     /// The tag the reader has selected, if any.
-    package private(set) var activeHandle: Int?
+    package internal(set) var activeHandle: Int?
     /// What the reader adds beyond the air time (detection and activation, each exchange), nil for none.
     package var readerProfile: ReaderProfile?
     /// The tag activated last: activating it again costs the reader no detection time.
@@ -66,14 +70,15 @@ package final class VirtualField: @unchecked Sendable {
         }
     }
 
-    private var entries: [FieldEntry] = []
+    /// The tags in the field, in poll order (VirtualField+Exchange.swift delivers frames to them).
+    var entries: [FieldEntry] = []
     private var nextHandle = 1
     private var pendingArrivals: [Int: (tag: any VirtualTag, position: Int)] = [:]
     private var nextArrival = 1
     private var observers: [Int: (Event) -> Void] = [:]
     private var nextObserver = 1
     /// Each technology's air interface (a switch rather than a dictionary: it is asked on every frame).
-    private static func airInterface(_ technology: RFTechnology) -> any VirtualAirInterface {
+    static func airInterface(_ technology: RFTechnology) -> any VirtualAirInterface {
         switch technology {
         case .nfcA: NFCAAirInterface()
         case .nfcB: NFCBAirInterface()
@@ -296,202 +301,12 @@ package final class VirtualField: @unchecked Sendable {
         }
     }
 
-    /// Sends one frame (without CRC; FeliCa without LEN) or one ISO-DEP payload to the active tag and returns its
-    /// answer.
-    ///
-    /// Throws `notActivated` without an active tag, `linkLost` when the tag left the field (or leaves during this
-    /// frame), `timeout` when it stays silent, and whatever the fault plan injects.
-    package func exchange(_ frame: [UInt8]) throws(RFError) -> RFResponse {
-        switch try deliver(.plain(frame)) {
-        case .plain(.data(let bytes)): return .frame(bytes)
-        case .plain(.ack): return .ack
-        case .plain(.nak(let code)): return .nak(code)
-        default: throw RFError(.timeout, "no answer")
-        }
-    }
-
-    /// Sends one frame with its parity bits to the active tag (a MIFARE Classic link enciphered by Crypto1: the
-    /// ciphertext carries its own CRC_A, so the field adds none and intercepts nothing, not even HLTA) and returns
-    /// the answer as it came over the air. A tag that cannot take such frames stays silent. Faults, timing and
-    /// errors as ``exchange(_:)``.
-    package func exchange(air frame: NFCAAirFrame) throws(RFError) -> NFCAAirAnswer {
-        switch try deliver(.air(frame)) {
-        case .air(let answer) where answer != .silence: return answer
-        default: throw RFError(.timeout, "no answer")
-        }
-    }
-
-    private enum Delivery {
-        case plain([UInt8])
-        case air(NFCAAirFrame)
-        var count: Int {
-            switch self {
-            case .plain(let b): return b.count
-            case .air(let f): return f.bytes.count
-            }
-        }
-    }
-
-    private enum Delivered {
-        case plain(VirtualAnswer)
-        case air(NFCAAirAnswer)
-    }
-
-    private func hand(_ delivery: Delivery, to tag: any VirtualTag, tearAfter: Int?) -> Delivered {
-        switch delivery {
-        case .plain(let frame): return .plain(tag.receive(frame, tearAfter: tearAfter))
-        case .air(let frame):
-            return .air((tag as? any VirtualAirFrameTag)?.receive(air: frame, tearAfter: tearAfter) ?? .silence)
-        }
-    }
-
-    private func processing(_ delivery: Delivery, _ tag: any VirtualTag) -> NFCDuration {
-        switch delivery {
-        case .plain(let frame): return tag.processingTime(for: frame)
-        case .air(let frame): return tag.processingTime(for: frame.bytes)
-        }
-    }
-
-    private func deliver(_ delivery: Delivery) throws(RFError) -> Delivered {
-        guard let handle = activeHandle else { throw RFError(.notActivated, "no tag is activated") }
-        guard let i = entries.firstIndex(where: { $0.handle == handle }) else {
-            activeHandle = nil
-            throw fail(handle, RFError(.linkLost, "the tag left the field"))
-        }
-        framesExchanged += 1
-        let n = framesExchanged
-        let entry = entries[i]
-        let technology = entry.tag.activation.technology
-        let timing = timing(for: technology)
-        switch delivery {
-        case .plain(let frame): record(handle, .command(frame))
-        case .air(let frame): record(handle, .cipheredCommand(frame.bytes))
-        }
-        let extra = faultPlan.latency(for: n)
-        if extra > .zero {
-            record(handle, .fault("latency \(extra) on frame \(n)"))
-            clock.advance(by: extra)
-        }
-        let commandAir = airFrames(delivery, entry, answered: nil)
-        clock.advance(by: commandAir.map { $0.total().duration } ?? timing.frameTime(delivery.count))
-        if let profile = readerProfile { clock.advance(by: profile.perExchange) }
-        if faultPlan.mutes(at: n) && !entry.mutedByFault {
-            entries[i].mutedByFault = true
-            record(handle, .fault("tag mute from frame \(n)"))
-        }
-        if entries[i].mutedByFault {
-            clock.advance(by: timing.silenceTimeout)
-            throw fail(handle, RFError(.timeout, "no answer (tag mute)"))
-        }
-        if let bytes = faultPlan.tear(at: n) {
-            _ = hand(delivery, to: entry.tag, tearAfter: bytes)
-            clock.advance(by: processing(delivery, entry.tag))
-            record(handle, .fault("tag torn away during frame \(n) after \(bytes) bytes"))
-            remove(handle)
-            throw fail(handle, RFError(.linkLost, "the tag left the field during the exchange"))
-        }
-        let injected = faultPlan.error(at: n)
-        let answer: Delivered
-        if injected?.tagProcesses == false {
-            answer = .plain(.silence)
-        } else {
-            switch delivery {
-            case .plain(let frame):
-                answer = .plain(respond(to: frame, entryIndex: i, air: Self.airInterface(technology)))
-            case .air: answer = hand(delivery, to: entry.tag, tearAfter: nil)
-            }
-            clock.advance(by: processing(delivery, entry.tag))
-        }
-        if let injected {
-            record(handle, .fault("\(injected.code.rawValue) injected on frame \(n)"))
-            clock.advance(by: injected.code == .timeout ? timing.silenceTimeout : timing.frameDelay)
-            throw fail(handle, RFError(injected.code, "injected on frame \(n)"))
-        }
-        switch answer {
-        case .plain(.silence), .air(.silence):
-            clock.advance(by: timing.silenceTimeout)
-            throw fail(handle, RFError(.timeout, "no answer"))
-        case .plain(.data(let bytes)):
-            clock.advance(
-                by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.frameTime(bytes.count)
-            )
-            record(handle, .answer(.frame(bytes)))
-        case .plain(.ack):
-            clock.advance(by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.nibbleTime)
-            record(handle, .answer(.ack))
-        case .plain(.nak(let code)):
-            clock.advance(by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.nibbleTime)
-            record(handle, .answer(.nak(code)))
-        case .air(.frame(let f)):
-            clock.advance(
-                by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay
-                    + timing.frameTime(f.bytes.count))
-            record(handle, .cipheredAnswer(f.bytes, nibble: false))
-        case .air(.nibble(let v)):
-            clock.advance(by: answerTime(delivery, entry, answer, commandAir) ?? timing.frameDelay + timing.nibbleTime)
-            record(handle, .cipheredAnswer([v], nibble: true))
-        }
-        if faultPlan.removesAfter(n) {
-            record(handle, .fault("tag removed after frame \(n)"))
-            remove(handle)
-        }
-        return answer
-    }
-
-    /// The target as the air-time model sees it, and whether it runs ISO-DEP now.
-    private func airTarget(_ entry: FieldEntry) -> (RFTarget, Bool) {
-        (RFTarget(entry.tag.activation.air, handle: entry.handle), entry.state == .active(isoDEP: true))
-    }
-
-    /// The frames of one delivery by the model (nil without one): the command's part when `answered` is nil,
-    /// otherwise the whole exchange.
-    private func airFrames(_ delivery: Delivery, _ entry: FieldEntry, answered: Delivered?) -> [AirFrame]? {
-        guard let model = timing(for: entry.tag.activation.technology).model else { return nil }
-        let (target, isoDEP) = airTarget(entry)
-        switch delivery {
-        case .plain(let frame):
-            let response: RFResponse? =
-                switch answered {
-                case .plain(.data(let b))?: .frame(b)
-                case .plain(.ack)?: .ack
-                case .plain(.nak(let n))?: .nak(n)
-                default: nil
-                }
-            return model.exchange(frame, answer: response, target: target, isoDEP: isoDEP)
-        case .air(let f):
-            switch answered {
-            case .air(.frame(let a))?: return model.enciphered(f.bytes, answerBytes: a.bytes.count, answered: true)
-            case .air(.nibble)?: return model.enciphered(f.bytes, answerBytes: nil, answered: true)
-            default: return model.enciphered(f.bytes, answerBytes: nil, answered: false)
-            }
-        }
-    }
-
-    /// The time from the end of the command's frames to the end of the answer's, by the model (nil without one).
-    private func answerTime(
-        _ delivery: Delivery, _ entry: FieldEntry, _ answer: Delivered, _ commandAir: [AirFrame]?
-    ) -> NFCDuration? {
-        guard let commandAir, let whole = airFrames(delivery, entry, answered: answer) else { return nil }
-        let before = commandAir.total().duration
-        let after = whole.total().duration
-        return after >= before ? NFCDuration(nanoseconds: after.nanoseconds - before.nanoseconds) : .zero
-    }
-
-    /// What the air interface itself answers (HLTA, RATS, HLTB) and what it hands to the tag.
-    private func respond(to frame: [UInt8], entryIndex i: Int, air: any VirtualAirInterface) -> VirtualAnswer {
-        if let answer = air.intercept(frame, entry: &entries[i]) {
-            if entries[i].state == .halted { activeHandle = nil }
-            return answer
-        }
-        return entries[i].tag.receive(frame, tearAfter: nil)
-    }
-
-    private func fail(_ handle: Int?, _ error: RFError) -> RFError {
+    func fail(_ handle: Int?, _ error: RFError) -> RFError {
         record(handle, .failure(error))
         return error
     }
 
-    private func record(_ handle: Int?, _ event: FieldTranscript.Event) {
+    func record(_ handle: Int?, _ event: FieldTranscript.Event) {
         guard isRecording else { return }
         transcript.entries.append(FieldTranscript.Entry(time: clock.now, handle: handle, event: event))
     }

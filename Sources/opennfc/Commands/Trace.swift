@@ -11,7 +11,7 @@ extension Commands {
             (link type 264, ISO 14443, for Wireshark and tshark) and .trace (the Proxmark3 client's binary trace, \
             which does not say its protocol: pass --protocol 14a|14b|15|felica to read one). docs/TRACES.md.
             """,
-        subcommands: [traceShow, traceConvert]
+        subcommands: [traceShow, traceConvert, traceReplay]
     )
 
     static let traceOptions: [Command.Option] = [

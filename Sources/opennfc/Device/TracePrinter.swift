@@ -95,7 +95,7 @@ final class TracePrinter {
 
     /// `> 358.7 µs after 86.4 µs`, with the block's name when it has one (`< R(ACK) 273.7 µs after 91.2 µs`).
     static func describe(_ f: AirFrame) -> String {
-        let arrow = f.direction == .readerToCard ? ">" : "<"
+        let arrow = f.event == .reader ? ">" : "<"
         let what = f.label.isEmpty || f.label == "answer" ? "" : "\(f.label) "
         // A wait without a frame (SFGT after the ATS) shows as the wait alone; a frame after no gap (the first
         // WUPA) without "after".
