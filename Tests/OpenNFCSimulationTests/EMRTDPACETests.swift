@@ -77,10 +77,14 @@ import Testing
         #expect(answer.sw == 0x9000)
         switch algorithm {
         case .rsa:
-            let f = try key.rsaPublicOperation(answer.data)
-            let m1 = Array(f.dropFirst().prefix(f.count - 22))
-            let digest = try Digest.hash(.sha1, m1 + rnd)
-            let valid = f.first == 0x6A && f.last == 0xBC && Array(f.suffix(21).prefix(20)) == digest
+            // Another key's signature (the cloned chip's) is not always below DG15's modulus: then the public
+            // operation refuses it, which is as much a failed check as a wrong recovered message.
+            var valid = false
+            if let f = try? key.rsaPublicOperation(answer.data) {
+                let m1 = Array(f.dropFirst().prefix(f.count - 22))
+                let digest = try Digest.hash(.sha1, m1 + rnd)
+                valid = f.first == 0x6A && f.last == 0xBC && Array(f.suffix(21).prefix(20)) == digest
+            }
             #expect(valid == !cloned)
         case .ecdsa:
             #expect(try key.verify(answer.data, of: rnd, scheme: .ecdsa(.sha256, plain: true)) == !cloned)
