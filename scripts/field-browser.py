@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The field's web page in a real headless Chromium (issue 17 item 6), driven with Selenium.
+"""The field's web page in a real headless Chromium, driven with Selenium.
 
 Starts `opennfc field serve` with one tag file, opens the page, and checks with separate app processes:
 the app's sheet appears on the page; putting the tag on the phone from the page lets `opencorenfc-example` read it;
@@ -237,7 +237,7 @@ def main():
         check("ms of frames and gaps" in total, "the total on the air: %r" % total)
         shot("field-timeline.png")
         print("ok: the time axis draws every frame as a bar as long as its air time, with the gaps between")
-        # 5. The terminal panel against an app's CardSession over remote: (issue 27).
+        # 5. The terminal panel against an app's CardSession over remote:.
         entitlements = os.path.join(work, "App.entitlements")
         with open(entitlements, "w") as f:
             f.write('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>\n'
@@ -283,7 +283,7 @@ def main():
         shot("field-terminal.png")
         print("ok: typed SELECT and APDU got the phone's 6A82 and the handler's 6D00; the field's coming and going "
               "showed readerDetected and readerDeselected")
-        # The layout beside the iOS Simulator (issue 30 item 9): at 900 px and at 600 px nothing is wider than the
+        # The layout beside the iOS Simulator: at 900 px and at 600 px nothing is wider than the
         # window and the terminal, the shelf and the transcript are all there.
         for width in (900, 600):
             browser.set_window_size(width, 900)

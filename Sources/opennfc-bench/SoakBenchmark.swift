@@ -3,8 +3,8 @@ import OpenNFCBytes
 import OpenNFCDemo
 import OpenNFCTestSupport
 
-/// `opennfc-bench soak --seed S --sessions N`: the seeded soak of sessions and faults (issue 12 item 4;
-/// ``Soak`` in OpenNFCDemo, docs/RELIABILITY.md "Soak"). Prints the sessions, scenarios, invariant checks, how the
+/// `opennfc-bench soak --seed S --sessions N`: the seeded soak of sessions and faults
+/// (``Soak`` in OpenNFCDemo, docs/RELIABILITY.md "Soak"). Prints the sessions, scenarios, invariant checks, how the
 /// sessions ended, what the world did, the rate (release build), and every invariant violation (none expected).
 ///
 /// Options: `--seed <n>` (default 1), `--sessions <n>` (default 10,000).

@@ -1,7 +1,7 @@
 import OpenNFCBytes
 import Testing
 
-/// The one hex memory map (issue 30 item 6): numbers in hex, identical lines collapsed into `*` as `hexdump` and
+/// The one hex memory map: numbers in hex, identical lines collapsed into `*` as `hexdump` and
 /// `xxd -a` do, notes kept, the last line always shown.
 @Suite struct MemoryMapTests {
     @Test func collapsesRunsOfIdenticalLinesAndKeepsTheLast() {

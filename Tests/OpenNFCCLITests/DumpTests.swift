@@ -12,7 +12,7 @@ import Testing
         #expect(r.status == 0)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines[0] == "Tag:      ntag213, UID 04A1B2C3D4E5F6, 45 pages")
-        // The one memory map (issue 30 item 6): pages in hex, the zero pages of user memory collapsed into `*`.
+        // The one memory map: pages in hex, the zero pages of user memory collapsed into `*`.
         for line in [
             "00  04 A1 B2 9F  ....  UID 0–2, BCC0", "03  E1 10 12 00  ....  capability container",
             "04  01 03 A0 0C  ....  user memory", "*", "28  00 00 00 BD  ....  dynamic lock bytes",
@@ -32,7 +32,7 @@ import Testing
         for name in ["copy.json", "copy.nfc"] {
             let d = try ws.run(["dump", "-o", name, "--device", "sim:\(file)"])
             #expect(d.status == 0)
-            // Data on stdout, messages on stderr (issue 30 item 7): a dump saved to a file prints nothing on stdout.
+            // Data on stdout, messages on stderr: a dump saved to a file prints nothing on stdout.
             #expect(d.stdout.isEmpty)
             #expect(d.stderr.contains("Saved ntag215 04A1B2C3D4E5F6 (135 pages) to \(name).\n"))
             #expect(

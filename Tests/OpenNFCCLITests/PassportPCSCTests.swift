@@ -3,7 +3,7 @@ import OpenNFCTestSupport
 import Testing
 
 /// `opennfc passport read --device pcsc` against `opennfc emulate` of a virtual passport and ID card through the real
-/// pcscd and vsmartcard's vpcd (issue 26 items 4 and 6): BAC, PACE and secure messaging over PC/SC, passive
+/// pcscd and vsmartcard's vpcd: BAC, PACE and secure messaging over PC/SC, passive
 /// authentication against the test CSCA, the tag file untouched by the read.
 @Suite struct PassportPCSCTests {
     @Test(

@@ -4,7 +4,7 @@ import Testing
 
 /// The field's web page in a real headless Chromium driven by Selenium (scripts/field-browser.py): the app's sheet
 /// on the page, put a tag → the app reads it, Cancel → 200, the app writes → the memory map changes, Save; the
-/// terminal panel against `opencorenfc-example card` over `remote:` (issue 27); the time axis draws each frame as a bar
+/// terminal panel against `opencorenfc-example card` over `remote:`; the time axis draws each frame as a bar
 /// whose width is proportional to its air time.
 /// Runs when scripts/test could install the browser (it exports `OPENNFC_E2E_BROWSER=1`); skipped visibly otherwise.
 @Suite struct FieldBrowserTests {

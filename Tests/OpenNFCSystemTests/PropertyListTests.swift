@@ -138,7 +138,7 @@ import Testing
     }
 }
 
-/// Parsers refuse what their format forbids (issue 30 item 4): XML 1.0's characters and UTF-8, and the binary
+/// Parsers refuse what their format forbids: XML 1.0's characters and UTF-8, and the binary
 /// format's ASCII and UTF-16 strings, each error naming the line or byte offset.
 @Suite struct PropertyListRefusalTests {
     static func xml(_ string: [UInt8]) -> [UInt8] {

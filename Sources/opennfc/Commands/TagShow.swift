@@ -7,7 +7,7 @@ extension Commands {
     static let tagShow = Command(
         name: "show",
         abstract:
-            "Show a tag file: UID, chip, memory map with CC, TLVs, lock and configuration pages, the NDEF message.",
+            "Show a tag file: UID, chip, the NDEF message, then the memory map with CC, TLVs, lock and configuration pages.",
         arguments: [.init(name: "file", help: "Tag file (.json, .nfc or .ndef).")],
         options: [
             .init(name: "json", help: "Print JSON instead of text."),
@@ -60,7 +60,7 @@ extension Commands {
                 "UID: \(Hex.encode(a.uid, separator: " "))",
                 TagShowIdentifiers.line(a.air, atqa: atqa),
             ]
-            lines += report?.lines ?? []
+            // The decoded message first, then what the chip's report says (the memory map last).
             lines.append("NDEF access: \(access)")
             if let message, !message.isEmpty {
                 lines.append("NDEF message: \(message.count) bytes")
@@ -69,6 +69,7 @@ extension Commands {
             } else {
                 lines.append("NDEF message: none")
             }
+            lines += report?.lines ?? []
             Console.out(lines.joined(separator: "\n") + "\n")
             return 0
         }

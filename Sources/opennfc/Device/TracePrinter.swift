@@ -3,7 +3,7 @@ import OpenNFCRF
 
 /// `--trace`: every frame or APDU on stderr as it happens, fed by ``InstrumentedFrontend``'s observer.
 ///
-/// The format (issue 7 item 2):
+/// The format:
 /// ```
 /// # activated: nfcA UID 04A1B2C3D4E5F6 ATQA 0044 SAK 00
 /// > 60  # GET_VERSION
