@@ -175,33 +175,19 @@ package struct DERTime: Sendable, Hashable, Comparable, CustomStringConvertible 
         )
     }
 
-    /// The time `seconds` after 1970-01-01T00:00:00Z (civil-from-days, proleptic Gregorian calendar).
+    /// The time `seconds` after 1970-01-01T00:00:00Z (proleptic Gregorian calendar, ``CivilCalendar``).
     package init(secondsSince1970 seconds: Int) {
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let rest = seconds - days * 86400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
+        let date = CivilCalendar.date(days: days)
         self.init(
-            year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d, hour: rest / 3600, minute: rest / 60 % 60,
+            year: date.year, month: date.month, day: date.day, hour: rest / 3600, minute: rest / 60 % 60,
             second: rest % 60)
     }
 
     /// Seconds since 1970-01-01T00:00:00Z.
     package var secondsSince1970: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        return days * 86400 + hour * 3600 + minute * 60 + second
+        CivilCalendar.days(year: year, month: month, day: day) * 86400 + hour * 3600 + minute * 60 + second
     }
 
     package static func < (a: DERTime, b: DERTime) -> Bool { a.secondsSince1970 < b.secondsSince1970 }

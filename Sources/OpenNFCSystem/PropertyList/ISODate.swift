@@ -1,3 +1,5 @@
+internal import OpenNFCBytes
+
 /// ISO 8601 `YYYY-MM-DDTHH:MM:SSZ` dates as seconds since 2001-01-01T00:00:00Z (the plist reference date).
 enum ISODate {
     static func secondsSinceReferenceDate(_ s: String) -> Double? {
@@ -33,25 +35,10 @@ enum ISODate {
             (daysFromCivil(0, 1, 1) - daysFromCivil(2001, 1, 1)) * 86400)..<Double(
             (daysFromCivil(10000, 1, 1) - daysFromCivil(2001, 1, 1)) * 86400)
 
-    /// Days since 1970-01-01 for a proleptic Gregorian date (H. Hinnant's civil-calendar algorithm).
-    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
+    static func daysFromCivil(_ y: Int, _ m: Int, _ d: Int) -> Int { CivilCalendar.days(year: y, month: m, day: d) }
 
-    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let date = CivilCalendar.date(days: days)
+        return (date.year, date.month, date.day)
     }
 }
