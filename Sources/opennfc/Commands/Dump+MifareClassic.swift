@@ -12,6 +12,22 @@ import OpenNFCTags
 /// opened with the other key, key B not readable) is saved as unknown (`??`), not as the zeros the card answered, and
 /// `restore` keeps the card's own key there.
 enum MifareClassicDumpCommand {
+    /// The family's entry in ``DumpFamily/all``.
+    static let family = DumpFamily(
+        section: "mifareClassic", takesPassword: false,
+        dumps: { if case .mifareClassic = $0.identified.kind { true } else { false } },
+        dump: dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? MifareClassicTag else { throw DumpFamily.notOfSection(path) }
+            return try restore(s, path: path, inv)
+        },
+        info: { tag in
+            let model = MifareClassicCard(target: tag.target, frontend: tag.frontend).model
+            return .init(
+                chip: "\(tag.chip) (\(model))",
+                memory: ("\(model.sectorCount) sectors, \(model.blockCount) blocks of 16 bytes", model.blockCount * 16))
+        })
+
     static func dictionary(_ path: String?) throws -> MifareClassicKeyDictionary {
         try Commands.classicDictionary(path) ?? .wellKnown
     }

@@ -6,6 +6,21 @@ import OpenNFCTags
 /// `opennfc dump` and `opennfc restore` for NFC Forum Type 2 tags (NTAG, Ultralight): every page, configuration
 /// pages included, and the originality signature (NTAG21x §10.10, MF0ULx1 §9.13).
 enum Type2Dump {
+    /// The family's entry in ``DumpFamily/all``.
+    static let family = DumpFamily(
+        section: "type2", takesPassword: true,
+        dumps: { $0.type2Chip != nil },
+        dump: dump,
+        restore: { source, path, inv, password in
+            guard let s = source as? Type2Tag else { throw DumpFamily.notOfSection(path) }
+            return try restore(s, path: path, inv, password: password)
+        },
+        info: { tag in
+            guard let c = tag.type2Chip else { return .init(chip: tag.chip) }
+            let memory = c.memoryPages.map { pages in ("\(pages) pages of 4 bytes (\(pages * 4) bytes)", pages * 4) }
+            return .init(chip: "\(c.name) (NFC Forum Type 2)", memory: memory)
+        })
+
     /// Reads every page of the Type 2 tag in the field and prints its memory map or saves it.
     static func dump(_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32 {
         guard let chip = tag.type2Chip else {

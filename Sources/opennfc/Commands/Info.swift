@@ -146,41 +146,16 @@ enum TagInfo {
         }
     }
 
-    /// The family's own `info` lines, when its ``DumpFamily`` entry has them.
+    /// The family's own `info` lines: its ``DumpFamily`` entry's (the entry `dump` would pick), nil for a tag no
+    /// entry dumps.
     static func familyInfo(_ tag: ConnectedTag) -> DumpFamily.ChipInfo? {
         DumpFamily.all.first(where: { $0.dumps(tag) })?.info?(tag)
     }
 
-    static func chipText(_ tag: ConnectedTag) -> String {
-        if let info = familyInfo(tag) { return info.chip }
-        switch tag.identified.kind {
-        case .type2(let c): return "\(c.name) (NFC Forum Type 2)"
-        case .type1: return "\(tag.chip) (NFC Forum Type 1, Topaz)"
-        case .type3: return "\(tag.chip) (NFC Forum Type 3, FeliCa)"
-        case .desfire: return "\(tag.chip) (MIFARE DESFire, NFC Forum Type 4)"
-        case .iso7816: return "\(tag.chip) (ISO/IEC 7816-4 over ISO-DEP, NFC Forum Type 4)"
-        case .type5(let c): return "\(c.name) (NFC Forum Type 5)"
-        case .mifareClassic:
-            return "\(tag.chip) (\(MifareClassicCard(target: tag.target, frontend: tag.frontend).model))"
-        default: return tag.chip  // .unsupported, and the families whose DumpFamily entry gives their info
-        }
-    }
+    /// The chip as its family names it; for a tag of no family (unsupported), what identification said.
+    static func chipText(_ tag: ConnectedTag) -> String { familyInfo(tag)?.chip ?? tag.chip }
 
-    static func memory(_ tag: ConnectedTag) -> (text: String, bytes: Int)? {
-        if let info = familyInfo(tag) { return info.memory }
-        switch tag.identified.kind {
-        case .type2(let c):
-            guard let pages = c.memoryPages else { return nil }
-            return ("\(pages) pages of 4 bytes (\(pages * 4) bytes)", pages * 4)
-        case .type5(let c):
-            guard let n = c.systemInfo?.blockCount, let size = c.systemInfo?.blockSize else { return nil }
-            return ("\(n) blocks of \(size) bytes (\(n * size) bytes)", n * size)
-        case .mifareClassic:
-            let model = MifareClassicCard(target: tag.target, frontend: tag.frontend).model
-            return ("\(model.sectorCount) sectors, \(model.blockCount) blocks of 16 bytes", model.blockCount * 16)
-        default: return nil
-        }
-    }
+    static func memory(_ tag: ConnectedTag) -> (text: String, bytes: Int)? { familyInfo(tag)?.memory }
 
     /// NDEF status, capacity, message size and the lock state, or why there is none; never an error.
     static func ndef(_ tag: ConnectedTag) -> [Fact] {
