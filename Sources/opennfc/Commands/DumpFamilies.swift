@@ -21,6 +21,9 @@ struct DumpFamily: Sendable {
     /// What `opennfc info` prints of the chip (its family, its memory); nil for an entry `info` never picks (its
     /// `dumps` is never true).
     var info: (@Sendable (ConnectedTag) -> ChipInfo)? = nil
+    /// `opennfc info`'s lines of the family's own, printed after the NDEF lines (a password's state, the keys that
+    /// open the sectors); nil when it has none.
+    var infoFacts: (@Sendable (ConnectedTag) -> [TagInfo.Fact])? = nil
 
     /// `opennfc info`'s `Chip` and `Memory` lines.
     struct ChipInfo: Sendable {
