@@ -8,6 +8,17 @@ import OpenNFCTags
 /// access and the keys of `--keys FILE` (``DESFireCard/readImage(keys:random:)``), restored with their keys
 /// (``DESFireCard/restoreWithKeys(_:random:)``).
 enum DESFireDump {
+    /// The family's entry in ``DumpFamily/all``.
+    static let family = DumpFamily(
+        section: "desfire", takesPassword: false,
+        dumps: { if case .desfire = $0.identified.kind { true } else { false } },
+        dump: dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? DESFireEV1Tag else { throw DumpFamily.notOfSection(path) }
+            return try restore(s, path: path, inv)
+        },
+        info: { tag in .init(chip: "\(tag.chip) (MIFARE DESFire, NFC Forum Type 4)") })
+
     /// Parses a DESFire keys file: one key a line, `<aid> <key number> <cipher> <hex>` (AID 6 hex digits, most
     /// significant first; `000000` the PICC master key), `#` comments and blank lines ignored.
     static func keys(path: String) throws -> [UInt32: [UInt8: DESFireCardKey]] {

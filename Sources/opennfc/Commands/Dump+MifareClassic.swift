@@ -12,6 +12,23 @@ import OpenNFCTags
 /// opened with the other key, key B not readable) is saved as unknown (`??`), not as the zeros the card answered, and
 /// `restore` keeps the card's own key there.
 enum MifareClassicDumpCommand {
+    /// The family's entry in ``DumpFamily/all``.
+    static let family = DumpFamily(
+        section: "mifareClassic", takesPassword: false,
+        dumps: { if case .mifareClassic = $0.identified.kind { true } else { false } },
+        dump: dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? MifareClassicTag else { throw DumpFamily.notOfSection(path) }
+            return try restore(s, path: path, inv)
+        },
+        info: { tag in
+            let model = MifareClassicCard(target: tag.target, frontend: tag.frontend).model
+            return .init(
+                chip: "\(tag.chip) (\(model))",
+                memory: ("\(model.sectorCount) sectors, \(model.blockCount) blocks of 16 bytes", model.blockCount * 16))
+        },
+        infoFacts: infoFacts)
+
     static func dictionary(_ path: String?) throws -> MifareClassicKeyDictionary {
         try Commands.classicDictionary(path) ?? .wellKnown
     }
@@ -154,5 +171,47 @@ enum MifareClassicDumpCommand {
             Console.err(out)
             return 0
         }
+    }
+}
+
+extension MifareClassicDumpCommand {
+    /// `opennfc info`'s lines after NDEF: which well-known keys (A and B) open which sectors.
+    static func infoFacts(_ tag: ConnectedTag) -> [TagInfo.Fact] {
+        let card = MifareClassicCard(target: tag.target, frontend: tag.frontend)
+        var opened: [String: [Int]] = [:]
+        var closed: [Int] = []
+        for sector in 0..<card.model.sectorCount {
+            var any = false
+            for keyA in [true, false] {
+                guard let key = try? card.findKey(sector: sector, keyA: keyA, in: .wellKnown) else { continue }
+                opened["key \(keyA ? "A" : "B") \(TagInfo.hex(key))", default: []].append(sector)
+                any = true
+            }
+            if !any { closed.append(sector) }
+        }
+        var f: [TagInfo.Fact] = []
+        var json: [(String, JSONValue)] = []
+        for (name, sectors) in opened.sorted(by: { $0.key < $1.key }) {
+            f.append(TagInfo.Fact(label: "Keys", text: "\(name) opens \(sectorRanges(sectors))", key: "", json: .null))
+            json.append((name, .array(sectors.map { .int($0) })))
+        }
+        if !closed.isEmpty {
+            f.append(
+                TagInfo.Fact(
+                    label: "Keys", text: "no well-known key opens \(sectorRanges(closed))", key: "", json: .null))
+        }
+        // One JSON entry for all the lines.
+        f = f.enumerated().map { i, fact in
+            var fact = fact
+            fact.key = i == 0 ? "keys" : ""
+            fact.json = i == 0 ? .object(json + [("closed", .array(closed.map { .int($0) }))]) : .null
+            return fact
+        }
+        return f
+    }
+
+    /// "sectors 0-15" / "sector 3" / "sectors 0-3, 5" (``Commands/ranges(_:)``).
+    static func sectorRanges(_ s: [Int]) -> String {
+        (s.count == 1 ? "sector " : "sectors ") + Commands.ranges(s)
     }
 }

@@ -5,6 +5,19 @@ import OpenNFCTags
 
 /// `opennfc dump` and `opennfc restore` for NFC Forum Type 1 tags (Topaz): the whole memory, block by block.
 enum Type1Dump {
+    /// The family's entry in ``DumpFamily/all``.
+    static let family = DumpFamily(
+        section: "type1", takesPassword: false,
+        dumps: { if case .type1 = $0.identified.kind { true } else { false } },
+        dump: { tag, session, request in
+            try dump(tag, session, output: request.output, json: request.json)
+        },
+        restore: { source, path, inv, _ in
+            guard let s = source as? Type1Tag else { throw DumpFamily.notOfSection(path) }
+            return try restore(s, path: path, inv)
+        },
+        info: { tag in .init(chip: "\(tag.chip) (NFC Forum Type 1, Topaz)") })
+
     /// `dump` of the Type 1 tag in the field: prints the memory map, or saves a topaz96/topaz512 tag file.
     static func dump(_ tag: ConnectedTag, _ session: TagSession, output: String?, json: Bool) throws -> Int32 {
         let procedure = Type1NDEF(target: tag.target, frontend: tag.frontend)

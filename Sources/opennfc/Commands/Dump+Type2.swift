@@ -6,6 +6,22 @@ import OpenNFCTags
 /// `opennfc dump` and `opennfc restore` for NFC Forum Type 2 tags (NTAG, Ultralight): every page, configuration
 /// pages included, and the originality signature (NTAG21x §10.10, MF0ULx1 §9.13).
 enum Type2Dump {
+    /// The family's entry in ``DumpFamily/all``.
+    static let family = DumpFamily(
+        section: "type2", takesPassword: true,
+        dumps: { $0.type2Chip != nil },
+        dump: dump,
+        restore: { source, path, inv, password in
+            guard let s = source as? Type2Tag else { throw DumpFamily.notOfSection(path) }
+            return try restore(s, path: path, inv, password: password)
+        },
+        info: { tag in
+            guard let c = tag.type2Chip else { return .init(chip: tag.chip) }
+            let memory = c.memoryPages.map { pages in ("\(pages) pages of 4 bytes (\(pages * 4) bytes)", pages * 4) }
+            return .init(chip: "\(c.name) (NFC Forum Type 2)", memory: memory)
+        },
+        infoFacts: infoFacts)
+
     /// Reads every page of the Type 2 tag in the field and prints its memory map or saves it.
     static func dump(_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32 {
         guard let chip = tag.type2Chip else {
@@ -97,5 +113,37 @@ enum Type2Dump {
             }
             return 0
         }
+    }
+}
+
+extension Type2Dump {
+    /// `opennfc info`'s lines after NDEF, for NTAG21x and Ultralight EV1 only: AUTH0 from the configuration pages,
+    /// and READ_SIG (NTAG213/215/216 §10.8).
+    static func infoFacts(_ tag: ConnectedTag) -> [TagInfo.Fact] {
+        var f: [TagInfo.Fact] = []
+        guard let chip = tag.type2Chip, [.ntag21x, .ultralightEV1].contains(chip.family) else { return f }
+        if let password = try? NTAGPassword(target: tag.target, chip: chip, frontend: tag.frontend),
+            let config = try? password.configuration()
+        {
+            let total = password.totalPages
+            let text =
+                config.isProtecting(totalPages: total)
+                ? "set: pages from \(String(format: "%02Xh", config.auth0)) need it for "
+                    + (config.protectsReads ? "reading and writing" : "writing")
+                : "none (AUTH0 \(String(format: "%02Xh", config.auth0)): no page protected)"
+            f.append(
+                TagInfo.Fact(
+                    label: "Password", text: text, key: "passwordProtected",
+                    json: .bool(config.isProtecting(totalPages: total))))
+        }
+        if let sig = Type2MemoryReader.readSignature(chip, tag.frontend) {
+            let all0 = sig.allSatisfy { $0 == 0 }
+            f.append(
+                TagInfo.Fact(
+                    label: "Signature",
+                    text: all0 ? "all zeros (not personalised)" : "\(TagInfo.hex(sig)) (NXP originality, not verified)",
+                    key: "signature", json: .string(TagInfo.hex(sig))))
+        }
+        return f
     }
 }

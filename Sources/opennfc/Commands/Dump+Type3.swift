@@ -6,6 +6,26 @@ import OpenNFCTags
 /// `opennfc dump` and `opennfc restore` for NFC Forum Type 3 (FeliCa) as the user sees them: the listing, the JSON,
 /// the tag file. The reads and writes are ``FeliCaMemoryReader``'s and ``Type3Link``'s (`OpenNFCTags/Type3/`).
 enum Type3Dump {
+    /// The family's entries in ``DumpFamily/all``: `dump` reads a FeliCa Lite-S or a FeliCa Standard; `restore`
+    /// takes a felica-lite-s dump (section `felica`) in ``family`` and a felica-standard dump (`felicaStandard`) in
+    /// ``standardFamily``.
+    static let family = DumpFamily(
+        section: "felica", takesPassword: false,
+        dumps: { if case .type3 = $0.identified.kind { true } else { false } },
+        dump: dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? FeliCaLiteSTag else { throw DumpFamily.notOfSection(path) }
+            return try restoreLiteS(s, path: path, inv)
+        },
+        info: { tag in .init(chip: "\(tag.chip) (NFC Forum Type 3, FeliCa)") })
+
+    static let standardFamily = DumpFamily(
+        section: "felicaStandard", takesPassword: false, dumps: { _ in false }, dump: dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? FeliCaStandardTag else { throw DumpFamily.notOfSection(path) }
+            return try restoreStandard(s, path: path, inv)
+        })
+
     static func dump(_ tag: ConnectedTag, _ session: TagSession, _ request: DumpRequest) throws -> Int32 {
         let link = Type3Link(frontend: tag.frontend, idm: tag.target.identifier)
         let pmm = tag.target.nfcF?.pmm ?? []

@@ -5,6 +5,17 @@ import OpenNFCTags
 
 /// `opennfc dump` and `opennfc restore` for NFC Forum Type 4 tags (T4T 2.0 §5): the CC and the whole NDEF file.
 enum Type4Dump {
+    /// The family's entry in ``DumpFamily/all``: any ISO 7816-4 card over ISO-DEP.
+    static let family = DumpFamily(
+        section: "iso7816", takesPassword: false,
+        dumps: { if case .iso7816 = $0.identified.kind { true } else { false } },
+        dump: dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? Type4Tag else { throw DumpFamily.notOfSection(path) }
+            return try restore(s, path: path, inv)
+        },
+        info: { tag in .init(chip: "\(tag.chip) (ISO/IEC 7816-4 over ISO-DEP, NFC Forum Type 4)") })
+
     /// Reads the NDEF application of the ISO-DEP tag in the field.
     static func read(_ tag: ConnectedTag) throws -> Type4NDEFImage {
         let procedure = Type4NDEF(target: tag.target, frontend: tag.frontend)

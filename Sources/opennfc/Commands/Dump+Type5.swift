@@ -6,6 +6,25 @@ import OpenNFCTags
 /// `opennfc dump` and `opennfc restore` for ISO/IEC 15693 tags (NFC Forum Type 5) as the user sees them: the
 /// listing, the JSON, the tag file. The reads and writes are ``Type5MemoryReader``'s (`OpenNFCTags/Type5/`).
 enum Type5Dump {
+    /// The family's entry in ``DumpFamily/all``.
+    static let family = DumpFamily(
+        section: "type5", takesPassword: false,
+        dumps: { if case .type5 = $0.identified.kind { true } else { false } },
+        dump: dump,
+        restore: { source, path, inv, _ in
+            guard let s = source as? ISO15693Tag else { throw DumpFamily.notOfSection(path) }
+            return try restore(s, path: path, inv)
+        },
+        info: { tag in
+            guard case .type5(let c) = tag.identified.kind else { return .init(chip: tag.chip) }
+            guard let n = c.systemInfo?.blockCount, let size = c.systemInfo?.blockSize else {
+                return .init(chip: "\(c.name) (NFC Forum Type 5)")
+            }
+            return .init(
+                chip: "\(c.name) (NFC Forum Type 5)",
+                memory: ("\(n) blocks of \(size) bytes (\(n * size) bytes)", n * size))
+        })
+
     typealias Image = Type5MemoryReader.Image
 
     static func read(_ link: Type5Link) throws(CLIError) -> Image {

@@ -2,14 +2,14 @@ import OpenNFCBytes
 import OpenNFCSimulation
 
 /// The per-family half of `opennfc dump` and `opennfc restore`: one entry per tag family, the one list these two
-/// commands dispatch through (docs/ADDING-A-TAG-FAMILY.md). A family adds its `Dump+<Family>.swift` file, which
-/// defines its entry (`MIFAREPlusDumpCommand.family`; the older families' entries are below), and one line to
-/// ``all``; `dump` walks the entries in order (DESFire before Type 4, as identification does) and
-/// `restore` picks the entry whose tag-file section the loaded dump has.
+/// commands and `opennfc info` dispatch through (docs/ADDING-A-TAG-FAMILY.md). A family adds its `Dump+<Family>.swift`
+/// file, which defines its entry (`<Family>Dump.family`), and one entry to ``all``; `dump` walks the entries in order
+/// (DESFire before Type 4, as identification does), `info` asks the first that dumps the tag for its chip and memory,
+/// and `restore` picks the entry whose tag-file section the loaded dump has.
 struct DumpFamily: Sendable {
-    /// The family's section in tag files (``TagFileChip/section``): `type2`, `iso7816`, `desfire`.
+    /// The family's section in tag files (``TagFileChip/section``).
     let section: String
-    /// Whether `--password` (Type 2 PWD_AUTH) applies to this family.
+    /// Whether `--password` applies to this family (its `restore` is given it).
     let takesPassword: Bool
     /// True when the tag in the field is one this entry dumps.
     let dumps: @Sendable (ConnectedTag) -> Bool
@@ -18,9 +18,12 @@ struct DumpFamily: Sendable {
     /// Connects to the tag in the field and writes the loaded dump (a tag of this entry's section) to it.
     let restore:
         @Sendable (_ source: any VirtualTag, _ path: String, _ inv: Invocation, _ password: [UInt8]?) throws -> Int32
-    /// What `opennfc info` prints of the chip (its family, its memory), when the family's entry says it; nil for the
-    /// families whose lines are still in `Info.swift`'s own table.
+    /// What `opennfc info` prints of the chip (its family, its memory); nil for an entry `info` never picks (its
+    /// `dumps` is never true).
     var info: (@Sendable (ConnectedTag) -> ChipInfo)? = nil
+    /// `opennfc info`'s lines of the family's own, printed after the NDEF lines (a password's state, the keys that
+    /// open the sectors); nil when it has none.
+    var infoFacts: (@Sendable (ConnectedTag) -> [TagInfo.Fact])? = nil
 
     /// `opennfc info`'s `Chip` and `Memory` lines.
     struct ChipInfo: Sendable {
@@ -35,7 +38,8 @@ struct DumpFamily: Sendable {
 
     /// Every family `dump` and `restore` handle, in the order `dump` tries them.
     static let all: [DumpFamily] = [
-        .desfire, .type1, .type4, .type2, .type5, .type3, .type3Standard, .mifareClassic, MIFAREPlusDumpCommand.family,
+        DESFireDump.family, Type1Dump.family, Type4Dump.family, Type2Dump.family, Type5Dump.family, Type3Dump.family,
+        Type3Dump.standardFamily, MifareClassicDumpCommand.family, MIFAREPlusDumpCommand.family,
     ]
 }
 
@@ -49,57 +53,6 @@ struct DumpRequest {
     var keys: String? = nil
     /// `--key`: an Ultralight C's 3DES key, authenticated with before the first page and saved in the key pages.
     var ultralightCKey: [UInt8]? = nil
-}
-
-extension DumpFamily {
-    static let desfire = DumpFamily(
-        section: "desfire", takesPassword: false,
-        dumps: { if case .desfire = $0.identified.kind { true } else { false } },
-        dump: DESFireDump.dump,
-        restore: { source, path, inv, _ in
-            guard let s = source as? DESFireEV1Tag else { throw notOfSection(path) }
-            return try DESFireDump.restore(s, path: path, inv)
-        })
-
-    static let type1 = DumpFamily(
-        section: "type1", takesPassword: false,
-        dumps: { if case .type1 = $0.identified.kind { true } else { false } },
-        dump: { tag, session, request in
-            try Type1Dump.dump(tag, session, output: request.output, json: request.json)
-        },
-        restore: { source, path, inv, _ in
-            guard let s = source as? Type1Tag else { throw notOfSection(path) }
-            return try Type1Dump.restore(s, path: path, inv)
-        })
-
-    static let type4 = DumpFamily(
-        section: "iso7816", takesPassword: false,
-        dumps: { if case .iso7816 = $0.identified.kind { true } else { false } },
-        dump: Type4Dump.dump,
-        restore: { source, path, inv, _ in
-            guard let s = source as? Type4Tag else { throw notOfSection(path) }
-            return try Type4Dump.restore(s, path: path, inv)
-        })
-
-    static let type2 = DumpFamily(
-        section: "type2", takesPassword: true,
-        dumps: { $0.type2Chip != nil },
-        dump: Type2Dump.dump,
-        restore: { source, path, inv, password in
-            guard let s = source as? Type2Tag else { throw notOfSection(path) }
-            return try Type2Dump.restore(s, path: path, inv, password: password)
-        })
-}
-
-extension DumpFamily {
-    static let type5 = DumpFamily(
-        section: "type5", takesPassword: false,
-        dumps: { if case .type5 = $0.identified.kind { true } else { false } },
-        dump: Type5Dump.dump,
-        restore: { source, path, inv, _ in
-            guard let s = source as? ISO15693Tag else { throw notOfSection(path) }
-            return try Type5Dump.restore(s, path: path, inv)
-        })
 }
 
 extension DumpRequest {
@@ -117,37 +70,6 @@ extension DumpRequest {
             throw CLIError.failure("\(error)")
         }
     }
-}
-
-extension DumpFamily {
-    /// Type 3: `dump` reads a FeliCa Lite-S or a FeliCa Standard (`Dump+Type3.swift`); `restore` takes a
-    /// felica-lite-s dump (section `felica`) here and a felica-standard dump (`felicaStandard`) in the next entry.
-    static let type3 = DumpFamily(
-        section: "felica", takesPassword: false,
-        dumps: { if case .type3 = $0.identified.kind { true } else { false } },
-        dump: Type3Dump.dump,
-        restore: { source, path, inv, _ in
-            guard let s = source as? FeliCaLiteSTag else { throw notOfSection(path) }
-            return try Type3Dump.restoreLiteS(s, path: path, inv)
-        })
-
-    static let type3Standard = DumpFamily(
-        section: "felicaStandard", takesPassword: false, dumps: { _ in false }, dump: Type3Dump.dump,
-        restore: { source, path, inv, _ in
-            guard let s = source as? FeliCaStandardTag else { throw notOfSection(path) }
-            return try Type3Dump.restoreStandard(s, path: path, inv)
-        })
-}
-
-extension DumpFamily {
-    static let mifareClassic = DumpFamily(
-        section: "mifareClassic", takesPassword: false,
-        dumps: { if case .mifareClassic = $0.identified.kind { true } else { false } },
-        dump: MifareClassicDumpCommand.dump,
-        restore: { source, path, inv, _ in
-            guard let s = source as? MifareClassicTag else { throw notOfSection(path) }
-            return try MifareClassicDumpCommand.restore(s, path: path, inv)
-        })
 }
 
 /// `dump --json`: the tag file's JSON with its hex strings written without spaces, as every `--json` of the CLI writes

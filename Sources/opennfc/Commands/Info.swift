@@ -73,10 +73,7 @@ enum TagInfo {
             facts.append(Fact(label: "Memory", text: memory.text, key: "memory", json: .int(memory.bytes)))
         }
         facts += ndef(tag)
-        if tag.type2Chip.map({ [.ntag21x, .ultralightEV1].contains($0.family) }) ?? false {
-            facts += type2Extras(tag)
-        }
-        if case .mifareClassic = tag.identified.kind { facts += classicKeys(tag) }
+        facts += family(tag)?.infoFacts?(tag) ?? []
         facts += felicaSystemCodes(tag) + nxpType5Signature(tag)
         return facts
     }
@@ -146,41 +143,16 @@ enum TagInfo {
         }
     }
 
-    /// The family's own `info` lines, when its ``DumpFamily`` entry has them.
-    static func familyInfo(_ tag: ConnectedTag) -> DumpFamily.ChipInfo? {
-        DumpFamily.all.first(where: { $0.dumps(tag) })?.info?(tag)
-    }
+    /// The tag's ``DumpFamily`` entry (the one `dump` would pick), nil for a tag no entry dumps.
+    static func family(_ tag: ConnectedTag) -> DumpFamily? { DumpFamily.all.first(where: { $0.dumps(tag) }) }
 
-    static func chipText(_ tag: ConnectedTag) -> String {
-        if let info = familyInfo(tag) { return info.chip }
-        switch tag.identified.kind {
-        case .type2(let c): return "\(c.name) (NFC Forum Type 2)"
-        case .type1: return "\(tag.chip) (NFC Forum Type 1, Topaz)"
-        case .type3: return "\(tag.chip) (NFC Forum Type 3, FeliCa)"
-        case .desfire: return "\(tag.chip) (MIFARE DESFire, NFC Forum Type 4)"
-        case .iso7816: return "\(tag.chip) (ISO/IEC 7816-4 over ISO-DEP, NFC Forum Type 4)"
-        case .type5(let c): return "\(c.name) (NFC Forum Type 5)"
-        case .mifareClassic:
-            return "\(tag.chip) (\(MifareClassicCard(target: tag.target, frontend: tag.frontend).model))"
-        default: return tag.chip  // .unsupported, and the families whose DumpFamily entry gives their info
-        }
-    }
+    /// The family's own chip and memory lines, from its ``DumpFamily`` entry.
+    static func familyInfo(_ tag: ConnectedTag) -> DumpFamily.ChipInfo? { family(tag)?.info?(tag) }
 
-    static func memory(_ tag: ConnectedTag) -> (text: String, bytes: Int)? {
-        if let info = familyInfo(tag) { return info.memory }
-        switch tag.identified.kind {
-        case .type2(let c):
-            guard let pages = c.memoryPages else { return nil }
-            return ("\(pages) pages of 4 bytes (\(pages * 4) bytes)", pages * 4)
-        case .type5(let c):
-            guard let n = c.systemInfo?.blockCount, let size = c.systemInfo?.blockSize else { return nil }
-            return ("\(n) blocks of \(size) bytes (\(n * size) bytes)", n * size)
-        case .mifareClassic:
-            let model = MifareClassicCard(target: tag.target, frontend: tag.frontend).model
-            return ("\(model.sectorCount) sectors, \(model.blockCount) blocks of 16 bytes", model.blockCount * 16)
-        default: return nil
-        }
-    }
+    /// The chip as its family names it; for a tag of no family (unsupported), what identification said.
+    static func chipText(_ tag: ConnectedTag) -> String { familyInfo(tag)?.chip ?? tag.chip }
+
+    static func memory(_ tag: ConnectedTag) -> (text: String, bytes: Int)? { familyInfo(tag)?.memory }
 
     /// NDEF status, capacity, message size and the lock state, or why there is none; never an error.
     static func ndef(_ tag: ConnectedTag) -> [Fact] {
@@ -228,35 +200,6 @@ enum TagInfo {
         ]
     }
 
-    /// NTAG21x and Ultralight EV1: AUTH0 from the configuration pages, and READ_SIG (NTAG213/215/216 §10.8).
-    static func type2Extras(_ tag: ConnectedTag) -> [Fact] {
-        var f: [Fact] = []
-        guard let chip = tag.type2Chip else { return f }
-        if let password = try? NTAGPassword(target: tag.target, chip: chip, frontend: tag.frontend),
-            let config = try? password.configuration()
-        {
-            let total = password.totalPages
-            let text =
-                config.isProtecting(totalPages: total)
-                ? "set: pages from \(String(format: "%02Xh", config.auth0)) need it for "
-                    + (config.protectsReads ? "reading and writing" : "writing")
-                : "none (AUTH0 \(String(format: "%02Xh", config.auth0)): no page protected)"
-            f.append(
-                Fact(
-                    label: "Password", text: text, key: "passwordProtected",
-                    json: .bool(config.isProtecting(totalPages: total))))
-        }
-        if let sig = Type2MemoryReader.readSignature(chip, tag.frontend) {
-            let all0 = sig.allSatisfy { $0 == 0 }
-            f.append(
-                Fact(
-                    label: "Signature",
-                    text: all0 ? "all zeros (not personalised)" : "\(hex(sig)) (NXP originality, not verified)",
-                    key: "signature", json: .string(hex(sig))))
-        }
-        return f
-    }
-
     /// NFC-F without a system code in its activation: every system the card has, by Request System Code (`0C`,
     /// JIS X 6319-4; FeliCa Users' Manual §4.4.10), sent by OpenNFCTags' Type 3 link.
     static func felicaSystemCodes(_ tag: ConnectedTag) -> [Fact] {
@@ -286,43 +229,5 @@ enum TagInfo {
                 text: all0 ? "all zeros (not personalised)" : "\(hex(sig)) (NXP originality, not verified)",
                 key: "signature", json: .string(hex(sig)))
         ]
-    }
-
-    /// MIFARE Classic: which well-known keys (A and B) open which sectors.
-    static func classicKeys(_ tag: ConnectedTag) -> [Fact] {
-        let card = MifareClassicCard(target: tag.target, frontend: tag.frontend)
-        var opened: [String: [Int]] = [:]
-        var closed: [Int] = []
-        for sector in 0..<card.model.sectorCount {
-            var any = false
-            for keyA in [true, false] {
-                guard let key = try? card.findKey(sector: sector, keyA: keyA, in: .wellKnown) else { continue }
-                opened["key \(keyA ? "A" : "B") \(hex(key))", default: []].append(sector)
-                any = true
-            }
-            if !any { closed.append(sector) }
-        }
-        var f: [Fact] = []
-        var json: [(String, JSONValue)] = []
-        for (name, sectors) in opened.sorted(by: { $0.key < $1.key }) {
-            f.append(Fact(label: "Keys", text: "\(name) opens \(ranges(sectors))", key: "", json: .null))
-            json.append((name, .array(sectors.map { .int($0) })))
-        }
-        if !closed.isEmpty {
-            f.append(Fact(label: "Keys", text: "no well-known key opens \(ranges(closed))", key: "", json: .null))
-        }
-        // One JSON entry for all the lines.
-        f = f.enumerated().map { i, fact in
-            var fact = fact
-            fact.key = i == 0 ? "keys" : ""
-            fact.json = i == 0 ? .object(json + [("closed", .array(closed.map { .int($0) }))]) : .null
-            return fact
-        }
-        return f
-    }
-
-    /// "sectors 0-15" / "sector 3" / "sectors 0-3, 5" (the ranges `iso15693` prints locked blocks with).
-    static func ranges(_ s: [Int]) -> String {
-        (s.count == 1 ? "sector " : "sectors ") + Commands.ranges(s)
     }
 }
