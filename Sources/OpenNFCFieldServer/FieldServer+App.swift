@@ -191,7 +191,10 @@ extension FieldServer {
                 log(
                     "in", text, describer.answer(r, frame, activeMode),
                     air: activeTarget.map {
-                        AirTimeModel.standard.exchange(frame, answer: r, target: $0, isoDEP: activeMode == .isoDEP)
+                        // With the S(WTX) the card sent before answering (ISO/IEC 14443-4 §7.3).
+                        AirTimeModel.standard.exchange(
+                            frame, answer: r, target: $0, isoDEP: activeMode == .isoDEP,
+                            wtxm: virtualFrontend.lastWaitingTimeExtensions)
                     } ?? [])
                 return .result(id: id, .response(r))
             } catch {

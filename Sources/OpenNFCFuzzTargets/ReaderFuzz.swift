@@ -103,7 +103,7 @@ enum ReaderFuzz {
             case .received(let r): script += ScriptedFrontend.entry(r)
             case .failed: script.append(0xFF)
             case .authenticated: script.append(0x00)
-            case .activated, .deactivated: break
+            case .activated, .deactivated, .waitingTimeExtensions: break
             }
         }
         field.place(tag)

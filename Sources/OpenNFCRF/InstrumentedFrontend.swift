@@ -22,6 +22,9 @@ package enum RFTraceEvent: Sendable, Hashable {
     case activated(RFTarget)
     case authenticated(RFAuthentication)
     case sent([UInt8])
+    /// The card asked for more time before its answer: the WTXM of each S(WTX) request it sent (ISO/IEC 14443-4
+    /// §7.3), reported by a frontend that knows (``AirReporting``), just before the `received` it delays.
+    case waitingTimeExtensions([UInt8])
     case received(RFResponse)
     case failed(RFError)
     case deactivated
@@ -80,6 +83,9 @@ package final class InstrumentedFrontend: RFFrontend {
             case .frame(let b): counts.bytesReceived += b.count
             case .ack, .nak: counts.bytesReceived += 1
             }
+            if let wtxm = (base as? any AirReporting)?.lastWaitingTimeExtensions, !wtxm.isEmpty {
+                observer?(.waitingTimeExtensions(wtxm))
+            }
             observer?(.received(r))
             return r
         } catch {
@@ -92,4 +98,10 @@ package final class InstrumentedFrontend: RFFrontend {
         base.deactivate()
         observer?(.deactivated)
     }
+}
+
+extension InstrumentedFrontend: AirReporting {
+    /// What the wrapped frontend reports (empty when it reports nothing), so a recorder or a tracer above this one
+    /// still sees the card's S(WTX).
+    package var lastWaitingTimeExtensions: [UInt8] { (base as? any AirReporting)?.lastWaitingTimeExtensions ?? [] }
 }

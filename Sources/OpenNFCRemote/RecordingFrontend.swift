@@ -145,3 +145,9 @@ package final class RecordingFrontend: RFFrontend {
         return target.map { airModel.exchange(command, answer: answer, target: $0, wtxm: wtxm) } ?? []
     }
 }
+
+extension RecordingFrontend: AirReporting {
+    /// What the recorded frontend reports, so a tracer above the recorder (`--trace` with `--record`) still sees
+    /// the card's S(WTX).
+    package var lastWaitingTimeExtensions: [UInt8] { (base as? any AirReporting)?.lastWaitingTimeExtensions ?? [] }
+}

@@ -4,8 +4,9 @@ import OpenNFCRemote
 import OpenNFCSimulation
 import Testing
 
-/// An ISO-DEP card with FWI 4 (ATS `03 28 40`: TB(1) `40`, FWT 4.83 ms) that thinks 12 ms before each answer.
-private final class ThinkingCard: VirtualTag {
+/// An ISO-DEP card with FWI 4 (ATS `03 28 40`: TB(1) `40`, FWT 4.83 ms) that thinks 12 ms before each answer
+/// (also `WTXTraceTests`).
+final class ThinkingCard: VirtualTag {
     var chip: String { "thinking" }
     var activation: VirtualActivation {
         VirtualActivation(

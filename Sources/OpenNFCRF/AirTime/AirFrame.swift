@@ -78,6 +78,27 @@ extension Sequence where Element == AirFrame {
     package func airOnly() -> AirTime { map(\.air).total() }
     /// The gaps only.
     package func gapsOnly() -> AirTime { map(\.gap).total() }
+
+    /// `--trace`'s comment on what one event put on the air (docs/TIMING.md): `#   on air: ` and every frame as
+    /// ``AirFrame/traceText``.
+    package func onAirComment() -> String { "#   on air: " + map(\.traceText).joined(separator: ", ") }
+
+    /// `--trace`'s closing total: `# air: 12.345 ms on the air (frames 10.123 ms, gaps 2.222 ms)`.
+    package func airTotalComment() -> String {
+        "# air: \(total()) on the air (frames \(airOnly()), gaps \(gapsOnly()))"
+    }
+}
+
+extension AirFrame {
+    /// One frame as `--trace` names it: `> 358.7 µs after 86.4 µs`, with the block's name when it has one
+    /// (`< R(ACK) 273.7 µs after 91.2 µs`, `< S(WTX) 358.7 µs after 86.4 µs`). A wait without a frame (SFGT after
+    /// the ATS) shows as the wait alone; a frame after no gap (the first WUPA) without "after".
+    package var traceText: String {
+        let arrow = event == .reader ? ">" : "<"
+        let what = label.isEmpty || label == "answer" ? "" : "\(label) "
+        if air == .zero { return "\(arrow) \(what)\(gap)" }
+        return gap == .zero ? "\(arrow) \(what)\(air)" : "\(arrow) \(what)\(air) after \(gap)"
+    }
 }
 
 /// A frontend that knows more of what its last exchange put on the air than the command and the answer say: a

@@ -106,11 +106,13 @@ package struct ReaderProfile: Sendable, Hashable {
 }
 
 /// Follows the events of an ``InstrumentedFrontend`` and names the frames each one put on the air by the model:
-/// what `--trace` prints and `--timing` adds up.
+/// what `--trace` prints and `--timing` adds up. An exchange's frames include the S(WTX) requests and responses the
+/// frontend reported before the answer (``RFTraceEvent/waitingTimeExtensions(_:)``).
 package struct AirTracker: Sendable, Hashable {
     package var model: AirTimeModel
     private var target: RFTarget?
     private var pending: [UInt8]?
+    private var wtxm: [UInt8] = []
 
     package init(model: AirTimeModel = .standard) { self.model = model }
 
@@ -123,13 +125,24 @@ package struct AirTracker: Sendable, Hashable {
             return model.activation(t, isoDEP: t.isISODEP)
         case .sent(let c):
             pending = c
+            wtxm = []
+            return []
+        case .waitingTimeExtensions(let m):
+            // Placed with the answer they delayed (ISO/IEC 14443-4 §7.3: between the command and the answer).
+            wtxm += m
             return []
         case .received(let r):
-            defer { pending = nil }
+            defer {
+                pending = nil
+                wtxm = []
+            }
             guard let t = target, let c = pending else { return [] }
-            return model.exchange(c, answer: r, target: t)
+            return model.exchange(c, answer: r, target: t, wtxm: wtxm)
         case .failed:
-            defer { pending = nil }
+            defer {
+                pending = nil
+                wtxm = []
+            }
             guard let t = target, let c = pending else { return [] }
             return model.exchange(c, answer: nil, target: t)
         case .deactivated:
@@ -179,7 +192,7 @@ package struct TimingAccount: Sendable, Hashable {
             case .ack, .nak: n = 1
             }
             host = host + profile.hostTime(commandBytes: command.count, answerBytes: n)
-        case .failed, .deactivated, .authenticated:
+        case .failed, .deactivated, .authenticated, .waitingTimeExtensions:
             break
         }
     }

@@ -228,6 +228,9 @@ package final class NFCSystem: @unchecked Sendable {
             text =
                 "→ \(b.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined(separator: " "))"
         case .received(let r): text = "← \(r)"
+        case .waitingTimeExtensions(let m):
+            // The card asked for more time before answering (ISO/IEC 14443-4 §7.3).
+            text = "S(WTX) " + m.map { "WTXM \($0)" }.joined(separator: ", ")
         case .authenticated(let a): text = "authenticated \(a)"
         case .failed(let err): text = "✕ \(err)"
         case .deactivated: text = "deactivated"

@@ -21,7 +21,9 @@ import OpenNFCRF
 ///
 /// After each activation, exchange and release, a `#   on air:` comment names the frames it put on the air by the
 /// air-time model (docs/TIMING.md): each frame's duration and the gap the standard requires before it
-/// (`> 358.7 µs after 86.4 µs`); the `# air:` line before the count adds them all up (no reader or host time).
+/// (`> 358.7 µs after 86.4 µs`), the S(WTX) requests and responses of a card that asked for more time included
+/// (`< S(WTX) … after …, > S(WTX) answer … after …`, when the frontend reports them: ``AirReporting``); the `# air:`
+/// line before the count adds them all up (no reader or host time). The lines are ``AirFrame/traceText``'s.
 final class TracePrinter {
     private let write: (String) -> Void
     private(set) var framesSent = 0
@@ -41,7 +43,7 @@ final class TracePrinter {
         defer {
             if !frames.isEmpty {
                 airFrames += frames
-                write("#   on air: " + frames.map(Self.describe).joined(separator: ", ") + "\n")
+                write(frames.onAirComment() + "\n")
             }
         }
         switch event {
@@ -50,6 +52,9 @@ final class TracePrinter {
             write("# activated: \(t)\n")
         case .authenticated(let a):
             write("# authenticated: \(a)\n")
+        case .waitingTimeExtensions:
+            // Shown with the answer they delayed, in its `on air` line (ISO/IEC 14443-4 §7.3).
+            break
         case .sent(let c):
             framesSent += 1
             lastCommand = c
@@ -86,21 +91,9 @@ final class TracePrinter {
     /// The closing lines: the air time, then the frame count.
     func finish() {
         if !airFrames.isEmpty {
-            write(
-                "# air: \(airFrames.total()) on the air (frames \(airFrames.airOnly()), gaps \(airFrames.gapsOnly()))\n"
-            )
+            write(airFrames.airTotalComment() + "\n")
         }
         write("frames: \(framesSent)\n")
-    }
-
-    /// `> 358.7 µs after 86.4 µs`, with the block's name when it has one (`< R(ACK) 273.7 µs after 91.2 µs`).
-    static func describe(_ f: AirFrame) -> String {
-        let arrow = f.event == .reader ? ">" : "<"
-        let what = f.label.isEmpty || f.label == "answer" ? "" : "\(f.label) "
-        // A wait without a frame (SFGT after the ATS) shows as the wait alone; a frame after no gap (the first
-        // WUPA) without "after".
-        if f.air == .zero { return "\(arrow) \(what)\(f.gap)" }
-        return f.gap == .zero ? "\(arrow) \(what)\(f.air)" : "\(arrow) \(what)\(f.air) after \(f.gap)"
     }
 
     private func line(_ text: String, _ comment: String?) -> String {
