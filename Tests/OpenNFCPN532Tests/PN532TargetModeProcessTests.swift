@@ -46,8 +46,10 @@ import Testing
         card.release()
         #expect(emulate.waitForStderr("The reader left after", seconds: 30), "\(emulate.stderrText)")
         kill(emulate.process.processIdentifier, SIGTERM)
-        let out = emulate.finish(within: 30)
-        #expect(out.status == 0 && out.stderr.contains("Saved \(file)"), "\(out.stderr)")
+        let out = emulate.finish(within: 60)
+        #expect(
+            out.status == 0 && out.stderr.contains("Saved \(file)"),
+            "status \(out.status), \(out.finished ? "exited" : "killed after 60 s"): \(out.stderr)")
         // --save wrote what the reader changed.
         let saved = try TagFile.read(path: file)
         let direct = VirtualField(clock: VirtualClock(), timing: .instant)
