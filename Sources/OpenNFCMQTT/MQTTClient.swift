@@ -190,9 +190,6 @@ package final class MQTTClient: @unchecked Sendable {
         return String(line[r.upperBound...])
     }
 
-    /// libmosquitto's "connection lost" status (`MOSQ_ERR_CONN_LOST`), as ``Handlers/disconnected`` reports it.
-    package static let connectionLost = MosquittoStatus.connectionLost
-
     /// Starts the connection (non-blocking) and the network thread that drives it and retries it until ``stop()``.
     package func start() throws(MQTTError) {
         let first = signal.withLock { () -> Bool in
@@ -324,9 +321,6 @@ package final class MQTTClient: @unchecked Sendable {
         }
         return mid
     }
-
-    /// Sends DISCONNECT (the broker then does not publish the Will).
-    package func disconnect() { _ = lib.disconnect(handle) }
 
     /// Disconnects cleanly (DISCONNECT, so the broker does not publish the Will) and ends the network thread, waiting
     /// at most about 4 s for it. Idempotent; never call it from a handler.

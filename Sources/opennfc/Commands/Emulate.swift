@@ -68,9 +68,7 @@ extension Commands {
 enum EmulateCommand {
     /// SIGINT and SIGTERM stop the server (run() returns, then --save runs), instead of killing the process
     /// (``StopSignals``).
-    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [StopSignals] {
-        [StopSignals(stop)]
-    }
+    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> StopSignals { StopSignals(stop) }
 
     static func traceLine(_ command: [UInt8], _ response: [UInt8]?) {
         let answer = response.map { Hex.encode($0, separator: " ") } ?? "(no answer: the card left)"
@@ -111,7 +109,7 @@ enum EmulateCommand {
 
         // SIGINT and SIGTERM end the emulation cleanly (the tag is saved with --save).
         let signals = stopOnSignals { server.stop() }
-        defer { signals.forEach { $0.cancel() } }
+        defer { signals.cancel() }
         let address = "\(host):\(port)"
         DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
             if !server.isInserted {

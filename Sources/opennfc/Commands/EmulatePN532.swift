@@ -24,7 +24,7 @@ enum EmulatePN532 {
             throw CLIError.failure(error.detail)
         }
         let sources = EmulateCommand.stopOnSignals { server.stop() }
-        defer { sources.forEach { $0.cancel() } }
+        defer { sources.cancel() }
         Console.out(server.path + "\n")
         for tag in tags {
             Console.err(

@@ -38,7 +38,7 @@ enum EmulateTarget {
         defer { frontend.driver.transport.close() }
         let stop = StopFlag()
         let signals = EmulateCommand.stopOnSignals { stop.set() }
-        defer { signals.forEach { $0.cancel() } }
+        defer { signals.cancel() }
         let uid = tag.activation.uid
         // NFCID1t: the chip sends 08 and these three bytes (a random UID, ISO/IEC 14443-3 §6.5.4).
         let uid3 = uid.count >= 4 ? Array(uid[1..<4]) : [0x12, 0x34, 0x56]
