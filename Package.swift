@@ -40,7 +40,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // OpenSSL 3 libcrypto through dlopen (block ciphers, CMAC) and Crypto1; a vetted library both sides may use.
-        .target(name: "OpenNFCCrypto", swiftSettings: strict),
+        .target(name: "OpenNFCCrypto", dependencies: ["OpenNFCBytes"], swiftSettings: strict),
         .target(
             name: "OpenNFCSimulation", dependencies: ["OpenNFCBytes", "OpenNFCRF", "OpenNFCCrypto"],
             swiftSettings: strict),

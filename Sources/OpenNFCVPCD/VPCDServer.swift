@@ -2,12 +2,6 @@ internal import Foundation
 internal import OpenNFCBytes
 internal import Synchronization
 
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
-
 /// What a test wants to happen to one command (the emulator's fault plan).
 package enum VPCDFault: Sendable, Hashable {
     /// Execute and answer normally.
@@ -75,44 +69,19 @@ package final class VPCDServer: @unchecked Sendable {
 
     /// Connects to the vpcd slot. Throws ``VPCDErrorCode/connectionRefused`` with advice when pcscd is not there.
     package func connect() throws(VPCDError) {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-            hints.ai_socktype = SOCK_STREAM
-        #endif
-        var list: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(host, String(port), &hints, &list)
-        guard rc == 0, let first = list else {
-            throw VPCDError(.badAddress, "cannot resolve '\(host)': \(String(cString: gai_strerror(rc)))")
-        }
-        defer { freeaddrinfo(list) }
-        var lastErrno: Int32 = 0
-        var ai: UnsafeMutablePointer<addrinfo>? = first
-        while let a = ai {
-            let s = socket(a.pointee.ai_family, a.pointee.ai_socktype, a.pointee.ai_protocol)
-            if s >= 0 {
-                if Glibc_connect(s, a.pointee.ai_addr, a.pointee.ai_addrlen) == 0 {
-                    var one: Int32 = 1
-                    setsockopt(s, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                    fd.store(s, ordering: .sequentiallyConsistent)
-                    return
-                }
-                lastErrno = errno
-                close(s)
-            } else {
-                lastErrno = errno
-            }
-            ai = a.pointee.ai_next
-        }
-        if lastErrno == ECONNREFUSED {
+        switch VPCDSocket.connect(host: host, port: port) {
+        case .success(let socket):
+            fd.store(socket.descriptor, ordering: .sequentiallyConsistent)
+        case .failure(.unresolved(let why)):
+            throw VPCDError(.badAddress, "cannot resolve '\(host)': \(why)")
+        case .failure(.failed(let failure)) where failure.isRefused:
             throw VPCDError(
                 .connectionRefused,
                 "nothing listens on \(host):\(port): start pcscd with the vsmartcard vpcd driver "
                     + "(`scripts/pcscd up`, or install vsmartcard-vpcd and restart pcscd)")
+        case .failure(.failed(let failure)):
+            throw VPCDError(.socket, "cannot connect to vpcd at \(host):\(port): \(failure.text)")
         }
-        throw VPCDError(.socket, "cannot connect to vpcd at \(host):\(port): \(String(cString: strerror(lastErrno)))")
     }
 
     /// Serves the card until the driver closes the connection (pcscd stopped), ``stop()`` is called, or a fault
@@ -163,30 +132,25 @@ package final class VPCDServer: @unchecked Sendable {
     package func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
         let s = fd.load(ordering: .sequentiallyConsistent)
-        if s >= 0 { shutdown(s, Int32(SHUT_RDWR)) }
+        if s >= 0 { VPCDSocket.shutdown(s) }
     }
 
     private func closeSocket() {
         let s = fd.exchange(-1, ordering: .sequentiallyConsistent)
-        if s >= 0 { close(s) }
+        if s >= 0 { VPCDSocket.close(s) }
     }
 
     /// Reads exactly `count` bytes; false when the peer closed the connection (or ``stop()`` shut it down).
     private func receive(_ s: Int32, into buffer: inout [UInt8], count: Int) throws(VPCDError) -> Bool {
         var got = 0
         while got < count {
-            let r = buffer.withUnsafeMutableBytes { recv(s, $0.baseAddress! + got, count - got, 0) }
-            #if os(Linux)
-                var one: Int32 = 1
-                setsockopt(s, Int32(IPPROTO_TCP), Int32(TCP_QUICKACK), &one, socklen_t(MemoryLayout<Int32>.size))
-            #endif
-            if r == 0 { return false }
-            if r < 0 {
-                if errno == EINTR { continue }
-                if stopped.load(ordering: .sequentiallyConsistent) || errno == ECONNRESET { return false }
-                throw VPCDError(.connectionLost, "vpcd connection failed: \(String(cString: strerror(errno)))")
+            switch VPCDSocket(descriptor: s).receive(into: &buffer, at: got, count: count - got) {
+            case .success(0): return false
+            case .success(let r): got += r
+            case .failure(let failure):
+                if stopped.load(ordering: .sequentiallyConsistent) || failure.isReset { return false }
+                throw VPCDError(.connectionLost, "vpcd connection failed: \(failure.text)")
             }
-            got += r
         }
         return true
     }
@@ -199,35 +163,12 @@ package final class VPCDServer: @unchecked Sendable {
         let frame = [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] + payload
         var sent = 0
         while sent < frame.count {
-            #if os(Linux)
-                let flags = Int32(MSG_NOSIGNAL)
-            #else
-                let flags: Int32 = 0
-            #endif
-            let r = frame.withUnsafeBytes { Glibc_send(s, $0.baseAddress! + sent, frame.count - sent, flags) }
-            if r < 0 {
-                if errno == EINTR { continue }
+            switch VPCDSocket(descriptor: s).send(frame, from: sent) {
+            case .success(let r): sent += r
+            case .failure(let failure):
                 if stopped.load(ordering: .sequentiallyConsistent) { return }
-                throw VPCDError(.connectionLost, "vpcd connection failed: \(String(cString: strerror(errno)))")
+                throw VPCDError(.connectionLost, "vpcd connection failed: \(failure.text)")
             }
-            sent += r
         }
     }
 }
-
-// `connect`/`send` are shadowed by the methods above; reach the C functions under other names.
-#if canImport(Glibc)
-    @inline(__always) private func Glibc_connect(
-        _ s: Int32, _ addr: UnsafeMutablePointer<sockaddr>!, _ len: socklen_t
-    ) -> Int32 { Glibc.connect(s, addr, len) }
-    @inline(__always) private func Glibc_send(_ s: Int32, _ p: UnsafeRawPointer, _ n: Int, _ f: Int32) -> Int {
-        Glibc.send(s, p, n, f)
-    }
-#elseif canImport(Darwin)
-    @inline(__always) private func Glibc_connect(
-        _ s: Int32, _ addr: UnsafeMutablePointer<sockaddr>!, _ len: socklen_t
-    ) -> Int32 { Darwin.connect(s, addr, len) }
-    @inline(__always) private func Glibc_send(_ s: Int32, _ p: UnsafeRawPointer, _ n: Int, _ f: Int32) -> Int {
-        Darwin.send(s, p, n, f)
-    }
-#endif

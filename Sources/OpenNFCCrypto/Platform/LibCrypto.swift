@@ -1,4 +1,4 @@
-internal import Synchronization
+internal import OpenNFCBytes
 
 #if canImport(Glibc)
     internal import Glibc
@@ -114,7 +114,7 @@ final class LibCrypto: @unchecked Sendable {
         "DES-EDE3-CBC",
     ]
 
-    private static let shared = ProcessWideBinding<LibCrypto>()
+    private static let shared = OncePerProcess<LibCrypto, CryptoError>()
 
     /// The process-wide binding, loading the library on first use (a failure is remembered and rethrown).
     static func load() throws(CryptoError) -> LibCrypto {
@@ -230,10 +230,11 @@ final class LibCrypto: @unchecked Sendable {
     }
 }
 
-/// libcrypto opened once with `dlopen` and its symbols looked up by name: the one loader behind ``LibCrypto`` and
-/// ``LibCryptoPK``. A missing library or symbol is ``CryptoError/Code/libraryUnavailable`` with what to install.
-struct LibCryptoSymbols: @unchecked Sendable {
-    let handle: UnsafeMutableRawPointer
+/// libcrypto opened once (``SharedLibrary``, OpenNFCBytes) and its symbols looked up by name: the one loader behind
+/// ``LibCrypto`` and ``LibCryptoPK``. A missing library or symbol is ``CryptoError/Code/libraryUnavailable`` with what
+/// to install.
+struct LibCryptoSymbols: Sendable {
+    let library: SharedLibrary
 
     #if canImport(Darwin)
         static let libraryNames = ["libcrypto.3.dylib", "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib"]
@@ -243,38 +244,21 @@ struct LibCryptoSymbols: @unchecked Sendable {
 
     /// The first of ``libraryNames`` that loads.
     static func open() throws(CryptoError) -> LibCryptoSymbols {
-        var why = ""
-        for name in libraryNames {
-            if let handle = dlopen(name, RTLD_NOW) { return LibCryptoSymbols(handle: handle) }
-            why = dlerror().map { String(cString: $0) } ?? "unknown reason"
+        switch SharedLibrary.open(firstOf: libraryNames) {
+        case .success(let library): return LibCryptoSymbols(library: library)
+        case .failure(let failure):
+            throw CryptoError(
+                .libraryUnavailable,
+                "cannot load OpenSSL 3's libcrypto (\(failure.reason)); install it (Debian/Ubuntu: `apt-get install libssl3`)"
+            )
         }
-        throw CryptoError(
-            .libraryUnavailable,
-            "cannot load OpenSSL 3's libcrypto (\(why)); install it (Debian/Ubuntu: `apt-get install libssl3`)")
     }
 
     /// The function `name`, typed as `type` (a `@convention(c)` function type matching its C prototype).
     func callAsFunction<T>(_ name: String, as type: T.Type) throws(CryptoError) -> T {
-        guard let p = dlsym(handle, name) else {
+        guard let f = library.function(name, as: type) else {
             throw CryptoError(.libraryUnavailable, "libcrypto has no symbol \(name): it is not OpenSSL 3 or later")
         }
-        return unsafeBitCast(p, to: type)
-    }
-}
-
-/// A binding made once per process on first use; a failure is remembered and rethrown, so a missing library is
-/// looked for once.
-final class ProcessWideBinding<Binding: Sendable>: Sendable {
-    private let cached = Mutex<Result<Binding, CryptoError>?>(nil)
-
-    func get(_ make: () throws(CryptoError) -> Binding) throws(CryptoError) -> Binding {
-        let result: Result<Binding, CryptoError> = cached.withLock { cached in
-            if let cached { return cached }
-            let r: Result<Binding, CryptoError>
-            do throws(CryptoError) { r = .success(try make()) } catch { r = .failure(error) }
-            cached = r
-            return r
-        }
-        return try result.get()
+        return f
     }
 }

@@ -1,3 +1,5 @@
+internal import OpenNFCBytes
+
 #if canImport(Glibc)
     internal import Glibc
 #elseif canImport(Darwin)
@@ -146,7 +148,7 @@ final class LibCryptoPK: @unchecked Sendable {
 
     static let digestNames = ["SHA1", "SHA2-224", "SHA2-256", "SHA2-384", "SHA2-512"]
 
-    private static let shared = ProcessWideBinding<LibCryptoPK>()
+    private static let shared = OncePerProcess<LibCryptoPK, CryptoError>()
 
     /// The process-wide binding, on the same loaded library as ``LibCrypto`` (a failure is remembered and rethrown).
     static func load() throws(CryptoError) -> LibCryptoPK {

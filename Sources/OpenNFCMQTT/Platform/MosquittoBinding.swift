@@ -1,4 +1,4 @@
-internal import Synchronization
+internal import OpenNFCBytes
 
 #if canImport(Glibc)
     internal import Glibc
@@ -94,38 +94,28 @@ struct MosquittoBinding: @unchecked Sendable {
     /// The SONAME of Debian's `libmosquitto1` (the unversioned name exists only with the -dev package).
     static let defaultPath = "libmosquitto.so.1"
 
-    private static let shared = Mutex<Result<MosquittoBinding, MQTTError>?>(nil)
+    private static let shared = OncePerProcess<MosquittoBinding, MQTTError>()
 
-    /// The process-wide binding, loading and initialising the library on first use.
+    /// The process-wide binding, loading and initialising the library on first use (a failure is remembered).
     static func load() throws(MQTTError) -> MosquittoBinding {
-        let result = shared.withLock { cached -> Result<MosquittoBinding, MQTTError> in
-            if let cached { return cached }
-            let r: Result<MosquittoBinding, MQTTError>
-            do throws(MQTTError) {
-                r = .success(try open(path: defaultPath))
-            } catch {
-                r = .failure(error)
-            }
-            cached = r
-            return r
-        }
-        return try result.get()
+        try shared.get { () throws(MQTTError) in try open(path: defaultPath) }
     }
 
     private static func open(path: String) throws(MQTTError) -> MosquittoBinding {
-        guard let lib = dlopen(path, RTLD_NOW) else {
-            let why = dlerror().map { String(cString: $0) } ?? "unknown reason"
+        let lib: SharedLibrary
+        switch SharedLibrary.open(firstOf: [path]) {
+        case .success(let loaded): lib = loaded
+        case .failure(let failure):
             throw MQTTError(
                 .libraryUnavailable,
-                "cannot load \(path) (\(why)); install the MQTT client library (Debian/Ubuntu: "
-                    + "`apt-get install libmosquitto1`)")
+                "\(failure); install the MQTT client library (Debian/Ubuntu: `apt-get install libmosquitto1`)")
         }
         func sym<T>(_ name: String, as type: T.Type) throws(MQTTError) -> T {
-            guard let p = dlsym(lib, name) else {
+            guard let f = lib.function(name, as: type) else {
                 throw MQTTError(
                     .libraryUnavailable, "\(path) has no symbol \(name); libmosquitto 1.6 or later is needed")
             }
-            return unsafeBitCast(p, to: type)
+            return f
         }
         let initLib = try sym("mosquitto_lib_init", as: FnLibInit.self)
         let versionOf = try sym("mosquitto_lib_version", as: FnLibVersion.self)

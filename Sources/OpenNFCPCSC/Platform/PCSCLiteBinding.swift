@@ -1,6 +1,6 @@
 #if !canImport(PCSC) && canImport(Glibc)
     internal import Glibc
-    internal import Synchronization
+    internal import OpenNFCBytes
 
     // pcsc-lite on 64-bit Linux: DWORD is `unsigned long` and LONG is `long` (8 bytes each), SCARDCONTEXT and
     // SCARDHANDLE are `long`; SCARD_READERSTATE is 80 bytes (73 + padding); SCARD_IO_REQUEST is 16 bytes
@@ -75,41 +75,31 @@
     /// The library handle stays open for the life of the process (as pyscard does); the object is immutable and
     /// safe to share between threads — pcsc-lite itself serialises calls per context.
     package final class PCSCLiteBinding: PCSCTableBinding, @unchecked Sendable {
-        private static let shared = Mutex<PCSCLiteBinding?>(nil)
+        private static let shared = OncePerProcess<PCSCLiteBinding, PCSCError>(remembersFailure: false)
 
-        /// The process-wide binding, loading the library on first use.
+        /// The process-wide binding, loading the library on first use (a failure is tried again on the next use).
         package static func load(path: String = "libpcsclite.so.1") throws(PCSCError) -> PCSCLiteBinding {
-            let result: Result<PCSCLiteBinding, PCSCError> = shared.withLock { cached in
-                if let cached { return .success(cached) }
-                do {
-                    let b = PCSCLiteBinding(table: try Self.table(path: path))
-                    cached = b
-                    return .success(b)
-                } catch let error as PCSCError {
-                    return .failure(error)
-                } catch {
-                    return .failure(PCSCError(.libraryUnavailable, function: "dlopen", detail: "\(error)"))
-                }
-            }
-            return try result.get()
+            try shared.get { () throws(PCSCError) in PCSCLiteBinding(table: try Self.table(path: path)) }
         }
 
         private static func table(path: String) throws(PCSCError) -> PCSCFunctionTable {
-            guard let lib = dlopen(path, RTLD_NOW) else {
-                let why = dlerror().map { String(cString: $0) } ?? "unknown reason"
+            let lib: SharedLibrary
+            switch SharedLibrary.open(firstOf: [path]) {
+            case .success(let loaded): lib = loaded
+            case .failure(let failure):
                 throw PCSCError(
                     .libraryUnavailable, function: "dlopen",
                     detail:
-                        "cannot load \(path) (\(why)); install pcsc-lite's client library "
+                        "\(failure); install pcsc-lite's client library "
                         + "(Debian/Ubuntu: `apt-get install libpcsclite1 pcscd`)")
             }
             func sym<T>(_ name: String, as type: T.Type) throws(PCSCError) -> T {
-                guard let p = dlsym(lib, name) else {
+                guard let f = lib.function(name, as: type) else {
                     throw PCSCError(
                         .libraryUnavailable, function: "dlsym",
                         detail: "\(path) has no symbol \(name); it is not pcsc-lite, or too old a version")
                 }
-                return unsafeBitCast(p, to: type)
+                return f
             }
             let establish = try sym("SCardEstablishContext", as: FnEstablish.self)
             let release = try sym("SCardReleaseContext", as: FnRelease.self)
@@ -124,8 +114,8 @@
             let status = try sym("SCardStatus", as: FnStatus.self)
             let transmit = try sym("SCardTransmit", as: FnTransmit.self)
             let control = try sym("SCardControl", as: FnControl.self)
-            guard let t0 = dlsym(lib, "g_rgSCardT0Pci"), let t1 = dlsym(lib, "g_rgSCardT1Pci"),
-                let raw = dlsym(lib, "g_rgSCardRawPci")
+            guard let t0 = lib.address(of: "g_rgSCardT0Pci"), let t1 = lib.address(of: "g_rgSCardT1Pci"),
+                let raw = lib.address(of: "g_rgSCardRawPci")
             else {
                 throw PCSCError(
                     .libraryUnavailable, function: "dlsym", detail: "\(path) has no g_rgSCardT0Pci/T1Pci/RawPci")
