@@ -37,6 +37,7 @@ let package = Package(
             name: "OpenNFCFieldServer",
             dependencies: [
                 "OpenNFCBytes", "OpenNFCNDEF", "OpenNFCRF", "OpenNFCHTTP", "OpenNFCRemote", "OpenNFCSimulation",
+                "OpenNFCTags",
             ],
             swiftSettings: strict),
         // OpenSSL 3 libcrypto through dlopen (block ciphers, CMAC) and Crypto1; a vetted library both sides may use.
@@ -95,7 +96,7 @@ let package = Package(
             name: "OpenCoreNFCTesting",
             dependencies: [
                 "OpenCoreNFC", "OpenNFCSystem", "OpenNFCDevices", "OpenNFCSimulation", "OpenNFCRF", "OpenNFCNDEF",
-                "OpenNFCBytes",
+                "OpenNFCBytes", "OpenNFCTags",
             ],
             swiftSettings: strict),
         // The seed flows `opennfc demo` plays and the sessions benchmark: drivers, not product API (no product).

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import OpenNFCSystem
+internal import OpenNFCTags
 
 /// A contactless terminal in front of a ``VirtualPhone``, for testing a `CardSession` handler: it brings its field,
 /// selects an AID, sends APDUs (one by one, from a script, or from a closure playing the terminal's logic), takes the
@@ -96,7 +97,7 @@ public final class VirtualTerminal: @unchecked Sendable {
     /// SELECT by DF name (ISO/IEC 7816-4 §11.2.2: `00 A4 04 00 Lc AID 00`).
     @discardableResult
     public func select(aid: [UInt8]) throws(Failure) -> Response {
-        try send([0x00, 0xA4, 0x04, 0x00, UInt8(aid.count)] + aid + [0x00])
+        try send(ISO7816Select.byName(aid))
     }
 
     /// Sends a command APDU and waits (in virtual time: until the handler is idle) for the answer.

@@ -2,6 +2,7 @@ internal import Foundation
 internal import OpenNFCBytes
 internal import OpenNFCRF
 internal import OpenNFCRemote
+internal import OpenNFCTags
 
 /// The page's terminal (docs/FIELD.md "The terminal"): a contactless terminal played by a person against the app's
 /// `CardSession` over `remote:`. The app tells the field when its card is emulated and what its event stream
@@ -125,7 +126,7 @@ extension FieldServer {
                 guard (5...16).contains(aid.count) else {
                     throw FieldServerError("aid: an AID has 5 to 16 bytes (ISO/IEC 7816-4 §8.2.1.2), not \(aid.count)")
                 }
-                command = [0x00, 0xA4, 0x04, 0x00, UInt8(aid.count)] + aid + [0x00]
+                command = ISO7816Select.byName(aid)
             } else {
                 command = try hex(b, "apdu")
                 guard command.count >= 4 else {

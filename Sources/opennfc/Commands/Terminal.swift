@@ -2,6 +2,7 @@ import Foundation
 import OpenNFCBytes
 import OpenNFCRF
 import OpenNFCSystem
+import OpenNFCTags
 
 extension Commands {
     static let terminal = Command(
@@ -34,7 +35,7 @@ extension Commands {
                 }
                 steps.append(
                     .init(
-                        command: [0x00, 0xA4, 0x04, 0x00, UInt8(b.count)] + b + [0x00], expected: nil,
+                        command: ISO7816Select.byName(b), expected: nil,
                         comment: "SELECT \(b.hexString)", line: 0))
             }
             if let path = inv.value("script") {
