@@ -1,7 +1,7 @@
 package import OpenNFCBytes
 package import OpenNFCRF
 
-/// The app↔field protocol, version 1 (docs/FIELD.md): one JSON object per WebSocket text message on `/app`.
+/// The app↔field protocol, version 2 (docs/FIELD.md): one JSON object per WebSocket text message on `/app`.
 ///
 /// The app sends `hello` first, then requests that each carry an `id` and get exactly one `result` with that id
 /// (`poll`, `activate`, `exchange`, `deactivate`), and `sheet` notices (no answer). The field answers `welcome`
@@ -13,8 +13,10 @@ package import OpenNFCRF
 /// received); the field pushes `terminal` messages (the terminal's field comes or goes, an APDU to answer, the
 /// terminal stopped waiting), and the app answers each APDU with one `answer` carrying the same `terminal` number.
 package enum FieldProtocol {
-    /// The protocol version this build speaks; a `hello` with another one is refused with close code 1008.
-    package static let version = 1
+    /// The protocol version this build speaks; a `hello` with another one is refused with close code 1008. Version 1
+    /// had the reader messages only; version 2 added card emulation (`card`, `cardEvent`, `terminal`, `answer`) and
+    /// the app's session events (`appEvent`), so a field of either version names the other's version when it refuses.
+    package static let version = 2
     /// The WebSocket path of the app connection.
     package static let appPath = "/app"
     /// The port `remote:` uses when none is given.

@@ -169,8 +169,10 @@ import Testing
         #expect(garbage?.code == 1007)
         #expect(garbage?.reason.hasPrefix("message 1: not JSON") == true)
         let version = try firstClose(["{\"type\":\"hello\",\"version\":9,\"app\":\"x\",\"pid\":1}"])
-        #expect(version == WebSocketClose(1008, "protocol version 9 is not supported; this field speaks 1"))
-        let hello = "{\"type\":\"hello\",\"version\":1,\"app\":\"x\",\"pid\":1}"
+        #expect(version == WebSocketClose(1008, "protocol version 9 is not supported; this field speaks 2"))
+        let versionOne = try firstClose(["{\"type\":\"hello\",\"version\":1,\"app\":\"x\",\"pid\":1}"])
+        #expect(versionOne == WebSocketClose(1008, "protocol version 1 is not supported; this field speaks 2"))
+        let hello = "{\"type\":\"hello\",\"version\":2,\"app\":\"x\",\"pid\":1}"
         let badFrame = try firstClose([hello, "{\"type\":\"exchange\",\"id\":2,\"frame\":\"3G\"}"])
         #expect(badFrame?.code == 1007)
         #expect(badFrame?.reason.hasPrefix("message 2: frame:") == true)
