@@ -183,9 +183,13 @@ final class MiFareTagObject: TagObject, NFCMiFareTag, @unchecked Sendable {
     func sendMiFareISO7816Command(
         _ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void
     ) {
-        guard mifareFamily == .plus || mifareFamily == .desfire else {
+        // An APDU needs a tag that speaks ISO-DEP: the delivered tag's own fact (its activation announced it), not a
+        // list of families (docs/DIFFERENCES.md).
+        guard delivered.isoDEP else {
             perform({ () throws(SystemError) in
-                throw SystemError(.unsupportedFeature, "ISO 7816 commands need a MIFARE Plus or DESFire tag")
+                throw SystemError(
+                    .unsupportedFeature,
+                    "ISO 7816 commands need an ISO-DEP (ISO/IEC 14443-4) tag; this MIFARE tag is not one")
             }) { result in completionHandler(Data(), 0, 0, result.failure) }
             return
         }

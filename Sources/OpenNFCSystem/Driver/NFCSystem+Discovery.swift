@@ -142,6 +142,7 @@ extension NFCSystem {
                 identifier: t.identifier, historicalBytes: identity.historicalBytes,
                 applicationData: t.nfcB?.applicationData,
                 technology: t.technology)
+            d.isoDEP = t.isISODEP
             if let info = t.nfcB?.protocolInfo, info.count >= 3 {
                 d.proprietaryApplicationDataCoding = info[2] & 0x04 == 0
             }

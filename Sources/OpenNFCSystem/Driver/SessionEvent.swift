@@ -43,6 +43,9 @@ package struct DeliveredTag: Sendable, Hashable {
     package var proprietaryApplicationDataCoding = false
     /// The technology the tag answered on.
     package var technology: RFTechnology
+    /// Whether the tag speaks ISO-DEP (ISO/IEC 14443-4: an NFC-A target with an ATS, an NFC-B card), so it takes
+    /// ISO 7816 APDUs: what `sendMiFareISO7816Command` needs of an `NFCMiFareTag` (docs/DIFFERENCES.md).
+    package var isoDEP = false
     /// Whether the card advertises PACE (`NFCISO7816Tag.supportsPACE`, iOS 26.4): its EF.CardAccess lists a PACE
     /// protocol (ICAO Doc 9303 Part 11 §9.2.1). Checked for ISO 7816 cards in tag reader sessions.
     package var supportsPACE = false

@@ -3,6 +3,8 @@ package import OpenNFCRF
 
 /// MIFARE DESFire native commands and status codes for `--trace` and `opennfc send` (NXP MF3ICD81 datasheet §9).
 package enum DESFireTrace: FrameDescriber {
+    package static let frameModes: [RFFrameMode] = [.isoDEP]
+
     static let names: [UInt8: String] = [
         0x60: "GetVersion", 0xAF: "AdditionalFrame", 0x6A: "GetApplicationIDs", 0x5A: "SelectApplication",
         0x6F: "GetFileIDs", 0xF5: "GetFileSettings", 0xBD: "ReadData", 0x3D: "WriteData", 0x0A: "Authenticate",

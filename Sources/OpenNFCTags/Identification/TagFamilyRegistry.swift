@@ -50,6 +50,21 @@ package enum TagFamilies {
     package static let getVersionProducts: [GetVersionProduct] = [
         .mifarePlus
     ]
+
+    /// The families' `--trace` describers (`<Family>/<Family>Trace.swift`), one line per family; each says which
+    /// frame modes it names (``FrameDescriber/frameModes``). Families sharing a mode are asked in this order and the
+    /// first name wins: Type 1 before Type 2 on NFC-A (a Type 1 frame has a length no Type 2 command has); MIFARE Plus
+    /// after Type 2 on NFC-A and before Type 4 and DESFire on ISO-DEP (it claims only the codes ISO/IEC 7816-4 and
+    /// DESFire do not use); an APDU (Type 4) before a DESFire native command.
+    package static let frameDescribers: [any FrameDescriber.Type] = [
+        Type1Trace.self,
+        Type2Trace.self,
+        MIFAREPlusTrace.self,
+        Type4Trace.self,
+        DESFireTrace.self,
+        Type3Trace.self,
+        Type5Trace.self,
+    ]
 }
 
 /// A product identified by the hardware part of NXP's GetVersion (vendor `04`, type byte; AN10833 §4) after the

@@ -20,6 +20,9 @@ package import OpenNFCRF
 /// A frame is named only when its length is the command's (a Read `30`–`33` carries an 8-byte MAC, `34`–`37` none; a
 /// Write 16·n data bytes and a MAC), so an APDU of another card whose class byte happens to be `A0` stays unnamed.
 package enum MIFAREPlusTrace: FrameDescriber {
+    /// SL1's AES authentication in NFC-A frames; SL0 and SL3 commands on ISO-DEP, native or wrapped.
+    package static let frameModes: [RFFrameMode] = [.nfcA, .isoDEP]
+
     package static func describe(command c: [UInt8]) -> String? {
         guard let (code, rest, wrapped) = split(c), let name = name(code, rest) else { return nil }
         return wrapped ? "\(name) (ISO-wrapped)" : name

@@ -4,6 +4,9 @@ package import OpenNFCRF
 /// Type 1 (Topaz) commands and answers for `--trace` and `opennfc send` (NFC Forum T1T 1.2 command set): 7-byte
 /// frames `CMD ADD DATA UID0–3`, 14-byte frames `CMD ADD8 D0–D7 UID0–3`; RID carries zeros for the UID.
 package enum Type1Trace: FrameDescriber {
+    /// Type 1 frames in their own mode, and among the NFC-A ones (a Type 1 tag's frames are named with them).
+    package static let frameModes: [RFFrameMode] = [.nfcA, .type1]
+
     package static func describe(command c: [UInt8]) -> String? {
         guard c.count == 7 || c.count == 14, let first = c.first else { return nil }
         let add = c[1]

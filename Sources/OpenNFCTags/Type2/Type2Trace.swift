@@ -4,6 +4,8 @@ package import OpenNFCRF
 /// Type 2 / NTAG commands and answers for `--trace` and `opennfc send` (NFC Forum T2T §5; NTAG213/215/216 datasheet
 /// §10; MF0ULx1 §8; MIFARE Ultralight C authentication).
 package enum Type2Trace: FrameDescriber {
+    package static let frameModes: [RFFrameMode] = [.nfcA]
+
     package static func describe(command c: [UInt8]) -> String? {
         guard let first = c.first else { return nil }
         switch first {

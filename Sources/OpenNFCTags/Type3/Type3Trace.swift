@@ -7,6 +7,8 @@ package import OpenNFCRF
 /// Service, node and key-version codes are little-endian on the air and printed as 16-bit values (`0B 00` → 000B);
 /// system codes are big-endian.
 package enum Type3Trace: FrameDescriber {
+    package static let frameModes: [RFFrameMode] = [.felica]
+
     static let feliCaCommandNames: [UInt8: String] = [
         0x02: "Request Service", 0x04: "Request Response", 0x06: "Read Without Encryption",
         0x08: "Write Without Encryption", 0x0A: "Search Service Code", 0x0C: "Request System Code",

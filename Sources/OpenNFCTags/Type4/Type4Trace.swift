@@ -4,6 +4,8 @@ package import OpenNFCRF
 /// ISO/IEC 7816-4 APDUs for `--trace` and `opennfc send` on ISO-DEP (§5.1 header, §5.6 status words), and the
 /// DESFire status words in their ISO-wrapped form (`91 xx`).
 package enum Type4Trace: FrameDescriber {
+    package static let frameModes: [RFFrameMode] = [.isoDEP]
+
     package static func describe(command c: [UInt8]) -> String? {
         c.count >= 4 ? describeAPDU(c) : nil
     }

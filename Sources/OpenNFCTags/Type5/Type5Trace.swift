@@ -6,6 +6,8 @@ package import OpenNFCRF
 /// extended ones (`30`–`3C`), the NXP ICODE custom commands (NXP SL2S2002/SL2S2602 datasheets §9, manufacturer `04`)
 /// and the answer's error flag with its code (§7.4.2 Table 7).
 package enum Type5Trace: FrameDescriber {
+    package static let frameModes: [RFFrameMode] = [.nfcV]
+
     package static func describe(command c: [UInt8]) -> String? {
         guard c.count >= 2 else { return nil }
         let flags = c[0]

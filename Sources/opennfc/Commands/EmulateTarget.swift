@@ -25,11 +25,11 @@ enum EmulateTarget {
         }
         let path = inv.positionals[0]
         let tag = try TagCLI.load(path, ndefChip: inv.value("chip") ?? "ntag215")
-        guard tag.activation.technology == .nfcA, tag.activation.ats != nil else {
+        guard isPresentable(tag) else {
             throw CLIError.failure(
                 "\(path): a \(tag.chip) is not an ISO-DEP card; a PN532 in target mode presents only ISO/IEC 14443-4 A "
-                    + "cards (Type 4, DESFire, MIFARE Plus SL3): present this tag with `opennfc emulate` on vpcd or "
-                    + "`--pn532` instead")
+                    + "cards (as a new \(Self.either(presentableChips())) is): present this tag with "
+                    + "`opennfc emulate` on vpcd or `--pn532` instead")
         }
         let frontend: PN532Frontend
         do { frontend = try PN532DeviceString(parsing: String(device.dropFirst(6))).open() } catch {
@@ -78,6 +78,28 @@ enum EmulateTarget {
         if let failure { throw CLIError.failure(failure) }
         Console.err("Emulation ended\n")
         return 0
+    }
+
+    /// Whether a PN532 in target mode can present `tag`: an ISO/IEC 14443-4 A card (NFC-A with an ATS), the only
+    /// kind its TgInitAsTarget emulates (docs/PN532.md, "Target mode").
+    static func isPresentable(_ tag: any VirtualTag) -> Bool {
+        tag.activation.technology == .nfcA && tag.activation.ats != nil
+    }
+
+    /// The registered chips (``TagFile/chips``) whose new tag a PN532 in target mode can present, asked of each
+    /// chip's factory rather than listed here, so a family registering a chip needs nothing in this file. A chip
+    /// whose mode changes what it is (a MIFARE card switched to its Classic-compatible level) is listed as it ships.
+    static func presentableChips() -> [String] {
+        TagFile.chips.compactMap { chip in
+            let uid = chip.uidPrefix + [UInt8](repeating: 0x01, count: max(0, chip.uidLength - chip.uidPrefix.count))
+            guard let tag = try? chip.factory(uid, nil), isPresentable(tag) else { return nil }
+            return chip.name
+        }
+    }
+
+    /// `a, b or c`.
+    static func either(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 
     /// The historical bytes of an ATS (ISO/IEC 14443-4 §5.2): after TL, T0 and the interface bytes T0 announces.
