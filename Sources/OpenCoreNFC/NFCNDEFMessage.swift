@@ -21,8 +21,8 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
 
     /// Decodes `data`, which must hold exactly one valid NDEF message; nil otherwise.
     public convenience init?(data: Data) {
-        guard let message = try? NFCNDEFMessage.decode([UInt8](data)) else { return nil }
-        self.init(records: message.records.map(NFCNDEFPayload.init(record:)))
+        guard let records = NFCNDEFMessage.decodePayloads(byteArray(data)) else { return nil }
+        self.init(records: records)
     }
 
     /// Size in bytes of the message as stored on a tag.
@@ -56,17 +56,33 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
 
     // MARK: Codec bridge
 
-    /// Strict decoding as ``init(data:)`` applies it.
-    static func decode(_ bytes: [UInt8]) throws(NDEFError) -> NDEFMessage {
-        let message = try NDEFMessage(decoding: bytes)
-        var repairs: [NDEFRepair] = []
-        _ = try message.decodedRecords(options: .strict, repairs: &repairs)
-        return message
+    /// Strict decoding as ``init(data:)`` applies it: the message's structure, then every record the codec knows
+    /// by its RTD; the payloads keep each record and its decoding (the accessors read them, not the `Data`). Nil
+    /// when any check fails.
+    static func decodePayloads(_ bytes: [UInt8]) -> [NFCNDEFPayload]? {
+        guard let message = try? NDEFMessage(decoding: bytes) else { return nil }
+        var payloads: [NFCNDEFPayload] = []
+        payloads.reserveCapacity(message.records.count)
+        for record in message.records {
+            let decoded: NDEFDecodedRecord?
+            do { decoded = try NDEFDecodedRecord(decoding: record, options: .strict) } catch { return nil }
+            payloads.append(NFCNDEFPayload(record: record, decoded: decoded))
+        }
+        return payloads
     }
 
     /// A message holding codec records.
     convenience init(message: NDEFMessage) {
-        self.init(records: message.records.map(NFCNDEFPayload.init(record:)))
+        self.init(records: message.records.map { NFCNDEFPayload(record: $0) })
+    }
+
+    /// The bytes of the message with every record unchunked (NDEF 1.0 §3), as the testing product's virtual tags
+    /// store it; throws when a payload cannot form a record.
+    package func unchunkedBytes() throws -> [UInt8] {
+        var records: [NDEFRecord] = []
+        records.reserveCapacity(self.records.count)
+        for p in self.records { records.append(try p.ndefRecord()) }
+        return NDEFMessage(records: records).encoded()
     }
 
     /// The bytes to store on a tag: each record with its own chunk size; throws when a payload cannot form a record.
