@@ -63,9 +63,24 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
         guard let message = try? NDEFMessage(decoding: bytes) else { return nil }
         var payloads: [NFCNDEFPayload] = []
         payloads.reserveCapacity(message.records.count)
+        var repairs: [NDEFRepair] = []  // strict mode repairs nothing
         for record in message.records {
-            let decoded: NDEFDecodedRecord?
-            do { decoded = try NDEFDecodedRecord(decoding: record, options: .strict) } catch { return nil }
+            // The checks of NDEFDecodedRecord(decoding:options:) in strict mode, keeping a URI or Text record. Each
+            // type's own initializer: the protocol's convenience one is a `package` generic, which this module
+            // calls unspecialised (docs/PERFORMANCE.md).
+            let decoded: StrictDecoding?
+            do {
+                if record.isWellKnown("U") {
+                    decoded = .uri(try NDEFURIRecord(decoding: record, options: .strict, repairs: &repairs))
+                } else if record.isWellKnown("T") {
+                    decoded = .text(try NDEFTextRecord(decoding: record, options: .strict, repairs: &repairs))
+                } else {
+                    _ = try NDEFDecodedRecord(decoding: record, options: .strict)
+                    decoded = nil
+                }
+            } catch {
+                return nil
+            }
             payloads.append(NFCNDEFPayload(record: record, decoded: decoded))
         }
         return payloads
@@ -79,9 +94,10 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
     /// The bytes of the message with every record unchunked (NDEF 1.0 §3), as the testing product's virtual tags
     /// store it; throws when a payload cannot form a record.
     package func unchunkedBytes() throws -> [UInt8] {
+        let payloads = records
         var records: [NDEFRecord] = []
-        records.reserveCapacity(self.records.count)
-        for p in self.records { records.append(try p.ndefRecord()) }
+        records.reserveCapacity(payloads.count)
+        for p in payloads { records.append(try p.ndefRecord()) }
         return NDEFMessage(records: records).encoded()
     }
 

@@ -14,9 +14,10 @@ struct PayloadFields: Sendable {
     private var payloadData: Data?
     /// The codec record the fields are, while none has been set.
     private(set) var record: NDEFRecord?
-    /// What strict decoding made of `record`, when it was done (``NFCNDEFMessage/init(data:)`` decodes every record
-    /// strictly before it accepts a message): nil when not done or when the type is not one the codec knows.
-    private(set) var decoded: NDEFDecodedRecord?
+    /// What strict decoding made of `record` when it is a URI or Text record and was decoded
+    /// (``NFCNDEFMessage/init(data:)`` decodes every record strictly before it accepts a message): the two
+    /// accessors read it instead of decoding again.
+    private(set) var decoded: StrictDecoding?
 
     init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data) {
         self.format = format
@@ -25,7 +26,7 @@ struct PayloadFields: Sendable {
         self.payloadData = payload
     }
 
-    init(record: NDEFRecord, decoded: NDEFDecodedRecord?) {
+    init(record: NDEFRecord, decoded: StrictDecoding?) {
         self.format = NFCTypeNameFormat(rawValue: record.tnf.rawValue) ?? .unknown
         self.record = record
         self.decoded = decoded
@@ -52,12 +53,11 @@ struct PayloadFields: Sendable {
         return made
     }
 
-    /// Byte counts of type, ID and payload, without making `Data`.
-    var counts: (type: Int, identifier: Int, payload: Int) {
-        (
-            typeData?.count ?? record!.type.count, identifierData?.count ?? record!.id.count,
-            payloadData?.count ?? record!.payload.count
-        )
+    /// Byte counts of type, ID and payload while the fields are the record, without making `Data`; nil once a
+    /// field has been set (the fields' getters then give them, as a subclass may override them).
+    var recordCounts: (type: Int, identifier: Int, payload: Int)? {
+        guard let record else { return nil }
+        return (record.type.count, record.id.count, record.payload.count)
     }
 
     mutating func set(format: NFCTypeNameFormat) {
@@ -89,6 +89,12 @@ struct PayloadFields: Sendable {
         record = nil
         decoded = nil
     }
+}
+
+/// A URI or Text record as strict decoding read it (the two records whose accessors return decoded values).
+enum StrictDecoding: Sendable {
+    case uri(NDEFURIRecord)
+    case text(NDEFTextRecord)
 }
 
 /// `identifier` in BCP 47 form: every `_` (Foundation's locale identifiers, `en_US`) replaced by `-` (`en-US`); the

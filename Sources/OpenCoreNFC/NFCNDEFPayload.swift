@@ -65,7 +65,7 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
 
     /// A payload holding a codec record (chunk size 0), with what strict decoding made of it when that was done
     /// (`decoded`); the `Data` fields are made from the record when first read.
-    init(record: NDEFRecord, decoded: NDEFDecodedRecord? = nil) {
+    init(record: NDEFRecord, decoded: StrictDecoding? = nil) {
         self.fields = Mutex(PayloadFields(record: record, decoded: decoded))
         self.chunkSize = 0
         super.init()
@@ -127,9 +127,12 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     /// The URI of a valid Well Known "U" record; nil for any other record.
     open func wellKnownTypeURIPayload() -> URL? {
         let uri: NDEFURIRecord
+        var ignored: [NDEFRepair] = []  // strict mode repairs nothing
         if case .uri(let decoded)? = fields.withLock({ $0.decoded }) {
             uri = decoded  // NFCNDEFMessage(data:) decoded it strictly, as below
-        } else if let record = try? ndefRecord(), let decoded = try? NDEFURIRecord(decoding: record) {
+        } else if let record = try? ndefRecord(),
+            let decoded = try? NDEFURIRecord(decoding: record, options: .strict, repairs: &ignored)
+        {
             uri = decoded
         } else {
             return nil
@@ -143,9 +146,12 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     /// The text and locale of a valid Well Known "T" record; (nil, nil) for any other record.
     public func wellKnownTypeTextPayload() -> (String?, Locale?) {
         let text: NDEFTextRecord
+        var ignored: [NDEFRepair] = []  // strict mode repairs nothing
         if case .text(let decoded)? = fields.withLock({ $0.decoded }) {
             text = decoded  // NFCNDEFMessage(data:) decoded it strictly, as below
-        } else if let record = try? ndefRecord(), let decoded = try? NDEFTextRecord(decoding: record) {
+        } else if let record = try? ndefRecord(),
+            let decoded = try? NDEFTextRecord(decoding: record, options: .strict, repairs: &ignored)
+        {
             text = decoded
         } else {
             return (nil, nil)
@@ -183,8 +189,14 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     }
 
     /// Bytes of this record on the wire with its chunk size.
-    var encodedLength: Int {
-        let (t, i, p) = fields.withLock { $0.counts }
+    var encodedLength: Int { encodedLength(chunkSize: chunkSize) }
+
+    /// Bytes of this record on the wire with `chunkSize` (0: unchunked).
+    func encodedLength(chunkSize: Int) -> Int {
+        guard let (t, i, p) = fields.withLock({ $0.recordCounts }) else {
+            return NDEFRecord.encodedLength(
+                typeCount: type.count, idCount: identifier.count, payloadCount: payload.count, chunkSize: chunkSize)
+        }
         return NDEFRecord.encodedLength(typeCount: t, idCount: i, payloadCount: p, chunkSize: chunkSize)
     }
 
