@@ -21,8 +21,8 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
 
     /// Decodes `data`, which must hold exactly one valid NDEF message; nil otherwise.
     public convenience init?(data: Data) {
-        guard let message = try? NFCNDEFMessage.decode([UInt8](data)) else { return nil }
-        self.init(records: message.records.map(NFCNDEFPayload.init(record:)))
+        guard let records = NFCNDEFMessage.decodePayloads(byteArray(data)) else { return nil }
+        self.init(records: records)
     }
 
     /// Size in bytes of the message as stored on a tag.
@@ -56,17 +56,49 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
 
     // MARK: Codec bridge
 
-    /// Strict decoding as ``init(data:)`` applies it.
-    static func decode(_ bytes: [UInt8]) throws(NDEFError) -> NDEFMessage {
-        let message = try NDEFMessage(decoding: bytes)
-        var repairs: [NDEFRepair] = []
-        _ = try message.decodedRecords(options: .strict, repairs: &repairs)
-        return message
+    /// Strict decoding as ``init(data:)`` applies it: the message's structure, then every record the codec knows
+    /// by its RTD; the payloads keep each record and its decoding (the accessors read them, not the `Data`). Nil
+    /// when any check fails.
+    static func decodePayloads(_ bytes: [UInt8]) -> [NFCNDEFPayload]? {
+        guard let message = try? NDEFMessage(decoding: bytes) else { return nil }
+        var payloads: [NFCNDEFPayload] = []
+        payloads.reserveCapacity(message.records.count)
+        var repairs: [NDEFRepair] = []  // strict mode repairs nothing
+        for record in message.records {
+            // The checks of NDEFDecodedRecord(decoding:options:) in strict mode, keeping a URI or Text record. Each
+            // type's own initializer: the protocol's convenience one is a `package` generic, which this module
+            // calls unspecialised (docs/PERFORMANCE.md).
+            let decoded: StrictDecoding?
+            do {
+                if record.isWellKnown("U") {
+                    decoded = .uri(try NDEFURIRecord(decoding: record, options: .strict, repairs: &repairs))
+                } else if record.isWellKnown("T") {
+                    decoded = .text(try NDEFTextRecord(decoding: record, options: .strict, repairs: &repairs))
+                } else {
+                    _ = try NDEFDecodedRecord(decoding: record, options: .strict)
+                    decoded = nil
+                }
+            } catch {
+                return nil
+            }
+            payloads.append(NFCNDEFPayload(record: record, decoded: decoded))
+        }
+        return payloads
     }
 
     /// A message holding codec records.
     convenience init(message: NDEFMessage) {
-        self.init(records: message.records.map(NFCNDEFPayload.init(record:)))
+        self.init(records: message.records.map { NFCNDEFPayload(record: $0) })
+    }
+
+    /// The bytes of the message with every record unchunked (NDEF 1.0 §3), as the testing product's virtual tags
+    /// store it; throws when a payload cannot form a record.
+    package func unchunkedBytes() throws -> [UInt8] {
+        let payloads = records
+        var records: [NDEFRecord] = []
+        records.reserveCapacity(payloads.count)
+        for p in payloads { records.append(try p.ndefRecord()) }
+        return NDEFMessage(records: records).encoded()
     }
 
     /// The bytes to store on a tag: each record with its own chunk size; throws when a payload cannot form a record.

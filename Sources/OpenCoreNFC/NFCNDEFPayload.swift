@@ -1,5 +1,6 @@
 public import Foundation
 import OpenNFCNDEF
+import Synchronization
 
 /// One NDEF record (Apple's Core NFC documentation; docs/PARITY.md §6.2), over the `OpenNFCNDEF` codec.
 ///
@@ -18,25 +19,36 @@ import OpenNFCNDEF
 /// - Equality is identity (NSObject's), as in Core NFC.
 open class NFCNDEFPayload: NSObject, NSSecureCoding {
     /// The TNF of the record.
-    open var typeNameFormat: NFCTypeNameFormat
+    open var typeNameFormat: NFCTypeNameFormat {
+        get { fields.withLock { $0.format } }
+        set { fields.withLock { $0.set(format: newValue) } }
+    }
     /// The type field; empty means none.
-    open var type: Data
+    open var type: Data {
+        get { fields.withLock { $0.type() } }
+        set { fields.withLock { $0.set(type: newValue) } }
+    }
     /// The ID field; empty means none.
-    open var identifier: Data
+    open var identifier: Data {
+        get { fields.withLock { $0.identifier() } }
+        set { fields.withLock { $0.set(identifier: newValue) } }
+    }
     /// The payload.
-    open var payload: Data
+    open var payload: Data {
+        get { fields.withLock { $0.payload() } }
+        set { fields.withLock { $0.set(payload: newValue) } }
+    }
     /// Payload bytes per chunk when encoded; 0 means no chunking.
     let chunkSize: Int
+    /// The four fields, and the codec record they were read from while none has been set (see ``PayloadFields``).
+    private let fields: Mutex<PayloadFields>
 
     /// A record without chunking (the NDEF maximum chunk size, 2^32−1).
     ///
     /// A designated initializer, as Apple's: a subclass's own initializer may call
     /// `super.init(format:type:identifier:payload:)`.
     public init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data) {
-        self.typeNameFormat = format
-        self.type = type
-        self.identifier = identifier
-        self.payload = payload
+        self.fields = Mutex(PayloadFields(format: format, type: type, identifier: identifier, payload: payload))
         self.chunkSize = 0
         super.init()
     }
@@ -46,11 +58,16 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     /// Designated and not `required`, as Apple's: a subclass with its own initializers implements only
     /// `required init?(coder:)` (NSSecureCoding's).
     public init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data, chunkSize: Int) {
-        self.typeNameFormat = format
-        self.type = type
-        self.identifier = identifier
-        self.payload = payload
+        self.fields = Mutex(PayloadFields(format: format, type: type, identifier: identifier, payload: payload))
         self.chunkSize = max(0, chunkSize)
+        super.init()
+    }
+
+    /// A payload holding a codec record (chunk size 0), with what strict decoding made of it when that was done
+    /// (`decoded`); the `Data` fields are made from the record when first read.
+    init(record: NDEFRecord, decoded: StrictDecoding? = nil) {
+        self.fields = Mutex(PayloadFields(record: record, decoded: decoded))
+        self.chunkSize = 0
         super.init()
     }
 
@@ -73,10 +90,10 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
             let identifier = coder.decodeObject(of: NSData.self, forKey: "identifier"),
             let payload = coder.decodeObject(of: NSData.self, forKey: "payload")
         else { return nil }
-        self.typeNameFormat = format
-        self.type = Data(referencing: type)
-        self.identifier = Data(referencing: identifier)
-        self.payload = Data(referencing: payload)
+        self.fields = Mutex(
+            PayloadFields(
+                format: format, type: Data(referencing: type), identifier: Data(referencing: identifier),
+                payload: Data(referencing: payload)))
         self.chunkSize = max(0, coder.decodeInteger(forKey: "chunkSize"))
         super.init()
     }
@@ -96,7 +113,7 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
 
     /// A Well Known "T" record: `text` in UTF-8 with the locale's language code.
     open class func wellKnownTypeTextPayload(string text: String, locale: Locale) -> Self? {
-        let language = locale.identifier.replacingOccurrences(of: "_", with: "-")
+        let language = bcp47(locale.identifier)
         guard let record = try? NDEFTextRecord(text: text, language: language).record() else { return nil }
         return make(record)
     }
@@ -109,7 +126,17 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
 
     /// The URI of a valid Well Known "U" record; nil for any other record.
     open func wellKnownTypeURIPayload() -> URL? {
-        guard let record = try? ndefRecord(), let uri = try? NDEFURIRecord(decoding: record) else { return nil }
+        let uri: NDEFURIRecord
+        var ignored: [NDEFRepair] = []  // strict mode repairs nothing
+        if case .uri(let decoded)? = fields.withLock({ $0.decoded }) {
+            uri = decoded  // NFCNDEFMessage(data:) decoded it strictly, as below
+        } else if let record = try? ndefRecord(),
+            let decoded = try? NDEFURIRecord(decoding: record, options: .strict, repairs: &ignored)
+        {
+            uri = decoded
+        } else {
+            return nil
+        }
         if let url = URL(string: uri.uri) { return url }
         var allowed = CharacterSet(charactersIn: Unicode.Scalar(0x21)...Unicode.Scalar(0x7E))
         allowed.remove("%")
@@ -118,7 +145,15 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
 
     /// The text and locale of a valid Well Known "T" record; (nil, nil) for any other record.
     public func wellKnownTypeTextPayload() -> (String?, Locale?) {
-        guard let record = try? ndefRecord(), let text = try? NDEFTextRecord(decoding: record) else {
+        let text: NDEFTextRecord
+        var ignored: [NDEFRepair] = []  // strict mode repairs nothing
+        if case .text(let decoded)? = fields.withLock({ $0.decoded }) {
+            text = decoded  // NFCNDEFMessage(data:) decoded it strictly, as below
+        } else if let record = try? ndefRecord(),
+            let decoded = try? NDEFTextRecord(decoding: record, options: .strict, repairs: &ignored)
+        {
+            text = decoded
+        } else {
             return (nil, nil)
         }
         return (text.text, text.language.isEmpty ? nil : Locale(identifier: text.language))
@@ -145,23 +180,24 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
         return self.init(coder: unarchiver)
     }
 
-    /// A payload holding a codec record (chunk size 0).
-    convenience init(record: NDEFRecord) {
-        self.init(
-            format: NFCTypeNameFormat(rawValue: record.tnf.rawValue) ?? .unknown, type: Data(record.type),
-            identifier: Data(record.id), payload: Data(record.payload), chunkSize: 0)
-    }
-
-    /// The codec record; throws when the fields cannot form a record (TNF rules, type/ID over 255 bytes).
+    /// The codec record; throws when the fields cannot form a record (TNF rules, type/ID over 255 bytes). The
+    /// record this payload was read from or built as while no field has been set; else one built from the fields.
     func ndefRecord() throws(NDEFError) -> NDEFRecord {
+        if let record = fields.withLock({ $0.record }) { return record }
         let tnf = NDEFRecord.TypeNameFormat(rawValue: typeNameFormat.rawValue)!
-        return try NDEFRecord(tnf: tnf, type: [UInt8](type), id: [UInt8](identifier), payload: [UInt8](payload))
+        return try NDEFRecord(tnf: tnf, type: byteArray(type), id: byteArray(identifier), payload: byteArray(payload))
     }
 
     /// Bytes of this record on the wire with its chunk size.
-    var encodedLength: Int {
-        NDEFRecord.encodedLength(
-            typeCount: type.count, idCount: identifier.count, payloadCount: payload.count, chunkSize: chunkSize)
+    var encodedLength: Int { encodedLength(chunkSize: chunkSize) }
+
+    /// Bytes of this record on the wire with `chunkSize` (0: unchunked).
+    func encodedLength(chunkSize: Int) -> Int {
+        guard let (t, i, p) = fields.withLock({ $0.recordCounts }) else {
+            return NDEFRecord.encodedLength(
+                typeCount: type.count, idCount: identifier.count, payloadCount: payload.count, chunkSize: chunkSize)
+        }
+        return NDEFRecord.encodedLength(typeCount: t, idCount: i, payloadCount: p, chunkSize: chunkSize)
     }
 
     open override var description: String {

@@ -303,15 +303,7 @@ public final class VirtualPhone: @unchecked Sendable {
 
     /// The stored bytes of a Core NFC message (NDEF 1.0 §3, one record per payload, unchunked).
     public static func encode(_ message: NFCNDEFMessage) throws -> [UInt8] {
-        var records: [NDEFRecord] = []
-        for p in message.records {
-            guard let tnf = NDEFRecord.TypeNameFormat(rawValue: p.typeNameFormat.rawValue) else {
-                throw DeviceError("record with an unsupported type name format \(p.typeNameFormat.rawValue)")
-            }
-            records.append(
-                try NDEFRecord(tnf: tnf, type: [UInt8](p.type), id: [UInt8](p.identifier), payload: [UInt8](p.payload)))
-        }
-        return NDEFMessage(records: records).encoded()
+        try message.unchunkedBytes()
     }
 }
 

@@ -28,19 +28,30 @@ extension NDEFMessage {
     }
 
     /// ``decoded(_:as:options:)`` of a message of exactly two records: the same result, but each record's
-    /// decoder is called directly (a pack expansion calls them through the protocol, unspecialized, and builds its
-    /// result tuple's metadata at run time: about twice the time, docs/PERFORMANCE.md).
+    /// decoder is called directly (a pack expansion calls them through the protocol and builds its result tuple's
+    /// metadata at run time: about twice the time, docs/PERFORMANCE.md).
+    ///
+    /// `package` generics are not specialised in the calling module (their bodies are not inlined across
+    /// modules, measured with this toolchain: docs/PERFORMANCE.md), so the common pairs of Core NFC's well-known
+    /// records are specialised here, in the codec, and exported; any other pair runs this generic code.
+    @_specialize(exported:true,where A == NDEFURIRecord, B == NDEFTextRecord)
+    @_specialize(exported:true,where A == NDEFTextRecord, B == NDEFURIRecord)
     @inlinable
     package static func decoded<A: NDEFTypedRecord, B: NDEFTypedRecord>(
         _ bytes: [UInt8], as first: A.Type, _ second: B.Type, options: NDEFDecodingOptions = .strict
     ) throws(NDEFError) -> (A, B) {
         if let found = typedFastPathCount(bytes[...], options) {
             try checkTypedRecordCount(found, expected: 2, bytes[...])
-            return try bytes.withUnsafeBufferPointer { (buffer) throws(NDEFError) -> (A, B) in
-                var position = 0
-                let a = try nextTypedRecord(buffer, bytes[...], at: &position, as: A.self)
-                return (a, try nextTypedRecord(buffer, bytes[...], at: &position, as: B.self))
+            // One buffer borrow per record, each returning its record alone: a closure returning the pair would need
+            // the tuple's metadata built at run time in unspecialised code.
+            var position = 0
+            let a = try bytes.withUnsafeBufferPointer { (buffer) throws(NDEFError) -> A in
+                try nextTypedRecord(buffer, bytes[...], at: &position, as: A.self)
             }
+            let b = try bytes.withUnsafeBufferPointer { (buffer) throws(NDEFError) -> B in
+                try nextTypedRecord(buffer, bytes[...], at: &position, as: B.self)
+            }
+            return (a, b)
         }
         var repairs: [NDEFRepair] = []
         return try decoded(bytes[...], as: A.self, B.self, options: options, repairs: &repairs)

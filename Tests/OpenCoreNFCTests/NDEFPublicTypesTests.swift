@@ -129,6 +129,35 @@ import Testing
         #expect(m.length == 5)
     }
 
+    /// A decoded payload keeps its record and strict decoding (docs/PERFORMANCE.md); setting any field must make
+    /// the accessors, the length and the written bytes follow the new fields.
+    @Test func decodedPayloadsFollowTheirFieldsOnceChanged() throws {
+        // URI "https://example.com/a" (code 0x04), then Text "Hi" in "en".
+        let bytes: [UInt8] =
+            [0x91, 0x01, 0x0E, 0x55, 0x04] + Array("example.com/a".utf8) + [0x51, 0x01, 0x05, 0x54, 0x02]
+            + Array("enHi".utf8)
+        let m = try #require(NFCNDEFMessage(data: Data(bytes)))
+        let uri = m.records[0]
+        let text = m.records[1]
+        #expect(uri.typeNameFormat == .nfcWellKnown && uri.type == Data("U".utf8) && uri.identifier.isEmpty)
+        #expect(uri.payload == Data([0x04] + Array("example.com/a".utf8)))
+        #expect(m.length == bytes.count)
+        #expect(uri.wellKnownTypeURIPayload()?.absoluteString == "https://example.com/a")
+        #expect(text.wellKnownTypeTextPayload().0 == "Hi")
+
+        uri.payload = Data([0x03] + Array("b.example".utf8))  // "http://"
+        #expect(uri.wellKnownTypeURIPayload()?.absoluteString == "http://b.example")
+        #expect(uri.type == Data("U".utf8))
+        #expect(m.length == bytes.count - 4)
+        text.typeNameFormat = .media
+        #expect(text.wellKnownTypeTextPayload().0 == nil && text.wellKnownTypeTextPayload().1 == nil)
+        #expect(text.type == Data("T".utf8) && text.payload == Data([0x02] + Array("enHi".utf8)))
+        let again = try #require(NFCNDEFMessage(data: Data(bytes)))
+        again.records[1].type = Data("U".utf8)  // its first byte, 0x02, now reads as the prefix "https://www."
+        #expect(again.records[1].wellKnownTypeTextPayload().0 == nil)
+        #expect(again.records[1].wellKnownTypeURIPayload()?.absoluteString == "https://www.enHi")
+    }
+
     @Test func keyedArchiverRoundTrip() throws {
         let p = NFCNDEFPayload(
             format: .nfcExternal, type: Data("a.b:c".utf8), identifier: Data([7]), payload: Data([1, 2, 3]),

@@ -67,7 +67,10 @@ extension NDEFMessage {
     }
 
     /// ``encoded(_:)`` of exactly two records: the same bytes, but each record's writer is called directly (a pack
-    /// expansion calls them through the protocol, unspecialized: docs/PERFORMANCE.md).
+    /// expansion calls them through the protocol, unspecialized: docs/PERFORMANCE.md). Specialised here for the
+    /// common pairs, as ``NDEFMessage/decoded(_:as:_:options:)`` is (why: docs/PERFORMANCE.md).
+    @_specialize(exported:true,where A == NDEFURIRecord, B == NDEFTextRecord)
+    @_specialize(exported:true,where A == NDEFTextRecord, B == NDEFURIRecord)
     @inlinable
     package static func encoded<A: NDEFTypedRecord, B: NDEFTypedRecord>(_ a: A, _ b: B) throws(NDEFError) -> [UInt8] {
         let out = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) {
