@@ -27,6 +27,19 @@ package enum CRC {
         return crc
     }
 
+    /// The CRC_A register after one more byte: `crcA(data + [byte]) == crcAUpdate(crcA(data), byte)`, and
+    /// `crcA([]) == crcAInitial` (ISO/IEC 14443-3 Annex B). For a CRC over bytes that are not in one array.
+    package static func crcAUpdate(_ crc: UInt16, _ byte: UInt8) -> UInt16 {
+        var crc = crc ^ UInt16(byte)
+        for _ in 0..<8 {
+            crc = crc & 1 != 0 ? (crc >> 1) ^ 0x8408 : crc >> 1
+        }
+        return crc
+    }
+
+    /// The CRC_A register before any byte (ISO/IEC 14443-3 Annex B).
+    package static let crcAInitial: UInt16 = 0x6363
+
     /// `data` followed by its CRC_A, LSB first, as it travels on the air.
     package static func appendingCRCA(_ data: [UInt8]) -> [UInt8] {
         let c = crcA(data)

@@ -47,7 +47,10 @@ package final class VirtualField: @unchecked Sendable {
     package internal(set) var framesExchanged = 0
     /// The frames the last exchange put on the air by the model (S(WTX) requests and responses included), empty
     /// without a model.
-    package internal(set) var lastExchangeAir: [AirFrame] = []
+    package var lastExchangeAir: [AirFrame] { lastAir.frames }
+    /// The S(WTX) requests among ``lastExchangeAir``: the WTXM of each (ISO/IEC 14443-4 §7.3).
+    package var lastWaitingTimeExtensions: [UInt8] { lastAir.waitingTimeExtensions }
+    var lastAir = LastExchangeAir.frames([])
     /// The tag the reader has selected, if any.
     package internal(set) var activeHandle: Int?
     /// What the reader adds beyond the air time (detection and activation, each exchange), nil for none.
@@ -268,7 +271,7 @@ package final class VirtualField: @unchecked Sendable {
         let (activation, usesISODEP) = Self.airInterface(technology).activate(&entries[i], isoDEP: isoDEP)
         let t = RFTarget(activation, handle: handle)
         if let model = timing.model {
-            clock.advance(by: model.activation(t, isoDEP: usesISODEP).total().duration)
+            clock.advance(by: model.activationTotal(t, isoDEP: usesISODEP).duration)
         } else {
             clock.advance(by: timing.activation)
             if usesISODEP { clock.advance(by: timing.rats) }
@@ -291,10 +294,10 @@ package final class VirtualField: @unchecked Sendable {
         if let i = entries.firstIndex(where: { $0.handle == handle }) {
             let technology = entries[i].tag.activation.technology
             let timing = timing(for: technology)
-            let (target, isoDEP) = airTarget(entries[i])
+            let isoDEP = entries[i].state == .active(isoDEP: true)
             if let bytes = Self.airInterface(technology).release(&entries[i]) {
                 clock.advance(
-                    by: timing.model.map { $0.release(target, isoDEP: isoDEP).total().duration }
+                    by: timing.model.map { $0.releaseTotal(technology: technology, isoDEP: isoDEP).duration }
                         ?? timing.frameTime(bytes))
                 record(handle, .halted)
             }
