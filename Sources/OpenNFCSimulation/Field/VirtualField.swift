@@ -228,16 +228,19 @@ package final class VirtualField: @unchecked Sendable {
     /// targets in its own poll order. Polling selects nothing and costs no virtual time.
     package func poll(_ request: RFPollRequest) -> [RFTarget] {
         var found: [RFTarget] = []
-        // Each tag's technology, asked once per poll (a tag computes its activation on demand).
-        let technologies = entries.map { $0.tag.activation.technology }
-        for technology in RFTechnology.allCases where request.polls(technology) {
-            let air = Self.airInterface(technology)
-            let indices = entries.indices.filter { !entries[$0].mutedByFault && technologies[$0] == technology }
+        // The entries read once (not through the class's property per tag), and each tag's technology asked once
+        // per poll (a tag computes its activation on demand).
+        let all = entries
+        guard !all.isEmpty else { return found }
+        let technologies = all.map { $0.tag.activation.technology }
+        for technology in RFTechnology.allCases where request.polls(technology) && technologies.contains(technology) {
+            var indices: [Int] = []
+            for i in all.indices where !all[i].mutedByFault && technologies[i] == technology { indices.append(i) }
             guard !indices.isEmpty else { continue }
             var subset = indices.map { entries[$0] }
-            let answers = air.poll(&subset, request: request)
+            let answers = Self.airInterface(technology).poll(&subset, request: request)
             for (k, i) in indices.enumerated() { entries[i] = subset[k] }
-            found += answers.map { RFTarget($0.activation, handle: $0.handle) }
+            for answer in answers { found.append(RFTarget(answer.activation, handle: answer.handle)) }
         }
         return found
     }

@@ -109,7 +109,10 @@ public final class Type2Tag: VirtualTag {
     public var chip: String { profile.name }
 
     /// The 7-byte UID from pages 0–1 (the BCC bytes skipped).
-    public var uid: [UInt8] { [memory[0], memory[1], memory[2], memory[4], memory[5], memory[6], memory[7]] }
+    public var uid: [UInt8] {
+        let m = memory  // one access to the class's property, not seven (the field asks on every frame)
+        return [m[0], m[1], m[2], m[4], m[5], m[6], m[7]]
+    }
 
     public var activation: VirtualActivation {
         VirtualActivation(uid: uid, sensRes: 0x0044, selRes: 0x00)

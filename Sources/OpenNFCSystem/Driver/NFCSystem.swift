@@ -220,7 +220,8 @@ package final class NFCSystem: @unchecked Sendable {
     }
 
     private func recordFrame(_ e: RFTraceEvent) {
-        guard recordsTranscript || trace != nil, recordsFrames else { return }
+        // `recordsFrames` first: it is false unless asked for, and this runs for every frame.
+        guard recordsFrames, recordsTranscript || trace != nil else { return }
         let text: String
         switch e {
         case .activated(let t): text = "activated \(t)"
