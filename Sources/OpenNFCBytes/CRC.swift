@@ -29,7 +29,7 @@ package enum CRC {
 
     /// The CRC_A register after one more byte: `crcA(data + [byte]) == crcAUpdate(crcA(data), byte)`, and
     /// `crcA([]) == crcAInitial` (ISO/IEC 14443-3 Annex B). For a CRC over bytes that are not in one array.
-    package static func crcAUpdate(_ crc: UInt16, _ byte: UInt8) -> UInt16 {
+    @inlinable package static func crcAUpdate(_ crc: UInt16, _ byte: UInt8) -> UInt16 {
         var crc = crc ^ UInt16(byte)
         for _ in 0..<8 {
             crc = crc & 1 != 0 ? (crc >> 1) ^ 0x8408 : crc >> 1

@@ -26,21 +26,23 @@ extension NFCAAir {
     package static func selectionTotal(uid: [UInt8], sak: UInt8, wakeUp: Bool = true) -> AirTime {
         let command: UInt8 = wakeUp ? 0x52 : 0x26
         var total = shortFrame + readerToCardDelay(lastBit: lastBit(ofShortFrame: command)) + standardFrame(bytes: 2)
-        // The cascade levels of selection(uid:sak:wakeUp:): (first byte, count) of the UID's part, and whether the
-        // cascade tag 88 leads it.
-        let levels: [(start: Int, count: Int, cascadeTag: Bool)]
-        switch uid.count {
-        case 7: levels = [(0, 3, true), (3, 4, false)]
-        case 10: levels = [(0, 3, true), (3, 3, true), (6, 4, false)]
-        default: levels = [(0, min(4, uid.count), false)]
-        }
-        let selects: [UInt8] = [0x93, 0x95, 0x97]
-        for (level, part) in levels.enumerated() {
+        // The cascade levels of selection(uid:sak:wakeUp:): 1, 2 or 3 by the UID's length.
+        let levels =
+            switch uid.count {
+            case 7: 2
+            case 10: 3
+            default: 1
+            }
+        for level in 0..<levels {
+            // The UID's part at this level: (first byte, count), and whether the cascade tag 88 leads it.
+            let part: (start: Int, count: Int, cascadeTag: Bool) =
+                level < levels - 1 ? (3 * level, 3, true) : (3 * level, levels == 1 ? min(4, uid.count) : 4, false)
+            let select: UInt8 = level == 0 ? 0x93 : level == 1 ? 0x95 : 0x97
             // ANTICOLLISION (`93 20`) and the UID CLn answer (4 bytes and BCC).
             total = total + cardToReaderDelay + standardFrame(bytes: 2)
             total = total + readerToCardDelay(lastBit: parityBit(0x20)) + standardFrame(bytes: 5)
             // SELECT: `93 70`, the UID CLn with its BCC, CRC_A.
-            var crc = CRC.crcAUpdate(CRC.crcAUpdate(CRC.crcAInitial, selects[level]), 0x70)
+            var crc = CRC.crcAUpdate(CRC.crcAUpdate(CRC.crcAInitial, select), 0x70)
             var bcc: UInt8 = 0
             if part.cascadeTag {
                 crc = CRC.crcAUpdate(crc, 0x88)

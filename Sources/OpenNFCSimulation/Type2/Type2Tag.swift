@@ -48,7 +48,12 @@ public import OpenNFCRF
 public final class Type2Tag: VirtualTag {
     public let profile: Type2ChipProfile
     /// The whole memory image, page × 4 bytes, including PWD and PACK as stored (they read back as zeros).
-    public internal(set) var memory: [UInt8]
+    public internal(set) var memory: [UInt8] {
+        didSet { cachedActivation = nil }  // the UID lives in pages 0–1
+    }
+    /// ``activation`` as last built from ``memory`` (the field asks for it several times a frame); nil after any
+    /// change to the memory.
+    private var cachedActivation: VirtualActivation?
     /// One-way counters: the three Ultralight EV1 counters, or the NTAG21x NFC counter at index 2.
     public internal(set) var counters: [UInt32] = [0, 0, 0]
     /// Ultralight EV1 tearing flags per counter (`BD` = valid, no tearing event).
@@ -115,7 +120,10 @@ public final class Type2Tag: VirtualTag {
     }
 
     public var activation: VirtualActivation {
-        VirtualActivation(uid: uid, sensRes: 0x0044, selRes: 0x00)
+        if let cached = cachedActivation { return cached }
+        let built = VirtualActivation(uid: uid, sensRes: 0x0044, selRes: 0x00)
+        cachedActivation = built
+        return built
     }
 
     public func reset() {
