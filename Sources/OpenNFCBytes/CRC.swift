@@ -30,7 +30,13 @@ package enum CRC {
     /// The CRC_A register after one more byte: `crcA(data + [byte]) == crcAUpdate(crcA(data), byte)`, and
     /// `crcA([]) == crcAInitial` (ISO/IEC 14443-3 Annex B). For a CRC over bytes that are not in one array.
     @inlinable package static func crcAUpdate(_ crc: UInt16, _ byte: UInt8) -> UInt16 {
-        var crc = crc ^ UInt16(byte)
+        (crc >> 8) ^ reflectedTable[Int(UInt8(truncatingIfNeeded: crc) ^ byte)]
+    }
+
+    /// The reflected polynomial 0x8408 applied to each byte value with a zero register: eight shifts at once, for
+    /// ``crcAUpdate(_:_:)``.
+    package static let reflectedTable: [UInt16] = (0...255).map { (i: Int) -> UInt16 in
+        var crc = UInt16(i)
         for _ in 0..<8 {
             crc = crc & 1 != 0 ? (crc >> 1) ^ 0x8408 : crc >> 1
         }
