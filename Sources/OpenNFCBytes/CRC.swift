@@ -27,6 +27,25 @@ package enum CRC {
         return crc
     }
 
+    /// The CRC_A register after one more byte: `crcA(data + [byte]) == crcAUpdate(crcA(data), byte)`, and
+    /// `crcA([]) == crcAInitial` (ISO/IEC 14443-3 Annex B). For a CRC over bytes that are not in one array.
+    @inlinable package static func crcAUpdate(_ crc: UInt16, _ byte: UInt8) -> UInt16 {
+        (crc >> 8) ^ reflectedTable[Int(UInt8(truncatingIfNeeded: crc) ^ byte)]
+    }
+
+    /// The reflected polynomial 0x8408 applied to each byte value with a zero register: eight shifts at once, for
+    /// ``crcAUpdate(_:_:)``.
+    package static let reflectedTable: [UInt16] = (0...255).map { (i: Int) -> UInt16 in
+        var crc = UInt16(i)
+        for _ in 0..<8 {
+            crc = crc & 1 != 0 ? (crc >> 1) ^ 0x8408 : crc >> 1
+        }
+        return crc
+    }
+
+    /// The CRC_A register before any byte (ISO/IEC 14443-3 Annex B).
+    package static let crcAInitial: UInt16 = 0x6363
+
     /// `data` followed by its CRC_A, LSB first, as it travels on the air.
     package static func appendingCRCA(_ data: [UInt8]) -> [UInt8] {
         let c = crcA(data)

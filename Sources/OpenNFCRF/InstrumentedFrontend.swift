@@ -34,12 +34,15 @@ package enum RFTraceEvent: Sendable, Hashable {
 /// transcripts, and the frame-count tests of the reader procedures).
 package final class InstrumentedFrontend: RFFrontend {
     package let base: any RFFrontend
+    /// `base` as an ``AirReporting`` frontend, found once (asked after every exchange).
+    private let airReporting: (any AirReporting)?
     package private(set) var counts = FrameCounts()
     /// Called synchronously for every event.
     package var observer: ((RFTraceEvent) -> Void)?
 
     package init(_ base: any RFFrontend, observer: ((RFTraceEvent) -> Void)? = nil) {
         self.base = base
+        self.airReporting = base as? any AirReporting
         self.observer = observer
     }
 
@@ -83,7 +86,7 @@ package final class InstrumentedFrontend: RFFrontend {
             case .frame(let b): counts.bytesReceived += b.count
             case .ack, .nak: counts.bytesReceived += 1
             }
-            if let wtxm = (base as? any AirReporting)?.lastWaitingTimeExtensions, !wtxm.isEmpty {
+            if let wtxm = airReporting?.lastWaitingTimeExtensions, !wtxm.isEmpty {
                 observer?(.waitingTimeExtensions(wtxm))
             }
             observer?(.received(r))
@@ -103,5 +106,5 @@ package final class InstrumentedFrontend: RFFrontend {
 extension InstrumentedFrontend: AirReporting {
     /// What the wrapped frontend reports (empty when it reports nothing), so a recorder or a tracer above this one
     /// still sees the card's S(WTX).
-    package var lastWaitingTimeExtensions: [UInt8] { (base as? any AirReporting)?.lastWaitingTimeExtensions ?? [] }
+    package var lastWaitingTimeExtensions: [UInt8] { airReporting?.lastWaitingTimeExtensions ?? [] }
 }

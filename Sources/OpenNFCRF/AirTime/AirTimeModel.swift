@@ -69,17 +69,20 @@ package struct AirTimeModel: Sendable, Hashable {
                 return NFCBAir.exchange(
                     commandBytes: command.count + 2, answerBytes: answerBytes.map { ($0 ?? 0) + 2 })
             }
-            // A MIFARE Classic nonce (the answer to AUTH `60`/`61` + block) travels without CRC_A (NXP MF1S50yyX
-            // §10.1); a one-byte `60` is GET_VERSION, answered with CRC_A.
-            let answerCRC = command.count == 2 && (command[0] == 0x60 || command[0] == 0x61) ? 0 : 2
-            return NFCAAir.exchange(
-                command: NFCAAir.withCRC(command), answerBytes: answerBytes.map { $0.map { $0 + answerCRC } } ?? nil,
-                answered: answerBytes != nil, rate: nfcARate)
+            return nfcALevel3Exchange(command, answer: answer)
         case .nfcF:
             return NFCFAir.exchange(command: command, answerPayload: answerBytes.map { $0 ?? 0 }, rate: felicaRate)
         case .nfcV:
             return NFCVAir.exchange(request: command, answerBytes: answerBytes.map { $0 ?? 0 }, coding: nfcVCoding)
         }
+    }
+
+    /// The frames of one exchange with a level-3 NFC-A target (not ISO-DEP): `command` without CRC, `answer` as
+    /// received (nil: silence). Its total is ``nfcALevel3ExchangeTotal(_:answer:)``.
+    package func nfcALevel3Exchange(_ command: [UInt8], answer: RFResponse?) -> [AirFrame] {
+        let (answerBytes, answered) = Self.nfcALevel3Answer(command, answer)
+        return NFCAAir.exchange(
+            command: NFCAAir.withCRC(command), answerBytes: answerBytes, answered: answered, rate: nfcARate)
     }
 
     /// The frames of one NFC-A exchange whose bytes travel as they are (MIFARE Classic under Crypto1: CRC_A and
@@ -117,11 +120,16 @@ package struct AirTimeModel: Sendable, Hashable {
     /// Releasing `target`: HLTA (`50 00` + CRC_A, unanswered) for a level-3 NFC-A target, DESELECT (`C2` + CRC)
     /// and its answer for ISO-DEP; nothing for NFC-F and NFC-V, which have no halt here.
     package func release(_ target: RFTarget, isoDEP: Bool? = nil) -> [AirFrame] {
-        switch target.technology {
+        release(technology: target.technology, isoDEP: isoDEP ?? target.isISODEP)
+    }
+
+    /// Releasing a target of `technology` that runs ISO-DEP (`isoDEP`) or not: ``release(_:isoDEP:)``.
+    package func release(technology: RFTechnology, isoDEP: Bool) -> [AirFrame] {
+        switch technology {
         case .nfcA, .nfcB:
-            if isoDEP ?? target.isISODEP {
+            if isoDEP {
                 let frames =
-                    target.technology == .nfcA
+                    technology == .nfcA
                     ? NFCAAir.exchange(command: NFCAAir.withCRC([0xC2]), answerBytes: 3, rate: nfcARate)
                     : NFCBAir.exchange(commandBytes: 3, answerBytes: 3)
                 return frames.enumerated().map { i, f in

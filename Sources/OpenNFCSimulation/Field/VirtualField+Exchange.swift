@@ -66,7 +66,7 @@ extension VirtualField {
             activeHandle = nil
             throw fail(handle, RFError(.linkLost, "the tag left the field"))
         }
-        lastExchangeAir = []
+        lastAir = .frames([])
         framesExchanged += 1
         let n = framesExchanged
         let entry = entries[i]
@@ -81,8 +81,18 @@ extension VirtualField {
             record(handle, .fault("latency \(extra) on frame \(n)"))
             clock.advance(by: extra)
         }
-        let commandAir = airFrames(delivery, entry, answered: nil)
-        clock.advance(by: commandAir.map { $0.total().duration } ?? timing.frameTime(delivery.count))
+        // A level-3 NFC-A frame (every Type 2 and MIFARE Ultralight command) is timed from the model's totals; its
+        // frames are built only if someone asks for ``lastExchangeAir``.
+        let level3: (model: AirTimeModel, command: [UInt8])? =
+            switch (timing.model, delivery) {
+            case (let model?, .plain(let frame)) where technology == .nfcA && entry.state != .active(isoDEP: true):
+                (model, frame)
+            default: nil
+            }
+        let commandAir = level3 == nil ? airFrames(delivery, entry, answered: nil) : nil
+        let commandTotal =
+            level3.map { $0.model.nfcALevel3ExchangeTotal($0.command, answer: nil) } ?? commandAir?.total()
+        clock.advance(by: commandTotal.map { $0.duration } ?? timing.frameTime(delivery.count))
         if let profile = readerProfile { clock.advance(by: profile.perExchange) }
         if faultPlan.mutes(at: n) && !entry.mutedByFault {
             entries[i].mutedByFault = true
@@ -103,6 +113,8 @@ extension VirtualField {
         let answer: Delivered
         var thinking = NFCDuration.zero
         var whole: [AirFrame]?
+        var wholeTotal: AirTime?
+        var level3Answer: RFResponse?
         if injected?.tagProcesses == false {
             answer = .plain(.silence)
         } else {
@@ -114,13 +126,23 @@ extension VirtualField {
             thinking = processing(delivery, entry.tag)
             // An ISO-DEP card that thinks past its FWT sends S(WTX) meanwhile (ISO/IEC 14443-4 §7.3): the card goes
             // on processing while those frames travel, so only what outlasts them is added here.
-            whole = airFrames(delivery, entry, answered: answer, processing: thinking)
+            if let level3 {
+                level3Answer = Self.response(answer)
+                wholeTotal = level3.model.nfcALevel3ExchangeTotal(level3.command, answer: level3Answer)
+            } else {
+                whole = airFrames(delivery, entry, answered: answer, processing: thinking)
+                wholeTotal = whole?.total()
+            }
             let extensions = whole?.filter { $0.label.hasPrefix("S(WTX)") }.total().duration ?? .zero
             clock.advance(
                 by: thinking.nanoseconds > extensions.nanoseconds
                     ? NFCDuration(nanoseconds: thinking.nanoseconds - extensions.nanoseconds) : .zero)
         }
-        lastExchangeAir = whole ?? commandAir ?? []
+        if let level3 {
+            lastAir = .nfcALevel3(level3.model, command: level3.command, answer: level3Answer)
+        } else {
+            lastAir = .frames(whole ?? commandAir ?? [])
+        }
         if let injected {
             record(handle, .fault("\(injected.code.rawValue) injected on frame \(n)"))
             clock.advance(by: injected.code == .timeout ? timing.silenceTimeout : timing.frameDelay)
@@ -132,22 +154,22 @@ extension VirtualField {
             throw fail(handle, RFError(.timeout, "no answer"))
         case .plain(.data(let bytes)):
             clock.advance(
-                by: answerTime(whole, commandAir) ?? timing.frameDelay + timing.frameTime(bytes.count)
+                by: answerTime(wholeTotal, commandTotal) ?? timing.frameDelay + timing.frameTime(bytes.count)
             )
             record(handle, .answer(.frame(bytes)))
         case .plain(.ack):
-            clock.advance(by: answerTime(whole, commandAir) ?? timing.frameDelay + timing.nibbleTime)
+            clock.advance(by: answerTime(wholeTotal, commandTotal) ?? timing.frameDelay + timing.nibbleTime)
             record(handle, .answer(.ack))
         case .plain(.nak(let code)):
-            clock.advance(by: answerTime(whole, commandAir) ?? timing.frameDelay + timing.nibbleTime)
+            clock.advance(by: answerTime(wholeTotal, commandTotal) ?? timing.frameDelay + timing.nibbleTime)
             record(handle, .answer(.nak(code)))
         case .air(.frame(let f)):
             clock.advance(
-                by: answerTime(whole, commandAir) ?? timing.frameDelay
+                by: answerTime(wholeTotal, commandTotal) ?? timing.frameDelay
                     + timing.frameTime(f.bytes.count))
             record(handle, .cipheredAnswer(f.bytes, nibble: false))
         case .air(.nibble(let v)):
-            clock.advance(by: answerTime(whole, commandAir) ?? timing.frameDelay + timing.nibbleTime)
+            clock.advance(by: answerTime(wholeTotal, commandTotal) ?? timing.frameDelay + timing.nibbleTime)
             record(handle, .cipheredAnswer([v], nibble: true))
         }
         if faultPlan.removesAfter(n) {
@@ -171,13 +193,7 @@ extension VirtualField {
         let (target, isoDEP) = airTarget(entry)
         switch delivery {
         case .plain(let frame):
-            let response: RFResponse? =
-                switch answered {
-                case .plain(.data(let b))?: .frame(b)
-                case .plain(.ack)?: .ack
-                case .plain(.nak(let n))?: .nak(n)
-                default: nil
-                }
+            let response = answered.flatMap(Self.response)
             let cycles = AirTime(cycles: processing.nanoseconds * AirTime.carrierHz / 1_000_000_000)
             return model.exchange(frame, answer: response, target: target, isoDEP: isoDEP, processing: cycles)
         case .air(let f):
@@ -189,12 +205,22 @@ extension VirtualField {
         }
     }
 
-    /// The time from the end of the command's frames to the end of the answer's (S(WTX) included), by the model
-    /// (nil without one).
-    private func answerTime(_ whole: [AirFrame]?, _ commandAir: [AirFrame]?) -> NFCDuration? {
+    /// A plain answer as the model takes it (nil: silence, or not a plain answer).
+    private static func response(_ answered: Delivered) -> RFResponse? {
+        switch answered {
+        case .plain(.data(let b)): .frame(b)
+        case .plain(.ack): .ack
+        case .plain(.nak(let n)): .nak(n)
+        default: nil
+        }
+    }
+
+    /// The time from the end of the command's frames to the end of the answer's (S(WTX) included), from the
+    /// model's totals of both (nil without a model).
+    private func answerTime(_ whole: AirTime?, _ commandAir: AirTime?) -> NFCDuration? {
         guard let commandAir, let whole else { return nil }
-        let before = commandAir.total().duration
-        let after = whole.total().duration
+        let before = commandAir.duration
+        let after = whole.duration
         return after >= before ? NFCDuration(nanoseconds: after.nanoseconds - before.nanoseconds) : .zero
     }
 
@@ -205,5 +231,27 @@ extension VirtualField {
             return answer
         }
         return entries[i].tag.receive(frame, tearAfter: nil)
+    }
+}
+
+/// What the last exchange put on the air: its frames, or, for a level-3 NFC-A exchange, what they are built from
+/// when asked (``VirtualField/lastExchangeAir``).
+enum LastExchangeAir {
+    case frames([AirFrame])
+    case nfcALevel3(AirTimeModel, command: [UInt8], answer: RFResponse?)
+
+    var frames: [AirFrame] {
+        switch self {
+        case .frames(let f): f
+        case .nfcALevel3(let model, let command, let answer): model.nfcALevel3Exchange(command, answer: answer)
+        }
+    }
+
+    /// The WTXM of each S(WTX) request among the frames (ISO/IEC 14443-4 §7.3); a level-3 exchange has none.
+    var waitingTimeExtensions: [UInt8] {
+        switch self {
+        case .frames(let f): f.filter { $0.label == "S(WTX)" && $0.bytes.count > 1 }.map { $0.bytes[1] }
+        case .nfcALevel3: []
+        }
     }
 }

@@ -47,7 +47,10 @@ package final class VirtualField: @unchecked Sendable {
     package internal(set) var framesExchanged = 0
     /// The frames the last exchange put on the air by the model (S(WTX) requests and responses included), empty
     /// without a model.
-    package internal(set) var lastExchangeAir: [AirFrame] = []
+    package var lastExchangeAir: [AirFrame] { lastAir.frames }
+    /// The S(WTX) requests among ``lastExchangeAir``: the WTXM of each (ISO/IEC 14443-4 §7.3).
+    package var lastWaitingTimeExtensions: [UInt8] { lastAir.waitingTimeExtensions }
+    var lastAir = LastExchangeAir.frames([])
     /// The tag the reader has selected, if any.
     package internal(set) var activeHandle: Int?
     /// What the reader adds beyond the air time (detection and activation, each exchange), nil for none.
@@ -225,16 +228,19 @@ package final class VirtualField: @unchecked Sendable {
     /// targets in its own poll order. Polling selects nothing and costs no virtual time.
     package func poll(_ request: RFPollRequest) -> [RFTarget] {
         var found: [RFTarget] = []
-        // Each tag's technology, asked once per poll (a tag computes its activation on demand).
-        let technologies = entries.map { $0.tag.activation.technology }
-        for technology in RFTechnology.allCases where request.polls(technology) {
-            let air = Self.airInterface(technology)
-            let indices = entries.indices.filter { !entries[$0].mutedByFault && technologies[$0] == technology }
+        // The entries read once (not through the class's property per tag), and each tag's technology asked once
+        // per poll (a tag computes its activation on demand).
+        let all = entries
+        guard !all.isEmpty else { return found }
+        let technologies = all.map { $0.tag.activation.technology }
+        for technology in RFTechnology.allCases where request.polls(technology) && technologies.contains(technology) {
+            var indices: [Int] = []
+            for i in all.indices where !all[i].mutedByFault && technologies[i] == technology { indices.append(i) }
             guard !indices.isEmpty else { continue }
             var subset = indices.map { entries[$0] }
-            let answers = air.poll(&subset, request: request)
+            let answers = Self.airInterface(technology).poll(&subset, request: request)
             for (k, i) in indices.enumerated() { entries[i] = subset[k] }
-            found += answers.map { RFTarget($0.activation, handle: $0.handle) }
+            for answer in answers { found.append(RFTarget(answer.activation, handle: answer.handle)) }
         }
         return found
     }
@@ -268,7 +274,7 @@ package final class VirtualField: @unchecked Sendable {
         let (activation, usesISODEP) = Self.airInterface(technology).activate(&entries[i], isoDEP: isoDEP)
         let t = RFTarget(activation, handle: handle)
         if let model = timing.model {
-            clock.advance(by: model.activation(t, isoDEP: usesISODEP).total().duration)
+            clock.advance(by: model.activationTotal(t, isoDEP: usesISODEP).duration)
         } else {
             clock.advance(by: timing.activation)
             if usesISODEP { clock.advance(by: timing.rats) }
@@ -291,10 +297,10 @@ package final class VirtualField: @unchecked Sendable {
         if let i = entries.firstIndex(where: { $0.handle == handle }) {
             let technology = entries[i].tag.activation.technology
             let timing = timing(for: technology)
-            let (target, isoDEP) = airTarget(entries[i])
+            let isoDEP = entries[i].state == .active(isoDEP: true)
             if let bytes = Self.airInterface(technology).release(&entries[i]) {
                 clock.advance(
-                    by: timing.model.map { $0.release(target, isoDEP: isoDEP).total().duration }
+                    by: timing.model.map { $0.releaseTotal(technology: technology, isoDEP: isoDEP).duration }
                         ?? timing.frameTime(bytes))
                 record(handle, .halted)
             }

@@ -232,6 +232,6 @@ extension RFCapabilities {
 extension VirtualFieldFrontend: AirReporting {
     /// The S(WTX) requests of the field's last exchange (``VirtualField/lastExchangeAir``).
     package var lastWaitingTimeExtensions: [UInt8] {
-        field.lastExchangeAir.filter { $0.label == "S(WTX)" && $0.bytes.count > 1 }.map { $0.bytes[1] }
+        field.lastWaitingTimeExtensions
     }
 }

@@ -48,7 +48,12 @@ public import OpenNFCRF
 public final class Type2Tag: VirtualTag {
     public let profile: Type2ChipProfile
     /// The whole memory image, page × 4 bytes, including PWD and PACK as stored (they read back as zeros).
-    public internal(set) var memory: [UInt8]
+    public internal(set) var memory: [UInt8] {
+        didSet { cachedActivation = nil }  // the UID lives in pages 0–1
+    }
+    /// ``activation`` as last built from ``memory`` (the field asks for it several times a frame); nil after any
+    /// change to the memory.
+    private var cachedActivation: VirtualActivation?
     /// One-way counters: the three Ultralight EV1 counters, or the NTAG21x NFC counter at index 2.
     public internal(set) var counters: [UInt32] = [0, 0, 0]
     /// Ultralight EV1 tearing flags per counter (`BD` = valid, no tearing event).
@@ -109,10 +114,16 @@ public final class Type2Tag: VirtualTag {
     public var chip: String { profile.name }
 
     /// The 7-byte UID from pages 0–1 (the BCC bytes skipped).
-    public var uid: [UInt8] { [memory[0], memory[1], memory[2], memory[4], memory[5], memory[6], memory[7]] }
+    public var uid: [UInt8] {
+        let m = memory  // one access to the class's property, not seven (the field asks on every frame)
+        return [m[0], m[1], m[2], m[4], m[5], m[6], m[7]]
+    }
 
     public var activation: VirtualActivation {
-        VirtualActivation(uid: uid, sensRes: 0x0044, selRes: 0x00)
+        if let cached = cachedActivation { return cached }
+        let built = VirtualActivation(uid: uid, sensRes: 0x0044, selRes: 0x00)
+        cachedActivation = built
+        return built
     }
 
     public func reset() {

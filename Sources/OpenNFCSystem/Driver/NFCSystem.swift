@@ -1,6 +1,7 @@
 package import Dispatch
 internal import Foundation
 package import OpenNFCRF
+internal import Synchronization
 
 /// The simulated iPhone's NFC system: the session arbiter's driver, the sheet, the app's foreground state, the
 /// configuration gate, and the reader procedures over one ``RFFrontend`` (the state machine
@@ -52,7 +53,12 @@ package final class NFCSystem: @unchecked Sendable {
     package internal(set) var appTerminated: String?
     /// Whether transcript lines are kept (RF frames additionally need ``recordsFrames``).
     package var recordsTranscript = true
-    package var recordsFrames = false
+    package var recordsFrames: Bool {
+        get { framesFlag.on.load(ordering: .relaxed) }
+        set { framesFlag.on.store(newValue, ordering: .relaxed) }
+    }
+    /// ``recordsFrames``, where the frontend's observer reads it on every frame without a dynamic exclusivity check.
+    private let framesFlag = FramesFlag()
     /// Called with every transcript line as it happens (`OPENCORENFC_TRACE`), whether or not lines are kept.
     package var trace: (@Sendable (TranscriptEntry) -> Void)?
     /// Whether the device has a reader now: a frontend that offers at least one technology (a remote field that
@@ -82,7 +88,12 @@ package final class NFCSystem: @unchecked Sendable {
         self.now = { clock.now }
         self.makeTimer = { delay, action in clock.timer(after: delay, action) }
         if let f = frontend as? InstrumentedFrontend {
-            f.observer = { [weak self] e in self?.recordFrame(e) }
+            let flag = framesFlag
+            f.observer = { [weak self] e in
+                // Nothing to do unless frames are recorded (the default is off): the flag first, the system after.
+                guard flag.on.load(ordering: .relaxed) else { return }
+                self?.recordFrame(e)
+            }
         }
     }
 
@@ -220,7 +231,8 @@ package final class NFCSystem: @unchecked Sendable {
     }
 
     private func recordFrame(_ e: RFTraceEvent) {
-        guard recordsTranscript || trace != nil, recordsFrames else { return }
+        // `recordsFrames` first: it is false unless asked for, and this runs for every frame.
+        guard recordsFrames, recordsTranscript || trace != nil else { return }
         let text: String
         switch e {
         case .activated(let t): text = "activated \(t)"
@@ -243,4 +255,9 @@ package final class NFCSystem: @unchecked Sendable {
 
     /// The session the reader is serving now.
     package var activeSession: SessionID? { perform { arbiter.active } }
+}
+
+/// Whether the system records RF frames (``NFCSystem/recordsFrames``), shared with the frontend's observer.
+private final class FramesFlag: Sendable {
+    let on = Atomic<Bool>(false)
 }

@@ -71,12 +71,13 @@ struct TagLifecycle: Sendable, Hashable {
     /// or of handles not seen in this one are not recorded. Returns how many were.
     @discardableResult
     mutating func deliver(_ entries: [Entry]) -> Int {
-        let fresh = entries.filter {
-            $0.tag.reference.generation == generation && seen.contains($0.tag.reference.handle)
+        var fresh = 0
+        for e in entries where e.tag.reference.generation == generation && seen.contains(e.tag.reference.handle) {
+            delivered[e.tag.reference.handle] = e
+            fresh += 1
         }
-        for e in fresh { delivered[e.tag.reference.handle] = e }
-        if !fresh.isEmpty { awaitingRestart = true }
-        return fresh.count
+        if fresh > 0 { awaitingRestart = true }
+        return fresh
     }
 
     /// The delegate reads NDEF only (no `didDetect tags`): the delivered tags are returned for reading and polling

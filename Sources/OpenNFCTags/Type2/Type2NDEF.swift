@@ -76,6 +76,7 @@ package final class Type2NDEF: NDEFTagProcedure, LayoutDetectingProcedure {
         guard layout.messageLength > 0 else { return [] }
         let addresses = layout.messageAddresses
         var pages: [Int] = []  // the message's pages, ascending, each once (the addresses ascend)
+        pages.reserveCapacity(addresses.count / 4 + 2)
         for a in addresses where pages.last != a / 4 { pages.append(a / 4) }
         try load(pages: pages)
         return try NDEFFraming.checked(addresses.map { memory[$0]! })

@@ -19,8 +19,9 @@ struct NFCAAirInterface: VirtualAirInterface {
     }
 
     func activate(_ entry: inout FieldEntry, isoDEP: Bool) -> (activation: RFActivation, isoDEP: Bool) {
-        let air = entry.tag.activation.air
-        let useISODEP = isoDEP && entry.tag.activation.ats != nil
+        let activation = entry.tag.activation  // computed by the tag: asked once
+        let air = activation.air
+        let useISODEP = isoDEP && activation.ats != nil
         entry.state = .active(isoDEP: useISODEP)
         return (useISODEP ? air : Self.level3(air), useISODEP)
     }
