@@ -1,8 +1,8 @@
 package import Foundation
 
 /// The one way the test suites run a program (the built `opennfc`, `opencorenfc-example`, a private pcscd, the
-/// browser driver): find the executable, give it a clean environment, collect what it prints without ever blocking
-/// it, and end it by its own pid.
+/// browser driver): find the executable, give it a clean environment, start it with no signal blocked
+/// (``ChildSignals``), collect what it prints without ever blocking it, and end it by its own pid.
 package enum TestProcess {
     /// An executable of this package as `swift build` left it beside the test bundle (`.build/<triple>/<config>/`),
     /// or `$<variable>` when that names one (`OPENNFC_BIN` for the CLI tests).
@@ -58,7 +58,7 @@ package enum TestProcess {
         p.arguments = arguments
         let err = Pipe()
         p.standardError = err
-        try p.run()
+        try ChildSignals.run(p)
         return (p, err)
     }
 
@@ -82,7 +82,7 @@ package enum TestProcess {
         p.standardError = errPipe
         let exited = DispatchSemaphore(value: 0)
         p.terminationHandler = { _ in exited.signal() }
-        try p.run()
+        try ChildSignals.run(p)
         let group = DispatchGroup()
         nonisolated(unsafe) var out = Data()
         nonisolated(unsafe) var err = Data()
@@ -152,7 +152,7 @@ package final class WatchedProcess: @unchecked Sendable {
         process.standardError = e
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { [exited] _ in exited.signal() }
-        try process.run()
+        try ChildSignals.run(process)
         collect(o.fileHandleForReading, isErr: false)
         collect(e.fileHandleForReading, isErr: true)
     }
@@ -228,7 +228,7 @@ package final class WatchedProcess: @unchecked Sendable {
         return result
     }
 
-    /// Ends the process now (SIGKILL: test runners may start children with SIGTERM blocked) and waits for it.
+    /// Ends the process now (SIGKILL, for a test that is done with it: nothing of it is checked) and waits for it.
     package func stop() {
         guard process.processIdentifier > 0 else { return }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }

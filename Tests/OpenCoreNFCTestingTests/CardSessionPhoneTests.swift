@@ -206,6 +206,27 @@ func hex(_ s: String) -> [UInt8] {
         #expect(!again.isValid)
     }
 
+    /// `startEmulation()` shows the card-emulation sheet with `alertMessage` (updated live), `stopEmulation(status:)`
+    /// closes it with its mark; sending the app to the background ends the session with `invalidated`.
+    @Test func theSheetShowsTheAlertMessageAndBackgroundingEndsTheSession() async throws {
+        let phone = VirtualPhone(configuration: hceConfiguration(["F04C4F5941"]))
+        let session = try await phone.run { try await CardSession() }
+        let events = session.eventStream.makeAsyncIterator()
+        #expect(name(try await events.next()) == "sessionStarted")
+        session.alertMessage = "Hold near the reader."
+        try await session.startEmulation()
+        #expect(phone.sheet.isPresented && phone.sheet.title == "Hold Near Reader")
+        #expect(phone.sheet.message == "Hold near the reader.")
+        session.alertMessage = "Keep holding."
+        #expect(phone.sheet.message == "Keep holding.")
+        await session.stopEmulation(status: .success)
+        #expect(phone.transcriptText([.sheet]).contains("success"))
+        phone.backgroundApp()
+        #expect(name(try await events.next()) == "sessionInvalidated(invalidated)")
+        #expect(name(try await events.next()) == "end")
+        #expect(!phone.sheet.isPresented)
+    }
+
     @Test func lockingThePhoneEndsTheSessionAndAReaderSessionIsBusyMeanwhile() async throws {
         let phone = VirtualPhone(configuration: hceConfiguration(["F04C4F5941"]))
         let session = try await phone.run { try await CardSession() }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenNFCTestSupport
 import Testing
 
 /// `opennfc emulate --pn532` as a process, and `opennfc --device pn532:` plus a Core NFC program with
@@ -16,7 +17,7 @@ import Testing
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try ChildSignals.run(p)
         let got = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var line = ""
         DispatchQueue.global().async {

@@ -52,20 +52,13 @@ extension EndToEndSuite {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
             let entitlements = try ExampleCardApp.writeEntitlements(in: dir)
-            let app = Process()
-            app.executableURL = ProductBinary.url("opencorenfc-example")
-            app.arguments = ["card"]
-            var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENCORENFC_") }
-            env["OPENCORENFC_DEVICE"] = "vpcd:127.0.0.1:\(EndToEnd.ports[0])"
-            env["OPENCORENFC_ENTITLEMENTS"] = entitlements.path
-            app.environment = env
-            let appErr = Pipe()
-            app.standardError = appErr
-            try app.run()
-            defer {
-                if app.isRunning { kill(app.processIdentifier, SIGKILL) }
-                app.waitUntilExit()
-            }
+            let app = try WatchedProcess(
+                ProductBinary.url("opencorenfc-example"), ["card"],
+                environment: [
+                    "OPENCORENFC_DEVICE": "vpcd:127.0.0.1:\(EndToEnd.ports[0])",
+                    "OPENCORENFC_ENTITLEMENTS": entitlements.path,
+                ])
+            defer { app.stop() }
             let context = try PCSCContext()
             _ = try #require(try context.waitForCard(on: EndToEnd.readers[0], timeoutMilliseconds: 10_000))
             let terminal = Process()
@@ -87,10 +80,13 @@ extension EndToEndSuite {
                     "00A4040006F04C4F59414C00 -> 9000", "80CA000000 -> 4D454D4245522D303034329000",
                     "00A4040007A000000003101000 -> 6A82", "80CA000000 -> 6D00",
                 ])
-            // SIGTERM does not end a child of the test runner here (observed): end the program with SIGKILL.
-            kill(app.processIdentifier, SIGKILL)
-            app.waitUntilExit()
-            let log = String(decoding: appErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            // SIGTERM ends the program (it has no handler: the default action); the test support starts children
+            // with no signal blocked (ChildSignals).
+            kill(app.process.processIdentifier, SIGTERM)
+            let ended = app.finish(within: 30)
+            #expect(ended.finished, "SIGTERM did not end the program: \(ended.stderr)")
+            #expect(app.process.terminationReason == .uncaughtSignal && ended.status == SIGTERM)
+            let log = ended.stderr
             #expect(log.contains("emulating") && log.contains("reader detected"))
             #expect(try context.waitForRemoval(on: EndToEnd.readers[0], timeoutMilliseconds: 10_000))
         }

@@ -99,5 +99,10 @@ import Testing
         card.release()
         #expect(app.waitForStderr("reader deselected", seconds: 30), "\(app.stderrText)")
         #expect(app.stderrText.contains("reader detected"))
+        // SIGTERM ends the program (no handler of its own: the default action), as from a shell.
+        kill(app.process.processIdentifier, SIGTERM)
+        let ended = app.finish(within: 30)
+        #expect(ended.finished, "SIGTERM did not end the program: \(ended.stderr)")
+        #expect(app.process.terminationReason == .uncaughtSignal && ended.status == SIGTERM)
     }
 }

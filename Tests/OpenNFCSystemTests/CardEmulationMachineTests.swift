@@ -125,6 +125,15 @@ import Testing
         #expect(m.respond(a2, [0x90, 0x00]).error == .transmissionError)  // a retry: no trap
     }
 
+    /// An APDU still awaiting its answer when emulation stops: `respond` then throws `emulationStopped`.
+    @Test func respondAfterEmulationStoppedIsEmulationStopped() {
+        var m = emulating()
+        _ = m.transceive(select, at(1), routes: routes)
+        _ = m.stopEmulation(s1, .success, at(2))
+        #expect(m.respond(CardAPDUID(raw: 1), [0x90, 0x00]).error == .emulationStopped)
+        #expect(m.respond(CardAPDUID(raw: 9), [0x90, 0x00]).error == .emulationStopped)  // never sent
+    }
+
     @Test func anAPDUReleasedUnansweredEndsEmulation() {
         var m = emulating()
         _ = m.transceive(select, at(1), routes: routes)

@@ -331,32 +331,9 @@ package final class Subscriber {
 }
 
 package enum Tool {
-    /// Starts `process` from a thread whose signal mask blocks nothing: a child inherits the spawning thread's mask,
-    /// and test runners block SIGTERM and SIGINT, which would make `mosquitto` deaf to SIGTERM (no clean shutdown,
-    /// no saved persistence).
-    package static func spawn(_ process: Process) throws {
-        final class Outcome: @unchecked Sendable {
-            var error: (any Error)?
-            var finished = false
-        }
-        let outcome = Outcome()
-        let done = NSCondition()
-        let t = Thread {
-            var set = sigset_t()
-            sigemptyset(&set)
-            pthread_sigmask(SIG_SETMASK, &set, nil)
-            do { try process.run() } catch { outcome.error = error }
-            done.lock()
-            outcome.finished = true
-            done.broadcast()
-            done.unlock()
-        }
-        t.start()
-        done.lock()
-        while !outcome.finished { done.wait() }
-        done.unlock()
-        if let e = outcome.error { throw e }
-    }
+    /// Starts `process` with no signal blocked (``ChildSignals/run(_:)``), so `mosquitto` hears SIGTERM (a clean
+    /// shutdown that saves its persistence).
+    package static func spawn(_ process: Process) throws { try ChildSignals.run(process) }
 
     package struct Result {
         package var status: Int32

@@ -11,7 +11,9 @@ extension Commands {
             "Play a contactless terminal against an emulated card: SELECT an AID, send APDUs, print the exchange.",
         discussion: """
             The terminal side of card emulation (docs/CARD-EMULATION.md): an app's CardSession presented to pcscd
-            with OPENCORENFC_DEVICE=vpcd: (use --device pcsc here), or any ISO-DEP card or virtual Type 4 tag. The
+            with OPENCORENFC_DEVICE=vpcd: (use --device pcsc here), an app on the field with
+            OPENCORENFC_DEVICE=remote: (use --device remote: here: the field page's terminal), or any ISO-DEP card
+            or virtual Type 4 tag. The
             command activates the card, selects --aid when given, then sends the APDUs given as arguments or read
             from --script (one '<command hex> [-> <expected answer hex>]  # comment' per line, the project's
             transcript grammar). Prints one '<command> -> <answer>  # meaning' line per exchange; an answer that
@@ -19,6 +21,7 @@ extension Commands {
 
             Examples:
               opennfc terminal --device pcsc --aid F04C4F59414C 80CA000000
+              opennfc terminal --device remote:7071 --aid F04C4F59414C 80CA000000
               opennfc terminal --device sim:type4.json --aid D2760000850101 --script read-cc.txt
             """,
         arguments: [.init(name: "hex", help: "Command APDUs as hex, sent after the SELECT.", variadic: true)],
@@ -52,6 +55,9 @@ extension Commands {
                 steps.append(.init(command: b, expected: nil, comment: "", line: 0))
             }
             guard !steps.isEmpty else { throw CLIError.usage("nothing to send: give --aid, --script or APDUs") }
+            if let device = inv.value("device"), device.lowercased().hasPrefix("remote:") {
+                return try RemoteTerminal.run(String(device.dropFirst(7)), steps, script: inv.value("script"))
+            }
             return try TagSession.run(inv) { session in
                 let target = try session.connect()
                 guard target.isISODEP else {
@@ -68,16 +74,7 @@ extension Commands {
                         Console.out("\(step.command.hexString) -> TIMEOUT\n")
                         throw CLIError.failure("the card did not answer \(step.command.hexString) (\(error))")
                     }
-                    let meaning = FrameDecoder.describe(response: .frame(answer), to: step.command, mode: .isoDEP)
-                    let note = [step.comment.isEmpty ? nil : step.comment, meaning].compactMap { $0 }
-                        .joined(separator: "; ")
-                    Console.out(
-                        "\(step.command.hexString) -> \(answer.hexString)\(note.isEmpty ? "" : "  # \(note)")\n")
-                    if let e = step.expected, e != answer {
-                        throw CLIError.failure(
-                            "\(inv.value("script") ?? "script"):\(step.line): expected \(e.hexString), "
-                                + "received \(answer.hexString)")
-                    }
+                    try TerminalReport.print(step, answer, script: inv.value("script"))
                 }
                 try session.release()
                 return 0
