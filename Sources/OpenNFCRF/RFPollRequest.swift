@@ -66,9 +66,16 @@ package struct RFPollRequest: Sendable, Hashable {
 
     /// Polls each of these technologies with its default parameters.
     package init(_ technologies: Set<RFTechnology>) {
-        self.init(
-            nfcA: technologies.contains(.nfcA) ? NFCA() : nil, nfcB: technologies.contains(.nfcB) ? NFCB() : nil,
-            nfcF: technologies.contains(.nfcF) ? NFCF() : nil, nfcV: technologies.contains(.nfcV) ? NFCV() : nil)
+        self.init()
+        // One pass over the (at most four) members instead of hashing each technology to look it up.
+        for t in technologies {
+            switch t {
+            case .nfcA: nfcA = NFCA()
+            case .nfcB: nfcB = NFCB()
+            case .nfcF: nfcF = NFCF()
+            case .nfcV: nfcV = NFCV()
+            }
+        }
     }
 
     /// Whether this request polls `technology` (without building ``technologies``).
@@ -93,8 +100,24 @@ package struct RFPollRequest: Sendable, Hashable {
 
     /// This request without the technologies outside `allowed`.
     package func restricted(to allowed: Set<RFTechnology>) -> RFPollRequest {
-        RFPollRequest(
-            nfcA: allowed.contains(.nfcA) ? nfcA : nil, nfcB: allowed.contains(.nfcB) ? nfcB : nil,
-            nfcF: allowed.contains(.nfcF) ? nfcF : nil, nfcV: allowed.contains(.nfcV) ? nfcV : nil)
+        var r = RFPollRequest()
+        for t in allowed {
+            switch t {
+            case .nfcA: r.nfcA = nfcA
+            case .nfcB: r.nfcB = nfcB
+            case .nfcF: r.nfcF = nfcF
+            case .nfcV: r.nfcV = nfcV
+            }
+        }
+        return r
+    }
+}
+
+extension Set where Element == RFTechnology {
+    /// Whether `technology` is a member, by comparing the (at most four) members rather than hashing it: asked on
+    /// every activation.
+    package func includes(_ technology: RFTechnology) -> Bool {
+        for t in self where t == technology { return true }
+        return false
     }
 }

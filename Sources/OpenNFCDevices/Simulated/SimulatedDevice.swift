@@ -85,7 +85,7 @@ package enum SimulatedDevice {
         let box = FieldBox(field)
         return OpenedDevice(
             frontend: frontend, clock: .virtual(field.clock),
-            presence: { Set(box.field.tags.map(\.handle)) },
+            presence: { box.field.handles },
             connect: { [box] system in
                 box.field.addObserver { [weak system] _ in system?.fieldDidChange() }
             })

@@ -49,7 +49,11 @@ package final class VirtualField: @unchecked Sendable {
     /// without a model.
     package var lastExchangeAir: [AirFrame] { lastAir.frames }
     /// The S(WTX) requests among ``lastExchangeAir``: the WTXM of each (ISO/IEC 14443-4 §7.3).
-    package var lastWaitingTimeExtensions: [UInt8] { lastAir.waitingTimeExtensions }
+    package var lastWaitingTimeExtensions: [UInt8] {
+        // Asked after every exchange: a level-3 exchange (no S(WTX)) answers without copying what it keeps.
+        if case .nfcALevel3 = lastAir { return [] }
+        return lastAir.waitingTimeExtensions
+    }
     var lastAir = LastExchangeAir.frames([])
     /// The tag the reader has selected, if any.
     package internal(set) var activeHandle: Int?
@@ -109,6 +113,13 @@ package final class VirtualField: @unchecked Sendable {
     /// The tags now in the field, in poll order.
     package var tags: [(handle: Int, tag: any VirtualTag, position: Int)] {
         entries.map { ($0.handle, $0.tag, $0.position) }
+    }
+
+    /// The handles of the tags now in the field (what a system asks to know which tags are still present).
+    package var handles: Set<Int> {
+        var s = Set<Int>(minimumCapacity: entries.count)
+        for e in entries { s.insert(e.handle) }
+        return s
     }
 
     /// The tag with this handle, if it is in the field.

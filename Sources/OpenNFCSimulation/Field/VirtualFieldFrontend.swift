@@ -45,7 +45,7 @@ package final class VirtualFieldFrontend: RFFrontend {
 
     /// Selects the target in the field; `unsupported` for a technology this frontend lacks.
     package func activate(_ target: RFTarget, isoDEP: Bool) throws(RFError) -> RFTarget {
-        guard capabilities.technologies.contains(target.technology) else {
+        guard capabilities.technologies.includes(target.technology) else {
             throw RFError(.unsupported, "this frontend does not speak \(target.technology.rawValue)")
         }
         active = nil
@@ -61,13 +61,16 @@ package final class VirtualFieldFrontend: RFFrontend {
             active = nil
             throw RFError(.notActivated, "no tag is activated")
         }
-        if !capabilities.rawFrames && !target.isISODEP && target.technology == .nfcA {
+        // Read once: each read of the stored property is a dynamic exclusivity check and a copy of its sets.
+        let capabilities = capabilities
+        let technology = target.technology
+        if !capabilities.rawFrames && technology == .nfcA && !target.isISODEP {
             throw RFError(.unsupported, "this frontend cannot send raw frames to a level-3 tag")
         }
-        if target.technology == .nfcF && !capabilities.frameModes.contains(.felica) {
+        if technology == .nfcF && !capabilities.frameModes.contains(.felica) {
             throw RFError(.unsupported, "this frontend cannot carry FeliCa frames")
         }
-        if target.technology == .nfcV && !capabilities.frameModes.contains(.nfcV) {
+        if technology == .nfcV && !capabilities.frameModes.contains(.nfcV) {
             throw RFError(.unsupported, "this frontend cannot carry ISO 15693 requests")
         }
         if command.count > capabilities.maxCommandSize {
