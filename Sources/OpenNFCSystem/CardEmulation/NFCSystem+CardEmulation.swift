@@ -307,7 +307,7 @@ extension NFCSystem {
     // MARK: quiescence for the app's event stream
 
     /// Counts work the app has yet to do (an event it has not taken); ``VirtualPhone.settle()`` waits for it.
-    package func beginAppWork() { quiet.withLock { pendingCallbacks += 1 } }
+    package func beginAppWork() { callbackPosted() }
 
     /// The app finished a unit of work counted by ``beginAppWork()``.
     package func endAppWork() { callbackFinished() }

@@ -71,9 +71,16 @@ package final class NFCSystem: @unchecked Sendable {
     package var sessionEventPosted: (@Sendable (SessionEvent) -> Void)?
 
     // Quiescence tracking, for tests and the idle detector.
+    /// Signalled when ``pendingCallbacks`` reaches zero (``waitForCallbacks()`` waits on it).
     let quiet = NSCondition()
-    var pendingCallbacks = 0
-    var lastAPICall = DispatchTime.now().uptimeNanoseconds
+    /// Callbacks posted and not yet finished. An atomic, so posting and finishing one takes no lock; the count
+    /// reaching zero is announced under `quiet`, after the decrement, so a waiter that saw it above zero under
+    /// `quiet` is always woken.
+    private let pending = Atomic<Int>(0)
+    var pendingCallbacks: Int { pending.load(ordering: .sequentiallyConsistent) }
+    /// When the app last called into the system (`DispatchTime` nanoseconds), for the idle detector.
+    private let lastCall = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
+    var lastAPICall: UInt64 { lastCall.load(ordering: .relaxed) }
     var inFlight = 0
 
     /// Creates a system over a frontend (nil for a device without a reader).
@@ -143,13 +150,13 @@ package final class NFCSystem: @unchecked Sendable {
     }
 
     /// Notes an API call from the app (the idle detector waits for a quiet spell).
-    func touch() { quiet.withLock { lastAPICall = DispatchTime.now().uptimeNanoseconds } }
+    func touch() { lastCall.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
 
     /// Posts an event to a session's client on its queue, counting it until it has run.
     func post(_ state: SessionState, _ event: SessionEvent) {
         guard let client = state.client ?? state.weakClient else { return }
         sessionEventPosted?(event)
-        quiet.withLock { pendingCallbacks += 1 }
+        callbackPosted()
         let system = self
         state.queue.async {
             NFCSystem.$current.withValue(system) { client.receive(event) }
@@ -163,7 +170,7 @@ package final class NFCSystem: @unchecked Sendable {
     /// `via` names a queue that targets ``executorQueue`` (a session's private queue): work submitted through it runs
     /// on the same thread as that session's callbacks, saving a thread hop per call.
     package func submit(via queue: DispatchQueue? = nil, _ body: @escaping @Sendable () -> Void) {
-        quiet.withLock { pendingCallbacks += 1 }
+        callbackPosted()
         let system = self
         (queue ?? workQueue).async {
             NFCSystem.$current.withValue(system) { body() }
@@ -173,7 +180,7 @@ package final class NFCSystem: @unchecked Sendable {
 
     /// Runs a completion handler on a session's queue, counting it until it has run.
     package func complete(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
-        quiet.withLock { pendingCallbacks += 1 }
+        callbackPosted()
         let system = self
         queue.async {
             NFCSystem.$current.withValue(system) { body() }
@@ -181,10 +188,16 @@ package final class NFCSystem: @unchecked Sendable {
         }
     }
 
+    /// Counts a callback about to be queued (before it is queued, so it is never seen finished before it started).
+    func callbackPosted() {
+        pending.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    }
+
     func callbackFinished() {
-        quiet.withLock {
-            pendingCallbacks -= 1
-            if pendingCallbacks == 0 { quiet.broadcast() }
+        if pending.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+            // Under the lock: a waiter checks the count under it and then waits, so it either sees zero or is
+            // already waiting when this broadcast comes.
+            quiet.withLock { quiet.broadcast() }
         }
     }
 
@@ -201,7 +214,7 @@ package final class NFCSystem: @unchecked Sendable {
 
     /// Nanoseconds of wall time since the app's last call into the system.
     package var wallTimeSinceLastAPICall: UInt64 {
-        quiet.withLock { DispatchTime.now().uptimeNanoseconds &- lastAPICall }
+        DispatchTime.now().uptimeNanoseconds &- lastAPICall
     }
 
     // MARK: the current system
