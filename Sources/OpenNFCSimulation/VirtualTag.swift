@@ -74,6 +74,9 @@ public protocol VirtualTag: AnyObject {
     var chip: String { get }
     /// What anticollision, SELECT and RATS report for this tag.
     var activation: VirtualActivation { get }
+    /// The technology the tag answers in: its ``activation``'s. The field asks on every frame and release; a tag
+    /// whose technology never changes answers without building its activation. The default reads ``activation``.
+    var technology: RFTechnology { get }
 
     /// Power-on or re-activation: volatile state (mute after NAK, authentication, selected application/file,
     /// a pending two-part command) is cleared; memory is kept.
@@ -97,6 +100,7 @@ public protocol VirtualTag: AnyObject {
 }
 
 extension VirtualTag {
+    public var technology: RFTechnology { activation.technology }
     public func powerOn() { reset() }
     public func processingTime(for frame: [UInt8]) -> NFCDuration { .zero }
 }

@@ -70,7 +70,7 @@ extension VirtualField {
         framesExchanged += 1
         let n = framesExchanged
         let entry = entries[i]
-        let technology = entry.tag.activation.technology
+        let technology = entry.tag.technology
         let timing = timing(for: technology)
         switch delivery {
         case .plain(let frame): record(handle, .command(frame))
@@ -189,7 +189,7 @@ extension VirtualField {
     private func airFrames(
         _ delivery: Delivery, _ entry: FieldEntry, answered: Delivered?, processing: NFCDuration = .zero
     ) -> [AirFrame]? {
-        guard let model = timing(for: entry.tag.activation.technology).model else { return nil }
+        guard let model = timing(for: entry.tag.technology).model else { return nil }
         let (target, isoDEP) = airTarget(entry)
         switch delivery {
         case .plain(let frame):

@@ -243,7 +243,7 @@ package final class VirtualField: @unchecked Sendable {
         // per poll (a tag computes its activation on demand).
         let all = entries
         guard !all.isEmpty else { return found }
-        let technologies = all.map { $0.tag.activation.technology }
+        let technologies = all.map { $0.tag.technology }
         for technology in RFTechnology.allCases where request.polls(technology) && technologies.contains(technology) {
             var indices: [Int] = []
             for i in all.indices where !all[i].mutedByFault && technologies[i] == technology { indices.append(i) }
@@ -263,7 +263,7 @@ package final class VirtualField: @unchecked Sendable {
         guard let i = entries.firstIndex(where: { $0.handle == handle }) else {
             throw fail(handle, RFError(.linkLost, "no tag with handle \(handle) in the field"))
         }
-        let technology = entries[i].tag.activation.technology
+        let technology = entries[i].tag.technology
         let timing = timing(for: technology)
         if entries[i].mutedByFault {
             clock.advance(by: timing.silenceTimeout)
@@ -306,7 +306,7 @@ package final class VirtualField: @unchecked Sendable {
         guard let handle = activeHandle else { return }
         activeHandle = nil
         if let i = entries.firstIndex(where: { $0.handle == handle }) {
-            let technology = entries[i].tag.activation.technology
+            let technology = entries[i].tag.technology
             let timing = timing(for: technology)
             let isoDEP = entries[i].state == .active(isoDEP: true)
             if let bytes = Self.airInterface(technology).release(&entries[i]) {

@@ -112,6 +112,8 @@ public final class Type2Tag: VirtualTag {
     }
 
     public var chip: String { profile.name }
+    /// Type 2 tags are NFC-A (NFC Forum Type 2 Tag §2): answered without building the activation.
+    public var technology: RFTechnology { .nfcA }
 
     /// The 7-byte UID from pages 0–1 (the BCC bytes skipped).
     public var uid: [UInt8] {
