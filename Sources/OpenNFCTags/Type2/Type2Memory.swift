@@ -5,14 +5,17 @@
 /// READ or WRITE addresses without SECTOR_SELECT; NTAG I2C 2k data reaches into sector 1.
 struct Type2Memory {
     static let pageCount = 1024
-    fileprivate var bytes = [UInt8?](repeating: nil, count: pageCount * 4)
+    /// Known bytes by address, nil where unknown. Grown as bytes become known, up to `pageCount * 4`: a session
+    /// usually knows a few pages, and building (and zeroing) all 4,096 cost more than the read itself.
+    fileprivate var bytes: [UInt8?] = []
 
     subscript(address: Int) -> UInt8? { address < bytes.count ? bytes[address] : nil }
 
     /// The page's 4 bytes, when all are known.
     func page(_ p: Int) -> [UInt8]? {
-        guard p < Self.pageCount else { return nil }
+        guard p < Self.pageCount, p * 4 + 4 <= bytes.count else { return nil }
         var out: [UInt8] = []
+        out.reserveCapacity(4)
         for a in p * 4..<(p * 4 + 4) {
             guard let b = bytes[a] else { return nil }
             out.append(b)
@@ -21,25 +24,33 @@ struct Type2Memory {
     }
 
     func isKnown(page p: Int) -> Bool {
-        p < Self.pageCount && !bytes[p * 4..<(p * 4 + 4)].contains(nil)
+        p < Self.pageCount && p * 4 + 4 <= bytes.count && !bytes[p * 4..<(p * 4 + 4)].contains(nil)
     }
 
     mutating func store(_ data: [UInt8], fromPage p: Int, pageLimit: Int? = nil) {
-        for (i, b) in data.enumerated() {
-            let page = p + i / 4
-            if page >= Self.pageCount { break }
-            if let pageLimit, page >= pageLimit { break }
-            bytes[p * 4 + i] = b
-        }
+        let endPage = min(Self.pageCount, pageLimit ?? Self.pageCount)
+        let end = min(p * 4 + data.count, endPage * 4)
+        guard end > p * 4 else { return }
+        grow(to: end)
+        for i in 0..<(end - p * 4) { bytes[p * 4 + i] = data[i] }
     }
 
-    mutating func set(_ b: UInt8, at address: Int) { bytes[address] = b }
+    mutating func set(_ b: UInt8, at address: Int) {
+        precondition(address < Self.pageCount * 4, "byte address \(address) is past the Type 2 memory")
+        grow(to: address + 1)
+        bytes[address] = b
+    }
+
+    /// Makes addresses below `end` storable (unknown until stored).
+    private mutating func grow(to end: Int) {
+        if end > bytes.count { bytes.append(contentsOf: repeatElement(nil, count: end - bytes.count)) }
+    }
 }
 
 extension Type2Memory {
     /// Forgets a page whose content is uncertain (a WRITE that failed may or may not have happened).
     mutating func forget(page p: Int) {
-        guard p < Self.pageCount else { return }
-        for a in p * 4..<(p * 4 + 4) { bytes[a] = nil }
+        guard p >= 0, p < Self.pageCount else { return }
+        for a in p * 4..<min(p * 4 + 4, bytes.count) { bytes[a] = nil }
     }
 }
