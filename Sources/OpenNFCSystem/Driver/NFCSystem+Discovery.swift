@@ -84,8 +84,9 @@ extension NFCSystem {
             schedulePoll(s)
             return
         }
-        let present = Set(targets.map(\.handle))
-        s.tags.forgetLeft(present: present)
+        // Handles seen earlier in this round that are no longer polled are forgotten; with none seen yet (a round's
+        // first poll) there is nothing to forget and no set to build.
+        if !s.tags.seen.isEmpty { s.tags.forgetLeft(present: Set(targets.map(\.handle))) }
         var found: [(DeliveredTag, IdentifiedTag)] = []
         for target in targets where !s.tags.seen.contains(target.handle) {
             guard arbiter.active == s.id else { return }
