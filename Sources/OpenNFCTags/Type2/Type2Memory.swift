@@ -50,7 +50,8 @@ struct Type2Memory {
 extension Type2Memory {
     /// Forgets a page whose content is uncertain (a WRITE that failed may or may not have happened).
     mutating func forget(page p: Int) {
-        guard p >= 0, p < Self.pageCount else { return }
+        // Nothing is known past the grown end, so a page there is already forgotten.
+        guard p >= 0, p < Self.pageCount, p * 4 < bytes.count else { return }
         for a in p * 4..<min(p * 4 + 4, bytes.count) { bytes[a] = nil }
     }
 }
