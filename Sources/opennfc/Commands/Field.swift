@@ -196,21 +196,31 @@ enum FieldCLI {
         } catch {
             throw CLIError.failure(error.message)
         }
-        let response: HTTPResponse
-        do throws(HTTPClient.Failure) {
-            response = try HTTPClient.request(
-                method, path, to: address, headers: [("Content-Type", "application/json")],
-                body: method == "POST" ? Array(JSONValue.object(body).compact.utf8) : [])
-        } catch {
-            throw CLIError.failure("\(error.message); is 'opennfc field serve --port \(port)' running?")
-        }
-        let text = String(decoding: response.body, as: UTF8.self)
-        guard response.status == 200 else {
+        let (status, text) = try request(method, path, to: address, body)
+        guard status == 200 else {
             let message = (try? JSONValue(parsing: text))?["error"]?.stringValue ?? text
             throw CLIError.failure("the field refused: \(message)")
         }
         Console.out(text.hasSuffix("\n") ? text : text + "\n")
         return 0
+    }
+
+    /// One request to the HTTP API of a field (`opennfc field serve`, docs/FIELD.md): its status and body text. A
+    /// field that cannot be reached is an error that says which server to start.
+    static func request(
+        _ method: String, _ path: String, to address: LoopbackAddress, _ body: [(String, JSONValue)] = [],
+        timeoutMilliseconds: Int = 10_000
+    ) throws -> (status: Int, text: String) {
+        let response: HTTPResponse
+        do throws(HTTPClient.Failure) {
+            response = try HTTPClient.request(
+                method, path, to: address, headers: [("Content-Type", "application/json")],
+                body: method == "POST" ? Array(JSONValue.object(body).compact.utf8) : [],
+                timeoutMilliseconds: timeoutMilliseconds)
+        } catch {
+            throw CLIError.failure("\(error.message); is 'opennfc field serve --port \(address.port)' running?")
+        }
+        return (response.status, String(decoding: response.body, as: UTF8.self))
     }
 }
 

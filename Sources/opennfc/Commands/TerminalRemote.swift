@@ -44,17 +44,10 @@ enum RemoteTerminal {
     /// One `POST /api/terminal`; a refusal (no app, a card not emulated, an app that did not answer) is an error
     /// with the field's reason.
     static func call(_ address: LoopbackAddress, _ body: [(String, JSONValue)]) throws -> JSONValue {
-        let response: HTTPResponse
-        do throws(HTTPClient.Failure) {
-            response = try HTTPClient.request(
-                "POST", "/api/terminal", to: address, headers: [("Content-Type", "application/json")],
-                body: Array(JSONValue.object(body).compact.utf8), timeoutMilliseconds: 15_000)
-        } catch {
-            throw CLIError.failure("\(error.message); is 'opennfc field serve --port \(address.port)' running?")
-        }
-        let text = String(decoding: response.body, as: UTF8.self)
+        let (status, text) = try FieldCLI.request(
+            "POST", "/api/terminal", to: address, body, timeoutMilliseconds: 15_000)
         let reply = try? JSONValue(parsing: text)
-        guard response.status == 200, let reply, reply["ok"]?.boolValue == true else {
+        guard status == 200, let reply, reply["ok"]?.boolValue == true else {
             let reason = reply?["error"]?.stringValue ?? text
             throw CLIError.failure("the field's terminal at \(address): \(reason)")
         }
