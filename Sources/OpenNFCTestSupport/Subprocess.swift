@@ -215,7 +215,7 @@ package final class WatchedProcess: @unchecked Sendable {
     package func finish(within seconds: Double = 600) -> ProcessOutput {
         let finished = exited.wait(timeout: .now() + seconds) == .success
         if !finished {
-            kill(process.processIdentifier, SIGKILL)
+            ChildSignals.kill(process)
             exited.wait()
         }
         exited.signal()  // the end stays observable: finish and stop may be called again
@@ -231,7 +231,7 @@ package final class WatchedProcess: @unchecked Sendable {
     /// Ends the process now (SIGKILL, for a test that is done with it: nothing of it is checked) and waits for it.
     package func stop() {
         guard process.processIdentifier > 0 else { return }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { ChildSignals.kill(process) }
         exited.wait()
         exited.signal()
     }

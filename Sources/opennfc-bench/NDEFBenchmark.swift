@@ -57,14 +57,6 @@ func ndefBenchCorpus(count: Int = 10_000) throws -> [[UInt8]] {
     return out
 }
 
-/// This thread's CPU time in seconds: the machine is shared, so wall-clock rates would measure the other
-/// processes too; both our figures and ndeflib's (Python's `time.thread_time`) use thread CPU time.
-func threadCPUSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 /// Best-of-`rounds` CPU seconds for one pass of `body` over the corpus.
 func bestTime(rounds: Int, _ body: () throws -> Int) rethrows -> (seconds: Double, check: Int) {
     var best = Double.infinity
@@ -292,7 +284,7 @@ func runNDEFLib(corpus: [[UInt8]], rounds: Int) -> NDEFLibOutcome {
     p.standardOutput = output
     p.standardError = FileHandle.nullDevice
     // A python3 that exits before reading all of stdin must not kill us with SIGPIPE: writes then fail with EPIPE.
-    signal(SIGPIPE, SIG_IGN)
+    ignoreBrokenPipes()
     do { try p.run() } catch { return .notMeasured("python3 could not be started (\(error))") }
     let text = corpus.map { $0.hexString }.joined(separator: "\n") + "\n"
     // Feed stdin from another thread so a full pipe cannot deadlock against reading stdout.

@@ -161,8 +161,8 @@ extension NFCSystem {
                 throw SystemError(.sessionInvalidated, "the session is invalidated")
             }
             let entry = try s.tags.check(ref, requireConnected: requireConnected)
-            inFlight += 1
-            defer { inFlight -= 1 }
+            inFlight.add(1, ordering: .sequentiallyConsistent)
+            defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
             do throws(SystemError) {
                 return try body(s, entry, frontend)
             } catch {

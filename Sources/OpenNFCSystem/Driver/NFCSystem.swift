@@ -81,7 +81,9 @@ package final class NFCSystem: @unchecked Sendable {
     /// When the app last called into the system (`DispatchTime` nanoseconds), for the idle detector.
     private let lastCall = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
     var lastAPICall: UInt64 { lastCall.load(ordering: .relaxed) }
-    var inFlight = 0
+    /// Tag operations running now. Changed under the executor and read by the idle detector's thread without it
+    /// (``isQuiescent``), so an atomic.
+    let inFlight = Atomic<Int>(0)
 
     /// Creates a system over a frontend (nil for a device without a reader).
     package init<C: SystemClock>(
@@ -210,7 +212,9 @@ package final class NFCSystem: @unchecked Sendable {
     }
 
     /// Whether nothing is running or queued: no callback pending and no operation in flight.
-    package var isQuiescent: Bool { quiet.withLock { pendingCallbacks == 0 && inFlight == 0 } }
+    package var isQuiescent: Bool {
+        quiet.withLock { pendingCallbacks == 0 && inFlight.load(ordering: .sequentiallyConsistent) == 0 }
+    }
 
     /// Nanoseconds of wall time since the app's last call into the system.
     package var wallTimeSinceLastAPICall: UInt64 {

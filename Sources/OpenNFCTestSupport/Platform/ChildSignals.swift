@@ -82,4 +82,13 @@ package enum ChildSignals {
         pthread_sigmask(SIG_BLOCK, nil, &current)
         return sigismember(&current, signal) == 1
     }
+
+    /// Ends `process` at once (SIGKILL: it cannot be caught), for a child a test is done with or that overran.
+    package static func kill(_ process: Process) {
+        #if canImport(Glibc)
+            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        #elseif canImport(Darwin)
+            _ = Darwin.kill(process.processIdentifier, SIGKILL)
+        #endif
+    }
 }

@@ -68,7 +68,9 @@ extension Commands {
 enum EmulateCommand {
     /// SIGINT and SIGTERM stop the server (run() returns, then --save runs), instead of killing the process
     /// (``StopSignals``).
-    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> StopSignals { StopSignals(stop) }
+    static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> StopSignals {
+        StopSignals(name: "opennfc emulate signals") { _ in stop() }
+    }
 
     static func traceLine(_ command: [UInt8], _ response: [UInt8]?) {
         let answer = response.map { Hex.encode($0, separator: " ") } ?? "(no answer: the card left)"
@@ -131,52 +133,5 @@ enum EmulateCommand {
         Console.err("Emulation ended\n")
         return 0
 
-    }
-}
-
-/// SIGINT and SIGTERM turned into a call of `stop` on a thread of its own, through a pipe: the handler, run by
-/// whichever thread the kernel picks, only writes one byte (write(2) is async-signal-safe), and the thread reading the
-/// pipe calls `stop`. Unlike a dispatch signal source, this does not depend on which threads block the signal.
-/// After ``cancel()`` both signals are ignored (a second Ctrl-C while the tag is being saved does not cut the save).
-final class StopSignals: @unchecked Sendable {
-    /// The pipe's write end, for the handler (a C function pointer cannot capture it). One emulation per process.
-    nonisolated(unsafe) private static var writeEnd: Int32 = -1
-    private let pipeEnds: [Int32]
-
-    init(_ stop: @escaping @Sendable () -> Void) {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) != 0 { fds = [-1, -1] }
-        pipeEnds = fds
-        Self.writeEnd = fds[1]
-        for sig in [SIGINT, SIGTERM] {
-            // A parent may have started us with the signal blocked (test runners do).
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, sig)
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
-            _ = signal(sig) { _ in
-                var byte: UInt8 = 1
-                _ = write(StopSignals.writeEnd, &byte, 1)
-            }
-        }
-        let readEnd = fds[0]
-        let thread = Thread {
-            var byte: UInt8 = 0
-            while true {
-                let n = read(readEnd, &byte, 1)
-                if n < 0 && errno == EINTR { continue }
-                break
-            }
-            if byte == 1 { stop() }
-        }
-        thread.name = "opennfc emulate signals"
-        thread.start()
-    }
-
-    /// Ignores SIGINT and SIGTERM from now on and ends the reading thread.
-    func cancel() {
-        for sig in [SIGINT, SIGTERM] { _ = signal(sig, SIG_IGN) }
-        var byte: UInt8 = 2
-        _ = write(pipeEnds[1], &byte, 1)
     }
 }

@@ -71,29 +71,17 @@ extension Commands {
                 throw CLIError.failure(error.message)
             }
             // The handlers first: a signal that comes as soon as the URL is out finds them in place.
-            var sources: [any DispatchSourceSignal] = []
-            for sig in [SIGINT, SIGTERM] {
-                signal(sig, SIG_IGN)
-                let s = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-                let autosave = !inv.flag("no-save")
-                s.setEventHandler {
-                    server.stop()
-                    exit(FieldCLI.finish(server, autosave: autosave))
-                }
-                s.resume()
-                sources.append(s)
+            let autosave = !inv.flag("no-save")
+            let signals = StopSignals(name: "opennfc field signals") { _ in
+                server.stop()
+                exit(FieldCLI.finish(server, autosave: autosave))
             }
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGINT)
-            sigaddset(&set, SIGTERM)
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
             server.start()
             Console.out("http://\(server.address)/\n")
             Console.err(
                 "Serving the virtual field on http://\(server.address)/ — apps connect with "
                     + "OPENCORENFC_DEVICE=remote:\(server.address). Ctrl-C stops.\n")
-            withExtendedLifetime(sources) { dispatchMain() }
+            withExtendedLifetime(signals) { dispatchMain() }
         }
     )
 

@@ -88,22 +88,11 @@ extension Commands {
             throw CLIError.failure(e.message)
         }
         if inv.flag("check") { return try WatchOptions.check(station, configuration) }
-        // SIGTERM and SIGINT end the run through a dispatch source (not a handler): the station drains first.
+        // SIGTERM and SIGINT end the run (``StopSignals``): the station drains first.
         let stop = DispatchSemaphore(value: 0)
-        var sources: [any DispatchSourceSignal] = []
-        for sig in [SIGTERM, SIGINT] {
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, sig)
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
-            signal(sig, SIG_IGN)
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            s.setEventHandler {
-                log.info("signal: \(sig == SIGTERM ? "SIGTERM" : "SIGINT"), stopping")
-                stop.signal()
-            }
-            s.resume()
-            sources.append(s)
+        let signals = StopSignals(name: "opennfc watch signals") { sig in
+            log.info("signal: \(StopSignals.name(sig)), stopping")
+            stop.signal()
         }
         log.info(
             "watch: station=\(configuration.stationID) devices=\(configuration.devices.joined(separator: ","))"
@@ -116,7 +105,7 @@ extension Commands {
         }
         stop.wait()
         station.stop()
-        sources.forEach { $0.cancel() }
+        signals.cancel()
         return 0
     }
 }
