@@ -1,4 +1,5 @@
 package import OpenNFCRF
+internal import Synchronization
 
 /// A deterministic RF field with virtual tags in it: the card side of a reader's antenna, for every technology.
 ///
@@ -40,7 +41,13 @@ package final class VirtualField: @unchecked Sendable {
     /// Faults for the frames that follow; installing a plan restarts frame numbering at 1.
     package var faultPlan: FaultPlan = .none { didSet { framesExchanged = 0 } }
     /// Whether events are appended to ``transcript``.
-    package var isRecording: Bool
+    package var isRecording: Bool {
+        get { recording.load(ordering: .relaxed) }
+        set { recording.store(newValue, ordering: .relaxed) }
+    }
+    /// ``isRecording``, which ``record(_:_:)`` reads about ten times a session: an atomic's relaxed load, where the
+    /// stored property's read was a dynamic exclusivity check.
+    private let recording: Atomic<Bool>
     /// What happened while ``isRecording`` was true.
     package private(set) var transcript = FieldTranscript()
     /// Exchanges since the fault plan was installed (or the field created).
@@ -100,7 +107,7 @@ package final class VirtualField: @unchecked Sendable {
         self.clock = clock
         self.timings =
             timing.map { t in Dictionary(uniqueKeysWithValues: RFTechnology.allCases.map { ($0, t) }) } ?? [:]
-        self.isRecording = recording
+        self.recording = Atomic(recording)
     }
 
     /// The air-interface durations of a technology.
@@ -323,9 +330,10 @@ package final class VirtualField: @unchecked Sendable {
         return error
     }
 
-    func record(_ handle: Int?, _ event: FieldTranscript.Event) {
+    /// Appends an event to the transcript while recording; the event is built only then.
+    func record(_ handle: Int?, _ event: @autoclosure () -> FieldTranscript.Event) {
         guard isRecording else { return }
-        transcript.entries.append(FieldTranscript.Entry(time: clock.now, handle: handle, event: event))
+        transcript.entries.append(FieldTranscript.Entry(time: clock.now, handle: handle, event: event()))
     }
 
     private func notify(_ event: Event) {
