@@ -35,7 +35,9 @@ package final class NFCSystem: @unchecked Sendable {
     let workQueue = DispatchQueue(label: "OpenCoreNFC.system")
     /// The serial queue system work runs on; sessions created with `queue: nil` get a private queue targeting it.
     package var executorQueue: DispatchQueue { workQueue }
-    var depth = 0
+    /// How deeply the thread holding `lock` has entered the executor. Read and written only under `lock`; an atomic
+    /// (relaxed) only so that its reads and writes, several per operation, are not dynamic exclusivity checks.
+    private let depth = Atomic<Int>(0)
     var deferred: [() -> Void] = []
     var arbiter = SessionArbiter()
     var sessions: [SessionID: SessionState] = [:]
@@ -127,18 +129,18 @@ package final class NFCSystem: @unchecked Sendable {
 
     private func enterExecutor() {
         lock.lock()
-        depth += 1
+        depth.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// Leaves the executor; the outermost exit first drains the events deferred while it ran.
     private func leaveExecutor() {
-        if depth == 1 {
+        if depth.load(ordering: .relaxed) == 1 {
             while !deferred.isEmpty {
                 let next = deferred.removeFirst()
                 next()
             }
         }
-        depth -= 1
+        depth.wrappingSubtract(1, ordering: .relaxed)
         lock.unlock()
     }
 
@@ -146,7 +148,7 @@ package final class NFCSystem: @unchecked Sendable {
     func event(_ body: @escaping () -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        if depth > 0 {
+        if depth.load(ordering: .relaxed) > 0 {
             deferred.append(body)
         } else {
             perform { body() }
