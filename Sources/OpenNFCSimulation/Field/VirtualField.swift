@@ -122,12 +122,18 @@ package final class VirtualField: @unchecked Sendable {
         entries.map { ($0.handle, $0.tag, $0.position) }
     }
 
-    /// The handles of the tags now in the field (what a system asks to know which tags are still present).
+    /// The handles of the tags now in the field (what a system asks to know which tags are still present, at the
+    /// end of every session): built when first asked after a tag entered or left, then handed out as it is.
     package var handles: Set<Int> {
+        if let present { return present }
         var s = Set<Int>(minimumCapacity: entries.count)
         for e in entries { s.insert(e.handle) }
+        present = s
         return s
     }
+    /// ``handles`` as last built; dropped by ``place(_:at:)`` and ``remove(_:)``, the only changes of which handles
+    /// are in ``entries`` (the air interfaces change an entry's state, never its handle).
+    private var present: Set<Int>?
 
     /// The tag with this handle, if it is in the field.
     package func tag(_ handle: Int) -> (any VirtualTag)? { entries.first { $0.handle == handle }?.tag }
@@ -143,6 +149,7 @@ package final class VirtualField: @unchecked Sendable {
         let entry = FieldEntry(handle: handle, tag: tag, position: position)
         let index = entries.firstIndex { $0.position > position } ?? entries.endIndex
         entries.insert(entry, at: index)
+        present = nil
         record(handle, .placed(chip: tag.chip, uid: tag.activation.uid, position: position))
         notify(.placed(handle: handle))
         return handle
@@ -175,6 +182,7 @@ package final class VirtualField: @unchecked Sendable {
     package func remove(_ handle: Int) -> (any VirtualTag)? {
         guard let i = entries.firstIndex(where: { $0.handle == handle }) else { return nil }
         let entry = entries.remove(at: i)
+        present = nil
         // An active tag that leaves stays "active" until the reader's next exchange, which then fails with linkLost.
         record(handle, .removed)
         notify(.removed(handle: handle))
