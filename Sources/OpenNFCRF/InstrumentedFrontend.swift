@@ -78,6 +78,8 @@ package final class InstrumentedFrontend: RFFrontend {
     package func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
         counts.framesSent += 1
         counts.bytesSent += command.count
+        // Read once for the whole exchange (each read of the stored property is a dynamic exclusivity check).
+        let observer = self.observer
         observer?(.sent(command))
         do {
             let r = try base.exchange(command)

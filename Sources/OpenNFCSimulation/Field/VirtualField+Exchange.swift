@@ -69,6 +69,8 @@ extension VirtualField {
         lastAir = .frames([])
         framesExchanged += 1
         let n = framesExchanged
+        // The plan for this frame, read once (each read of the stored property is a dynamic exclusivity check).
+        let faultPlan = faultPlan
         let entry = entries[i]
         let technology = entry.tag.technology
         let timing = timing(for: technology)

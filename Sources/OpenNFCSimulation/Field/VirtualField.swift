@@ -1,4 +1,5 @@
 package import OpenNFCRF
+internal import Synchronization
 
 /// A deterministic RF field with virtual tags in it: the card side of a reader's antenna, for every technology.
 ///
@@ -40,7 +41,13 @@ package final class VirtualField: @unchecked Sendable {
     /// Faults for the frames that follow; installing a plan restarts frame numbering at 1.
     package var faultPlan: FaultPlan = .none { didSet { framesExchanged = 0 } }
     /// Whether events are appended to ``transcript``.
-    package var isRecording: Bool
+    package var isRecording: Bool {
+        get { recording.load(ordering: .relaxed) }
+        set { recording.store(newValue, ordering: .relaxed) }
+    }
+    /// ``isRecording``, which ``record(_:_:)`` reads about ten times a session: an atomic's relaxed load, where the
+    /// stored property's read was a dynamic exclusivity check.
+    private let recording: Atomic<Bool>
     /// What happened while ``isRecording`` was true.
     package private(set) var transcript = FieldTranscript()
     /// Exchanges since the fault plan was installed (or the field created).
@@ -100,7 +107,7 @@ package final class VirtualField: @unchecked Sendable {
         self.clock = clock
         self.timings =
             timing.map { t in Dictionary(uniqueKeysWithValues: RFTechnology.allCases.map { ($0, t) }) } ?? [:]
-        self.isRecording = recording
+        self.recording = Atomic(recording)
     }
 
     /// The air-interface durations of a technology.
@@ -115,12 +122,18 @@ package final class VirtualField: @unchecked Sendable {
         entries.map { ($0.handle, $0.tag, $0.position) }
     }
 
-    /// The handles of the tags now in the field (what a system asks to know which tags are still present).
+    /// The handles of the tags now in the field (what a system asks to know which tags are still present, at the
+    /// end of every session): built when first asked after a tag entered or left, then handed out as it is.
     package var handles: Set<Int> {
+        if let present { return present }
         var s = Set<Int>(minimumCapacity: entries.count)
         for e in entries { s.insert(e.handle) }
+        present = s
         return s
     }
+    /// ``handles`` as last built; dropped by ``place(_:at:)`` and ``remove(_:)``, the only changes of which handles
+    /// are in ``entries`` (the air interfaces change an entry's state, never its handle).
+    private var present: Set<Int>?
 
     /// The tag with this handle, if it is in the field.
     package func tag(_ handle: Int) -> (any VirtualTag)? { entries.first { $0.handle == handle }?.tag }
@@ -136,6 +149,7 @@ package final class VirtualField: @unchecked Sendable {
         let entry = FieldEntry(handle: handle, tag: tag, position: position)
         let index = entries.firstIndex { $0.position > position } ?? entries.endIndex
         entries.insert(entry, at: index)
+        present = nil
         record(handle, .placed(chip: tag.chip, uid: tag.activation.uid, position: position))
         notify(.placed(handle: handle))
         return handle
@@ -168,6 +182,7 @@ package final class VirtualField: @unchecked Sendable {
     package func remove(_ handle: Int) -> (any VirtualTag)? {
         guard let i = entries.firstIndex(where: { $0.handle == handle }) else { return nil }
         let entry = entries.remove(at: i)
+        present = nil
         // An active tag that leaves stays "active" until the reader's next exchange, which then fails with linkLost.
         record(handle, .removed)
         notify(.removed(handle: handle))
@@ -323,9 +338,10 @@ package final class VirtualField: @unchecked Sendable {
         return error
     }
 
-    func record(_ handle: Int?, _ event: FieldTranscript.Event) {
+    /// Appends an event to the transcript while recording; the event is built only then.
+    func record(_ handle: Int?, _ event: @autoclosure () -> FieldTranscript.Event) {
         guard isRecording else { return }
-        transcript.entries.append(FieldTranscript.Entry(time: clock.now, handle: handle, event: event))
+        transcript.entries.append(FieldTranscript.Entry(time: clock.now, handle: handle, event: event()))
     }
 
     private func notify(_ event: Event) {

@@ -21,9 +21,23 @@ package final class VirtualFieldFrontend: RFFrontend {
     package var capabilities: RFCapabilities
     /// Poll with WUPA (true, the default: halted tags answer) or REQA (false).
     package var pollsWithWakeUp = true
-    private var active: RFTarget?
-    /// The reader's Crypto1 state once a MIFARE Classic authentication succeeded (cleared by activation and release).
-    private var cipher: Crypto1?
+    /// The activated target and the reader's Crypto1 state, in one stored value: the exchange, activation and
+    /// release, on every frame, read and write both with one dynamic exclusivity check each.
+    private var link = Link()
+    private struct Link {
+        var active: RFTarget?
+        /// The reader's Crypto1 state once a MIFARE Classic authentication succeeded (cleared by activation and
+        /// release).
+        var cipher: Crypto1?
+    }
+    private var active: RFTarget? {
+        get { link.active }
+        set { link.active = newValue }
+    }
+    private var cipher: Crypto1? {
+        get { link.cipher }
+        set { link.cipher = newValue }
+    }
     /// Where the reader nonce nR comes from; inject a ``SeededRandomSource`` for reproducible transcripts.
     package var random: any RandomSource = SystemRandomSource()
 
@@ -48,17 +62,17 @@ package final class VirtualFieldFrontend: RFFrontend {
         guard capabilities.technologies.includes(target.technology) else {
             throw RFError(.unsupported, "this frontend does not speak \(target.technology.rawValue)")
         }
-        active = nil
-        cipher = nil
+        link = Link()
         let t = try field.activate(target.handle, isoDEP: isoDEP)
-        active = t
+        link.active = t
         return t
     }
 
     /// Sends one frame or ISO-DEP payload, enforcing the size limits and `rawFrames`.
     package func exchange(_ command: [UInt8]) throws(RFError) -> RFResponse {
-        guard let target = active, field.activeHandle == target.handle else {
-            active = nil
+        let link = link
+        guard let target = link.active, field.activeHandle == target.handle else {
+            self.link.active = nil
             throw RFError(.notActivated, "no tag is activated")
         }
         // Read once: each read of the stored property is a dynamic exclusivity check and a copy of its sets.
@@ -80,12 +94,9 @@ package final class VirtualFieldFrontend: RFFrontend {
         }
         let response: RFResponse
         do {
-            response = try cipher == nil ? field.exchange(command) : encipheredExchange(command)
+            response = try link.cipher == nil ? field.exchange(command) : encipheredExchange(command)
         } catch {
-            if error.code == .linkLost || error.code == .notActivated {
-                active = nil
-                cipher = nil
-            }
+            if error.code == .linkLost || error.code == .notActivated { self.link = Link() }
             throw error
         }
         if case .frame(let bytes) = response, bytes.count > capabilities.maxResponseSize {
@@ -102,9 +113,8 @@ package final class VirtualFieldFrontend: RFFrontend {
 
     /// HLTA / DESELECT of the active target.
     package func deactivate() {
-        if active != nil { field.halt() }
-        active = nil
-        cipher = nil
+        if link.active != nil { field.halt() }
+        link = Link()
     }
 
     // MARK: MIFARE Classic (Crypto1)

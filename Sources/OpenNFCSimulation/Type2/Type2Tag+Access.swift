@@ -65,10 +65,12 @@ extension Type2Tag {
     /// digits), the NFC counter (6 hex digits, only while NFC_CNT_EN is set) or both separated by `x`; it starts at
     /// byte MIRROR_BYTE (bits 5–4) of MIRROR_PAGE (CFG0 byte 2) and must end inside user memory.
     var mirror: (start: Int, bytes: [UInt8])? {
-        guard profile.family == .ntag21x else { return nil }
-        let cfg = config(0)
-        let mode = cfg[0] >> 6
-        let page = Int(cfg[2])
+        // CFG0's MIRROR byte (0) and MIRROR_PAGE (2), read from the memory without copying the page out (asked on
+        // every READ and FAST_READ).
+        guard profile.family == .ntag21x, let configPage = profile.configPage else { return nil }
+        let cfg = (memory[configPage * 4], memory[configPage * 4 + 2])
+        let mode = cfg.0 >> 6
+        let page = Int(cfg.1)
         guard mode != 0, page >= 4 else { return nil }
         let ascii = { (bytes: [UInt8]) in Array(Hex.encode(bytes).utf8) }
         let counterOn = accessByte & 0x10 != 0
@@ -82,7 +84,7 @@ extension Type2Tag {
             bytes = counter
         default: bytes = counterOn ? ascii(uid) + [0x78] + counter : ascii(uid)
         }
-        let start = page * 4 + Int(cfg[0] >> 4 & 0x03)
+        let start = page * 4 + Int(cfg.0 >> 4 & 0x03)
         guard start + bytes.count <= (profile.lastUserPage + 1) * 4 else { return nil }
         return (start, bytes)
     }

@@ -4,6 +4,11 @@ package struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertibl
     package init(raw: UInt64) { self.raw = raw }
     package static func < (a: SessionID, b: SessionID) -> Bool { a.raw < b.raw }
     package var description: String { "session \(raw)" }
+    /// The arbiter's and the system's tables are keyed by session, about fifteen lookups a session: hashed as the
+    /// integer it is (the standard library's one-word hash of `UInt64`, with the table's seed), not through a
+    /// `Hasher` built, fed and finalised for each lookup. Equal IDs hash equally, as `Hashable` requires.
+    package func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+    package func _rawHashValue(seed: Int) -> Int { raw._rawHashValue(seed: seed) }
 }
 
 /// Why a session ended; the public layer maps each to its `NFCReaderError` code in one exhaustive switch.

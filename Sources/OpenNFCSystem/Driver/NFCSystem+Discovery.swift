@@ -74,8 +74,10 @@ extension NFCSystem {
     /// Polls and delivers what this session may see.
     func scan(_ s: SessionState) {
         guard let frontend, arbiter.active == s.id, s.tags.isPolling else { return }
-        s.pollTimer?.cancel()
-        s.pollTimer = nil
+        if let timer = s.pollTimer {
+            timer.cancel()
+            s.pollTimer = nil
+        }
         let targets: [RFTarget]
         do {
             targets = try frontend.poll(technologies(for: s))

@@ -160,10 +160,14 @@ extension NFCSystem {
     private func end(_ id: SessionID, _ reason: InvalidationReason, wasActive: Bool, repeated: Bool) {
         guard let s = sessions[id] else { return }
         if wasActive {
-            s.deadline?.cancel()
-            s.pollTimer?.cancel()
-            s.deadline = nil
-            s.pollTimer = nil
+            if let timer = s.deadline {
+                timer.cancel()
+                s.deadline = nil
+            }
+            if let timer = s.pollTimer {
+                timer.cancel()
+                s.pollTimer = nil
+            }
             if s.tags.disconnect() != nil { frontend?.deactivate() }
             s.ndef = nil
             sheetState.isPresented = false

@@ -35,7 +35,9 @@ package final class NFCSystem: @unchecked Sendable {
     let workQueue = DispatchQueue(label: "OpenCoreNFC.system")
     /// The serial queue system work runs on; sessions created with `queue: nil` get a private queue targeting it.
     package var executorQueue: DispatchQueue { workQueue }
-    var depth = 0
+    /// How deeply the thread holding `lock` has entered the executor. Read and written only under `lock`; an atomic
+    /// (relaxed) only so that its reads and writes, several per operation, are not dynamic exclusivity checks.
+    private let depth = Atomic<Int>(0)
     var deferred: [() -> Void] = []
     var arbiter = SessionArbiter()
     var sessions: [SessionID: SessionState] = [:]
@@ -52,7 +54,7 @@ package final class NFCSystem: @unchecked Sendable {
     var entries: [TranscriptEntry] = []
     package internal(set) var appTerminated: String?
     /// Whether transcript lines are kept (RF frames additionally need ``recordsFrames``).
-    package var recordsTranscript = true
+    package var recordsTranscript = true { didSet { updateLogging() } }
     package var recordsFrames: Bool {
         get { framesFlag.on.load(ordering: .relaxed) }
         set { framesFlag.on.store(newValue, ordering: .relaxed) }
@@ -60,7 +62,11 @@ package final class NFCSystem: @unchecked Sendable {
     /// ``recordsFrames``, where the frontend's observer reads it on every frame without a dynamic exclusivity check.
     private let framesFlag = FramesFlag()
     /// Called with every transcript line as it happens (`OPENCORENFC_TRACE`), whether or not lines are kept.
-    package var trace: (@Sendable (TranscriptEntry) -> Void)?
+    package var trace: (@Sendable (TranscriptEntry) -> Void)? { didSet { updateLogging() } }
+    /// ``recordsTranscript`` or ``trace``: whether a transcript line goes anywhere. ``log(_:_:)`` runs about twenty
+    /// times a session and reads this instead of the two properties (each read a dynamic exclusivity check).
+    private let logging = Atomic<Bool>(true)
+    private func updateLogging() { logging.store(recordsTranscript || trace != nil, ordering: .relaxed) }
     /// Whether the device has a reader now: a frontend that offers at least one technology (a remote field that
     /// went away offers none).
     package var hasReader: Bool { frontend.map { !$0.capabilities.technologies.isEmpty } ?? false }
@@ -125,18 +131,18 @@ package final class NFCSystem: @unchecked Sendable {
 
     private func enterExecutor() {
         lock.lock()
-        depth += 1
+        depth.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// Leaves the executor; the outermost exit first drains the events deferred while it ran.
     private func leaveExecutor() {
-        if depth == 1 {
+        if depth.load(ordering: .relaxed) == 1 {
             while !deferred.isEmpty {
                 let next = deferred.removeFirst()
                 next()
             }
         }
-        depth -= 1
+        depth.wrappingSubtract(1, ordering: .relaxed)
         lock.unlock()
     }
 
@@ -144,7 +150,7 @@ package final class NFCSystem: @unchecked Sendable {
     func event(_ body: @escaping () -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        if depth > 0 {
+        if depth.load(ordering: .relaxed) > 0 {
             deferred.append(body)
         } else {
             perform { body() }
@@ -171,11 +177,16 @@ package final class NFCSystem: @unchecked Sendable {
     ///
     /// `via` names a queue that targets ``executorQueue`` (a session's private queue): work submitted through it runs
     /// on the same thread as that session's callbacks, saving a thread hop per call.
+    ///
+    /// `body` is the system's own work (an app call performed: `begin`, `invalidate`, a tag command), never app
+    /// code, so it runs without binding ``current``: nothing in it creates a session. App code runs in
+    /// ``post(_:_:)`` and ``complete(on:_:)``, which bind it (a binding costs two allocations, about 600
+    /// instructions).
     package func submit(via queue: DispatchQueue? = nil, _ body: @escaping @Sendable () -> Void) {
         callbackPosted()
         let system = self
         (queue ?? workQueue).async {
-            NFCSystem.$current.withValue(system) { body() }
+            body()
             system.callbackFinished()
         }
     }
@@ -241,7 +252,7 @@ package final class NFCSystem: @unchecked Sendable {
 
     func log(_ kind: TranscriptEntry.Kind, _ text: @autoclosure () -> String) {
         if kind == .sheet { sheetDidChange?(sheetState) }
-        guard recordsTranscript || trace != nil else { return }
+        guard logging.load(ordering: .relaxed) else { return }
         let entry = TranscriptEntry(time: now(), kind: kind, text: text())
         if recordsTranscript { entries.append(entry) }
         trace?(entry)
