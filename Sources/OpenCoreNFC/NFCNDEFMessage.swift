@@ -76,7 +76,7 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
             // calls unspecialised (docs/PERFORMANCE.md).
             let decoded: StrictDecoding?
             // A one-byte well-known type read once (not a `isWellKnown` comparison per type).
-            let type: UInt8? = record.tnf == .wellKnown ? record.type.singleByte : nil
+            let type = record.wellKnownTypeByte
             do {
                 if type == UInt8(ascii: "U") {
                     decoded = .uri(try NDEFURIRecord(decoding: record, options: .strict, repairs: &repairs))
@@ -127,9 +127,4 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
         }
         return out
     }
-}
-
-extension ArraySlice<UInt8> {
-    /// The one byte of a one-byte slice; nil for any other length.
-    fileprivate var singleByte: UInt8? { count == 1 ? self[startIndex] : nil }
 }

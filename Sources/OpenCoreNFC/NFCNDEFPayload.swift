@@ -194,7 +194,7 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     open func wellKnownTypeURIPayload() -> URL? {
         let uri: NDEFURIRecord
         var ignored: [NDEFRepair] = []  // strict mode repairs nothing
-        if decodedURI != nil, !fields.withLock({ $0.isSet }), let decoded = decodedURI {
+        if let decoded = decodedURI, !fields.withLock({ $0.isSet }) {
             uri = decoded  // NFCNDEFMessage(data:) decoded it strictly, as below
         } else if let record = try? ndefRecord(),
             let decoded = try? NDEFURIRecord(decoding: record, options: .strict, repairs: &ignored)
@@ -213,7 +213,7 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     public func wellKnownTypeTextPayload() -> (String?, Locale?) {
         let text: NDEFTextRecord
         var ignored: [NDEFRepair] = []  // strict mode repairs nothing
-        if decodedText != nil, !fields.withLock({ $0.isSet }), let decoded = decodedText {
+        if let decoded = decodedText, !fields.withLock({ $0.isSet }) {
             text = decoded  // NFCNDEFMessage(data:) decoded it strictly, as below
         } else if let record = try? ndefRecord(),
             let decoded = try? NDEFTextRecord(decoding: record, options: .strict, repairs: &ignored)
