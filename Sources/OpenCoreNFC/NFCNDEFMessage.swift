@@ -11,11 +11,17 @@ import OpenNFCNDEF
 ///   empty NDEF message `D0 00 00`, which is what writing it stores.
 open class NFCNDEFMessage: NSObject, NSSecureCoding {
     /// The records, in order.
-    open var records: [NFCNDEFPayload]
+    open var records: [NFCNDEFPayload] {
+        get { storedRecords }
+        set { storedRecords = newValue }
+    }
+    /// The records' storage: private, so that the optimiser can drop the run-time exclusivity checks of an `open`
+    /// stored property (docs/PERFORMANCE.md).
+    private var storedRecords: [NFCNDEFPayload]
 
     /// A message of `records`; `[]` gives an empty message.
     public init(records: [NFCNDEFPayload]) {
-        self.records = records
+        self.storedRecords = records
         super.init()
     }
 
@@ -46,7 +52,7 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
             guard let p = element as? NFCNDEFPayload else { return nil }
             records.append(p)
         }
-        self.records = records
+        self.storedRecords = records
         super.init()
     }
 
@@ -69,10 +75,12 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
             // type's own initializer: the protocol's convenience one is a `package` generic, which this module
             // calls unspecialised (docs/PERFORMANCE.md).
             let decoded: StrictDecoding?
+            // A one-byte well-known type read once (not a `isWellKnown` comparison per type).
+            let type = record.wellKnownTypeByte
             do {
-                if record.isWellKnown("U") {
+                if type == UInt8(ascii: "U") {
                     decoded = .uri(try NDEFURIRecord(decoding: record, options: .strict, repairs: &repairs))
-                } else if record.isWellKnown("T") {
+                } else if type == UInt8(ascii: "T") {
                     decoded = .text(try NDEFTextRecord(decoding: record, options: .strict, repairs: &repairs))
                 } else {
                     _ = try NDEFDecodedRecord(decoding: record, options: .strict)
@@ -94,20 +102,28 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding {
     /// The bytes of the message with every record unchunked (NDEF 1.0 §3), as the testing product's virtual tags
     /// store it; throws when a payload cannot form a record.
     package func unchunkedBytes() throws -> [UInt8] {
-        let payloads = records
-        var records: [NDEFRecord] = []
-        records.reserveCapacity(payloads.count)
-        for p in payloads { records.append(try p.ndefRecord()) }
-        return NDEFMessage(records: records).encoded()
+        try encoded(chunkSizes: false)
     }
 
     /// The bytes to store on a tag: each record with its own chunk size; throws when a payload cannot form a record.
     func encoded() throws(NDEFError) -> [UInt8] {
-        if records.isEmpty { return NDEFMessage(records: []).encoded() }
+        try encoded(chunkSizes: true)
+    }
+
+    /// The bytes of the message, each record chunked at its payload's chunk size (`chunkSizes`) or unchunked: one
+    /// array of the exact size, each record written straight from its payload (no array of records in between).
+    private func encoded(chunkSizes: Bool) throws(NDEFError) -> [UInt8] {
+        let payloads = records
+        if payloads.isEmpty { return [0xD0, 0x00, 0x00] }
+        var length = 0
+        for p in payloads { length += p.encodedLength(chunkSize: chunkSizes ? p.chunkSize : 0) }
         var out: [UInt8] = []
         out.reserveCapacity(length)
-        for (n, p) in records.enumerated() {
-            try p.ndefRecord().encode(into: &out, begin: n == 0, end: n == records.count - 1, chunkSize: p.chunkSize)
+        let last = payloads.count - 1
+        for n in payloads.indices {
+            let p = payloads[n]
+            try p.ndefRecord().encode(
+                into: &out, begin: n == 0, end: n == last, chunkSize: chunkSizes ? p.chunkSize : 0)
         }
         return out
     }

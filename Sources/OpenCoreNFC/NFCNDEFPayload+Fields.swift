@@ -1,93 +1,42 @@
 import Foundation
 import OpenNFCNDEF
 
-/// The fields of an ``NFCNDEFPayload``: the TNF, and type, ID and payload as `Data`, each made from the codec record
-/// the payload was read from (or built as) when first read, so that a payload whose fields are never asked for
-/// costs no `Data` at all (docs/PERFORMANCE.md). Setting any field makes the other two `Data` from the record and
-/// drops it: from then on the fields alone are the record, as for a payload made from `Data`.
-///
-/// Invariant: `record` is set, or `type`, `identifier` and `payload` all are.
+/// The fields of an ``NFCNDEFPayload`` once one has been set, or when it was made from fields (its public
+/// initializers, NSSecureCoding): the TNF, type, ID and payload as `Data`. While `isSet` is false the codec record
+/// the payload was made from is its fields, and the `Data` values here are empty (no allocation): each read of a
+/// field of such a payload makes its `Data` from the record (docs/PERFORMANCE.md).
 struct PayloadFields: Sendable {
-    private(set) var format: NFCTypeNameFormat
-    private var typeData: Data?
-    private var identifierData: Data?
-    private var payloadData: Data?
-    /// The codec record the fields are, while none has been set.
-    private(set) var record: NDEFRecord?
-    /// What strict decoding made of `record` when it is a URI or Text record and was decoded
-    /// (``NFCNDEFMessage/init(data:)`` decodes every record strictly before it accepts a message): the two
-    /// accessors read it instead of decoding again.
-    private(set) var decoded: StrictDecoding?
+    var format: NFCTypeNameFormat
+    var type: Data
+    var identifier: Data
+    var payload: Data
+    /// True once the four fields above are the payload (made from fields, or a field set).
+    var isSet: Bool
 
     init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data) {
         self.format = format
-        self.typeData = type
-        self.identifierData = identifier
-        self.payloadData = payload
+        self.type = type
+        self.identifier = identifier
+        self.payload = payload
+        self.isSet = true
     }
 
-    init(record: NDEFRecord, decoded: StrictDecoding?) {
+    /// The fields of a payload that is its origin's record.
+    init(origin record: NDEFRecord) {
         self.format = NFCTypeNameFormat(rawValue: record.tnf.rawValue) ?? .unknown
-        self.record = record
-        self.decoded = decoded
+        self.type = Data()
+        self.identifier = Data()
+        self.payload = Data()
+        self.isSet = false
     }
 
-    mutating func type() -> Data {
-        if let typeData { return typeData }
-        let made = Data(record!.type)
-        typeData = made
-        return made
-    }
-
-    mutating func identifier() -> Data {
-        if let identifierData { return identifierData }
-        let made = Data(record!.id)
-        identifierData = made
-        return made
-    }
-
-    mutating func payload() -> Data {
-        if let payloadData { return payloadData }
-        let made = Data(record!.payload)
-        payloadData = made
-        return made
-    }
-
-    /// Byte counts of type, ID and payload while the fields are the record, without making `Data`; nil once a
-    /// field has been set (the fields' getters then give them, as a subclass may override them).
-    var recordCounts: (type: Int, identifier: Int, payload: Int)? {
-        guard let record else { return nil }
-        return (record.type.count, record.id.count, record.payload.count)
-    }
-
-    mutating func set(format: NFCTypeNameFormat) {
-        detach()
-        self.format = format
-    }
-
-    mutating func set(type: Data) {
-        detach()
-        typeData = type
-    }
-
-    mutating func set(identifier: Data) {
-        detach()
-        identifierData = identifier
-    }
-
-    mutating func set(payload: Data) {
-        detach()
-        payloadData = payload
-    }
-
-    /// Makes every field `Data` and drops the record and its decoding: a field is about to change.
-    private mutating func detach() {
-        guard record != nil else { return }
-        _ = type()
-        _ = identifier()
-        _ = payload()
-        record = nil
-        decoded = nil
+    /// Makes the fields `Data` from `origin` if they are still that record: a field is about to change.
+    mutating func detach(from record: NDEFRecord) {
+        guard !isSet else { return }
+        type = Data(record.type)
+        identifier = Data(record.id)
+        payload = Data(record.payload)
+        isSet = true
     }
 }
 

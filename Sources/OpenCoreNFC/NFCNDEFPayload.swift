@@ -21,26 +21,67 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     /// The TNF of the record.
     open var typeNameFormat: NFCTypeNameFormat {
         get { fields.withLock { $0.format } }
-        set { fields.withLock { $0.set(format: newValue) } }
+        set {
+            fields.withLock {
+                $0.detach(from: origin)
+                $0.format = newValue
+            }
+        }
     }
     /// The type field; empty means none.
     open var type: Data {
-        get { fields.withLock { $0.type() } }
-        set { fields.withLock { $0.set(type: newValue) } }
+        get {
+            let set: Data? = fields.withLock { $0.isSet ? $0.type : nil }
+            return set ?? Data(origin.type)
+        }
+        set {
+            fields.withLock {
+                $0.detach(from: origin)
+                $0.type = newValue
+            }
+        }
     }
     /// The ID field; empty means none.
     open var identifier: Data {
-        get { fields.withLock { $0.identifier() } }
-        set { fields.withLock { $0.set(identifier: newValue) } }
+        get {
+            let set: Data? = fields.withLock { $0.isSet ? $0.identifier : nil }
+            return set ?? Data(origin.id)
+        }
+        set {
+            fields.withLock {
+                $0.detach(from: origin)
+                $0.identifier = newValue
+            }
+        }
     }
     /// The payload.
     open var payload: Data {
-        get { fields.withLock { $0.payload() } }
-        set { fields.withLock { $0.set(payload: newValue) } }
+        get {
+            let set: Data? = fields.withLock { $0.isSet ? $0.payload : nil }
+            return set ?? Data(origin.payload)
+        }
+        set {
+            fields.withLock {
+                $0.detach(from: origin)
+                $0.payload = newValue
+            }
+        }
     }
     /// Payload bytes per chunk when encoded; 0 means no chunking.
     let chunkSize: Int
-    /// The four fields, and the codec record they were read from while none has been set (see ``PayloadFields``).
+    /// The codec record this payload was made from. With the three below, immutable (read without the lock); the
+    /// decodings are plain optionals, whose destruction is inline code (an optional struct of them costs a generic
+    /// outlined destroy, about 200 instructions a payload: docs/PERFORMANCE.md).
+    private let origin: NDEFRecord
+    /// False when made from fields (`origin` is then `NDEFRecord.empty`): not an optional, whose every read through
+    /// the class copies it with outlined code (docs/PERFORMANCE.md).
+    private let hasOrigin: Bool
+    /// What strict decoding made of `origin` when it is a URI record that ``NFCNDEFMessage/init(data:)`` decoded.
+    private let decodedURI: NDEFURIRecord?
+    /// The same for a Text record.
+    private let decodedText: NDEFTextRecord?
+    /// The fields; while none has been set on a payload with an origin, its record is the fields (see
+    /// ``PayloadFields``).
     private let fields: Mutex<PayloadFields>
 
     /// A record without chunking (the NDEF maximum chunk size, 2^32−1).
@@ -49,6 +90,10 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     /// `super.init(format:type:identifier:payload:)`.
     public init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data) {
         self.fields = Mutex(PayloadFields(format: format, type: type, identifier: identifier, payload: payload))
+        self.origin = .empty
+        self.hasOrigin = false
+        self.decodedURI = nil
+        self.decodedText = nil
         self.chunkSize = 0
         super.init()
     }
@@ -59,14 +104,31 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     /// `required init?(coder:)` (NSSecureCoding's).
     public init(format: NFCTypeNameFormat, type: Data, identifier: Data, payload: Data, chunkSize: Int) {
         self.fields = Mutex(PayloadFields(format: format, type: type, identifier: identifier, payload: payload))
+        self.origin = .empty
+        self.hasOrigin = false
+        self.decodedURI = nil
+        self.decodedText = nil
         self.chunkSize = max(0, chunkSize)
         super.init()
     }
 
     /// A payload holding a codec record (chunk size 0), with what strict decoding made of it when that was done
-    /// (`decoded`); the `Data` fields are made from the record when first read.
+    /// (`decoded`); the `Data` fields are made from the record when read.
     init(record: NDEFRecord, decoded: StrictDecoding? = nil) {
-        self.fields = Mutex(PayloadFields(record: record, decoded: decoded))
+        self.fields = Mutex(PayloadFields(origin: record))
+        self.origin = record
+        self.hasOrigin = true
+        switch decoded {
+        case .uri(let uri)?:
+            self.decodedURI = uri
+            self.decodedText = nil
+        case .text(let text)?:
+            self.decodedURI = nil
+            self.decodedText = text
+        case nil:
+            self.decodedURI = nil
+            self.decodedText = nil
+        }
         self.chunkSize = 0
         super.init()
     }
@@ -94,6 +156,10 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
             PayloadFields(
                 format: format, type: Data(referencing: type), identifier: Data(referencing: identifier),
                 payload: Data(referencing: payload)))
+        self.origin = .empty
+        self.hasOrigin = false
+        self.decodedURI = nil
+        self.decodedText = nil
         self.chunkSize = max(0, coder.decodeInteger(forKey: "chunkSize"))
         super.init()
     }
@@ -128,7 +194,7 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     open func wellKnownTypeURIPayload() -> URL? {
         let uri: NDEFURIRecord
         var ignored: [NDEFRepair] = []  // strict mode repairs nothing
-        if case .uri(let decoded)? = fields.withLock({ $0.decoded }) {
+        if let decoded = decodedURI, !fields.withLock({ $0.isSet }) {
             uri = decoded  // NFCNDEFMessage(data:) decoded it strictly, as below
         } else if let record = try? ndefRecord(),
             let decoded = try? NDEFURIRecord(decoding: record, options: .strict, repairs: &ignored)
@@ -147,7 +213,7 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     public func wellKnownTypeTextPayload() -> (String?, Locale?) {
         let text: NDEFTextRecord
         var ignored: [NDEFRepair] = []  // strict mode repairs nothing
-        if case .text(let decoded)? = fields.withLock({ $0.decoded }) {
+        if let decoded = decodedText, !fields.withLock({ $0.isSet }) {
             text = decoded  // NFCNDEFMessage(data:) decoded it strictly, as below
         } else if let record = try? ndefRecord(),
             let decoded = try? NDEFTextRecord(decoding: record, options: .strict, repairs: &ignored)
@@ -183,7 +249,7 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     /// The codec record; throws when the fields cannot form a record (TNF rules, type/ID over 255 bytes). The
     /// record this payload was read from or built as while no field has been set; else one built from the fields.
     func ndefRecord() throws(NDEFError) -> NDEFRecord {
-        if let record = fields.withLock({ $0.record }) { return record }
+        if let record = originRecord { return record }
         let tnf = NDEFRecord.TypeNameFormat(rawValue: typeNameFormat.rawValue)!
         return try NDEFRecord(tnf: tnf, type: byteArray(type), id: byteArray(identifier), payload: byteArray(payload))
     }
@@ -193,11 +259,19 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
 
     /// Bytes of this record on the wire with `chunkSize` (0: unchunked).
     func encodedLength(chunkSize: Int) -> Int {
-        guard let (t, i, p) = fields.withLock({ $0.recordCounts }) else {
+        guard hasOrigin, !fields.withLock({ $0.isSet }) else {
             return NDEFRecord.encodedLength(
                 typeCount: type.count, idCount: identifier.count, payloadCount: payload.count, chunkSize: chunkSize)
         }
-        return NDEFRecord.encodedLength(typeCount: t, idCount: i, payloadCount: p, chunkSize: chunkSize)
+        let counts = origin.fieldCounts
+        return NDEFRecord.encodedLength(
+            typeCount: counts.type, idCount: counts.id, payloadCount: counts.payload, chunkSize: chunkSize)
+    }
+
+    /// The origin's record while no field has been set: then it is this payload's record.
+    var originRecord: NDEFRecord? {
+        guard hasOrigin, !fields.withLock({ $0.isSet }) else { return nil }
+        return origin
     }
 
     open override var description: String {

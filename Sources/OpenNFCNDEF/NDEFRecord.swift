@@ -46,6 +46,18 @@ package struct NDEFRecord: Hashable, Sendable {
     /// The payload (chunks reassembled).
     package var payload: ArraySlice<UInt8> { storage[payloadRange] }
 
+    /// The byte counts of type, ID and payload, without making slices (encoders measuring a message).
+    package var fieldCounts: (type: Int, id: Int, payload: Int) {
+        (typeRange.count, idRange.count, payloadRange.count)
+    }
+
+    /// The type byte of a well-known record with a one-byte type (`U`, `T`); nil for any other record. One read, no
+    /// slice (decoders dispatching on the common well-known types).
+    package var wellKnownTypeByte: UInt8? {
+        guard tnf == .wellKnown, typeRange.count == 1 else { return nil }
+        return storage[typeRange.lowerBound]
+    }
+
     /// Builds a record, checking the TNF rules: `empty` has no type, ID or payload; well-known, media, absolute URI
     /// and external need a type; unknown has none; `unchanged` and `reserved` cannot form a whole record. Type and ID
     /// are at most 255 bytes, the payload at most 2^32−1.

@@ -28,6 +28,16 @@ import OpenNFCNDEF
 /// - `NFCNDEFMessage.encode_*`: `NFCNDEFPayload.wellKnownTypeURIPayload(url:)` and
 ///   `wellKnownTypeTextPayload(string:locale:)` into an `NFCNDEFMessage(records:)`, then its bytes as a session
 ///   writes them (`VirtualPhone.encode`).
+/// - `NFCNDEFMessage.foundation_only_decode_*`: what Foundation alone costs the decode loop: `URL(string:)` of each
+///   message's URI string (made beforehand) and its `absoluteString`, and `Locale(identifier: "en")`; no NDEF at all.
+///   `speedup_vs_ndeflib.NFCNDEFMessage_decode_foundation_ceiling` is its ratio to ndeflib: the most the
+///   `NFCNDEFMessage` decode path can reach while its accessors return Foundation's `URL` and `Locale`.
+/// - `NFCNDEFMessage.objects_only_decode_*` and `objects_only_encode_*`: the objects Core NFC's types impose, made
+///   and freed with nothing else done (the floor of the path besides Foundation; docs/PERFORMANCE.md). Decode: the
+///   input `Data`, the URI's `String` (what `URL(string:)` takes), two `NFCNDEFPayload`s with empty fields, the
+///   records array and the `NFCNDEFMessage`. Encode: two `[UInt8]` of each record's size (the bytes a payload must
+///   hold), two payloads, the records array, the message and the output `[UInt8]`. Their `_ceiling` ratios in
+///   `speedup_vs_ndeflib` are the most the path could reach if everything but these allocations cost nothing.
 /// - `ndeflib`: `list(ndef.message_decoder(octets))` and `b"".join(ndef.message_encoder(records))` per message.
 ///   When it cannot be measured the `ndeflib` field says why (no python3, no ndeflib, python3 failed or exited
 ///   early, unreadable output); SIGPIPE is ignored, so python3 exiting early never kills the benchmark.
@@ -172,7 +182,47 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
         }
         return c
     }
-    guard coreNFCDecode.check == typedDecode.check, coreNFCEncode.check == bytes else {
+    // Foundation's share of the decode loop alone: the two constructors the accessors must call.
+    let foundationOnly = try bestTime(rounds: rounds) {
+        var c = 0
+        for (uri, text) in strings {
+            guard let url = URL(string: uri) else { throw BenchError(description: "URL(string:) rejected \(uri)") }
+            let locale = Locale(identifier: "en")
+            withExtendedLifetime(locale) {}
+            c &+= url.absoluteString.utf8.count &+ text.utf8.count
+        }
+        return c
+    }
+    // The objects the API's types impose, made and freed with nothing in them (see the doc comment).
+    let uriLengths = strings.map { Array($0.0.utf8).count }
+    let recordLengths = try corpus.map { m in try NDEFMessage(decoding: m).records.map(\.payload.count) }
+    let floorDecode = bestTime(rounds: rounds) {
+        var c = 0
+        for (k, m) in corpus.enumerated() {
+            let data = Data(m)
+            let uri = String(unsafeUninitializedCapacity: uriLengths[k]) { buffer in
+                buffer.initialize(repeating: UInt8(ascii: "a"))
+                return buffer.count
+            }
+            let message = NFCNDEFMessage(records: [emptyPayload(), emptyPayload()])
+            c &+= opaqueCount(data) &+ opaqueCount(uri.utf8) &+ message.records.count
+        }
+        return c
+    }
+    let floorEncode = bestTime(rounds: rounds) {
+        var c = 0
+        for (k, m) in corpus.enumerated() {
+            let first = [UInt8](repeating: 0, count: 1 + recordLengths[k][0])
+            let second = [UInt8](repeating: 0, count: 1 + recordLengths[k][1])
+            let message = NFCNDEFMessage(records: [emptyPayload(), emptyPayload()])
+            let out = [UInt8](repeating: 0, count: m.count)
+            c &+= opaqueCount(first) &+ opaqueCount(second) &+ opaqueCount(out) &+ message.records.count
+        }
+        return c
+    }
+    guard coreNFCDecode.check == typedDecode.check, coreNFCEncode.check == bytes,
+        foundationOnly.check == typedDecode.check, floorDecode.check > 0, floorEncode.check > 0
+    else {
         throw BenchError(description: "NFCNDEFMessage path mismatch")
     }
     guard typedDecode.check == typedDecodeViaMessage.check else {
@@ -210,10 +260,14 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
             "NFCNDEFMessage",
             .object(
                 rates(coreNFCDecode.seconds, messages: n, bytes: bytes, prefix: "decode")
-                    + rates(coreNFCEncode.seconds, messages: n, bytes: bytes, prefix: "encode"))
+                    + rates(coreNFCEncode.seconds, messages: n, bytes: bytes, prefix: "encode")
+                    + rates(foundationOnly.seconds, messages: n, bytes: bytes, prefix: "foundation_only_decode")
+                    + rates(floorDecode.seconds, messages: n, bytes: bytes, prefix: "objects_only_decode")
+                    + rates(floorEncode.seconds, messages: n, bytes: bytes, prefix: "objects_only_encode"))
         ))
 
-    if withNDEFLib, case .measured(let lib) = runNDEFLib(corpus: corpus, rounds: rounds) {
+    let lib: NDEFLibOutcome? = withNDEFLib ? runNDEFLib(corpus: corpus, rounds: rounds) : nil
+    if case .measured(let lib)? = lib {
         out.append(("ndeflib", lib))
         if let d = lib["decode_msgs_per_s"]?.intValue, let e = lib["encode_msgs_per_s"]?.intValue, d > 0, e > 0 {
             func ratio(_ ours: Double, _ theirs: Int) -> JSONValue {
@@ -231,14 +285,30 @@ func runNDEFBenchmark(_ args: [String]) throws -> JSONValue {
                         ("typed_encode_via_records", ratio(Double(n) / typedEncodeViaRecords.seconds, e)),
                         ("NFCNDEFMessage_decode", ratio(Double(n) / coreNFCDecode.seconds, d)),
                         ("NFCNDEFMessage_encode", ratio(Double(n) / coreNFCEncode.seconds, e)),
+                        ("NFCNDEFMessage_decode_foundation_ceiling", ratio(Double(n) / foundationOnly.seconds, d)),
+                        ("NFCNDEFMessage_decode_objects_ceiling", ratio(Double(n) / floorDecode.seconds, d)),
+                        ("NFCNDEFMessage_encode_objects_ceiling", ratio(Double(n) / floorEncode.seconds, e)),
                     ])
                 ))
         }
-    } else if withNDEFLib, case .notMeasured(let why) = runNDEFLib(corpus: corpus, rounds: rounds) {
+    } else if case .notMeasured(let why)? = lib {
         FileHandle.standardError.write(Data("ndeflib not measured: \(why)\n".utf8))
         out.append(("ndeflib", .string("not measured: \(why)")))
     }
     return .object(out)
+}
+
+/// A payload with empty fields: the cheapest `NFCNDEFPayload` the public API makes (no `Data` allocated).
+@inline(never)
+func emptyPayload() -> NFCNDEFPayload {
+    NFCNDEFPayload(format: .empty, type: Data(), identifier: Data(), payload: Data())
+}
+
+/// The count of `value`, through a call the optimiser cannot see into, so that the floor loops' allocations are
+/// not removed as unused.
+@inline(never) @_optimize(none)
+func opaqueCount<C: Collection>(_ value: C) -> Int {
+    value.count
 }
 
 /// What running ndeflib gave: its figures, or why there are none.

@@ -211,10 +211,8 @@ package struct NDEFTextRecord: NDEFTypedRecord {
     }
 
     package func record() throws(NDEFError) -> NDEFRecord {
+        _ = try checkedLanguageCount()
         let lang = language.utf8
-        guard (1...63).contains(lang.count), lang.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
-            throw NDEFError(.invalidText, at: 0, detail: "language code must be 1–63 ASCII characters")
-        }
         switch encoding {
         case .utf8:
             // Contiguous UTF-8 of both strings (no copy for native strings), appended as buffers.
