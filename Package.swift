@@ -67,11 +67,15 @@ let package = Package(
         // default): one folder per device, one registration line in BuiltInDevices.swift.
         .target(
             name: "OpenNFCDevices",
-            // PC/SC exists on Linux (pcsc-lite) and macOS (PCSC.framework), not on iOS: there the `pcsc:` device is
-            // left out (docs/APPLE-PLATFORMS.md).
+            // PC/SC exists on Linux (pcsc-lite) and macOS (PCSC.framework), not on iOS; nor does an iPhone app reach
+            // a PN532 on a serial line, I2C or SPI, or serve its card to a vpcd in pcscd. On iOS the `pcsc:`,
+            // `pn532:` and `vpcd:` devices are left out: `sim:`, `remote:` and `replay:` remain
+            // (docs/APPLE-PLATFORMS.md).
             dependencies: [
-                "OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRemote", "OpenNFCVPCD", "OpenNFCPN532",
+                "OpenNFCRF", "OpenNFCSystem", "OpenNFCSimulation", "OpenNFCRemote",
                 .target(name: "OpenNFCPCSC", condition: .when(platforms: [.linux, .macOS])),
+                .target(name: "OpenNFCPN532", condition: .when(platforms: [.linux, .macOS])),
+                .target(name: "OpenNFCVPCD", condition: .when(platforms: [.linux, .macOS])),
             ],
             swiftSettings: strict),
         // libmosquitto through dlopen (MQTT 3.1.1 client: QoS 1, Will, TLS), for reader stations; libcrypto (through

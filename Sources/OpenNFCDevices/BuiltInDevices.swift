@@ -7,11 +7,11 @@
 /// | Scheme | Backend | Device strings |
 /// |---|---|---|
 /// | `sim` | ``SimulatedDevice`` | `sim:<tagfile>[+<tagfile>…]` (or `,`), `sim:empty` |
-/// | `pcsc` | ``PCSCDevice`` | `pcsc`, `pcsc:<reader>` |
+/// | `pcsc` (not on iOS) | ``PCSCDevice`` | `pcsc`, `pcsc:<reader>` |
 /// | `remote` | ``RemoteFieldDevice`` | `remote:`, `remote:<port>`, `remote:127.0.0.1:<port>` |
 /// | `replay` | ``ReplayDevice`` | `replay:<transcript>` |
-/// | `vpcd` | ``VPCDCardEmulationDevice`` | `vpcd:`, `vpcd:<port>`, `vpcd:<host>:<port>` (the app's `CardSession` in pcscd) |
-/// | `pn532` | ``PN532Device`` | `pn532:<tty>[:<baud>]`, `pn532:i2c:<dev>`, `pn532:spi:<dev>[:<Hz>]` |
+/// | `vpcd` (not on iOS) | ``VPCDCardEmulationDevice`` | `vpcd:`, `vpcd:<port>`, `vpcd:<host>:<port>` (the app's `CardSession` in pcscd) |
+/// | `pn532` (not on iOS) | ``PN532Device`` | `pn532:<tty>[:<baud>]`, `pn532:i2c:<dev>`, `pn532:spi:<dev>[:<Hz>]` |
 extension DeviceRegistry {
     static let builtIn: [DeviceScheme] = {
         var schemes = [SimulatedDevice.scheme]
@@ -19,8 +19,14 @@ extension DeviceRegistry {
         #if canImport(OpenNFCPCSC)
             schemes.append(PCSCDevice.scheme)
         #endif
-        return schemes + [
-            RemoteFieldDevice.scheme, ReplayDevice.scheme, VPCDCardEmulationDevice.scheme, PN532Device.scheme,
-        ]
+        schemes += [RemoteFieldDevice.scheme, ReplayDevice.scheme]
+        // Nor vpcd or a PN532 on iOS: Package.swift links OpenNFCVPCD and OpenNFCPN532 on Linux and macOS only.
+        #if canImport(OpenNFCVPCD)
+            schemes.append(VPCDCardEmulationDevice.scheme)
+        #endif
+        #if canImport(OpenNFCPN532)
+            schemes.append(PN532Device.scheme)
+        #endif
+        return schemes
     }()
 }
