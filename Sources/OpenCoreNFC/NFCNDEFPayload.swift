@@ -30,43 +30,34 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding {
     }
     /// The type field; empty means none.
     open var type: Data {
-        get {
-            let set: Data? = fields.withLock { $0.isSet ? $0.type : nil }
-            return set ?? Data(origin.type)
-        }
-        set {
-            fields.withLock {
-                $0.detach(from: origin)
-                $0.type = newValue
-            }
-        }
+        get { field(\.type, else: \.type) }
+        set { change(\.type, to: newValue) }
     }
     /// The ID field; empty means none.
     open var identifier: Data {
-        get {
-            let set: Data? = fields.withLock { $0.isSet ? $0.identifier : nil }
-            return set ?? Data(origin.id)
-        }
-        set {
-            fields.withLock {
-                $0.detach(from: origin)
-                $0.identifier = newValue
-            }
-        }
+        get { field(\.identifier, else: \.id) }
+        set { change(\.identifier, to: newValue) }
     }
     /// The payload.
     open var payload: Data {
-        get {
-            let set: Data? = fields.withLock { $0.isSet ? $0.payload : nil }
-            return set ?? Data(origin.payload)
-        }
-        set {
-            fields.withLock {
-                $0.detach(from: origin)
-                $0.payload = newValue
-            }
+        get { field(\.payload, else: \.payload) }
+        set { change(\.payload, to: newValue) }
+    }
+    /// A field: the one set (or made from fields), else made from the origin record's bytes at each read.
+    private func field(_ set: KeyPath<PayloadFields, Data>, else bytes: KeyPath<NDEFRecord, ArraySlice<UInt8>>) -> Data
+    {
+        let value: Data? = fields.withLock { $0.isSet ? $0[keyPath: set] : nil }
+        return value ?? Data(origin[keyPath: bytes])
+    }
+
+    /// Sets a field: the fields are made from the origin record first if they are still that record.
+    private func change(_ field: WritableKeyPath<PayloadFields, Data>, to value: Data) {
+        fields.withLock {
+            $0.detach(from: origin)
+            $0[keyPath: field] = value
         }
     }
+
     /// Payload bytes per chunk when encoded; 0 means no chunking.
     let chunkSize: Int
     /// The codec record this payload was made from. With the three below, immutable (read without the lock); the
